@@ -1,0 +1,238 @@
+"""Load and validate signature files.
+
+A bad file is never skipped silently: ``load_catalogue`` raises ``CatalogueError`` whose
+``problems`` each name the file, the key and what to write.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import tomllib
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterable
+
+import regex
+
+from . import paths
+from .conditions import ConditionError, check_condition
+
+
+@dataclass(frozen=True)
+class Problem:
+    file: str
+    key: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.file}: {self.key}: {self.message}" if self.key else f"{self.file}: {self.message}"
+
+
+class CatalogueError(Exception):
+    def __init__(self, problems: list[Problem]):
+        self.problems = problems
+        super().__init__("; ".join(str(p) for p in problems))
+
+
+@dataclass(frozen=True)
+class Pattern:
+    name: str
+    source: str
+    compiled: Any  # regex.Pattern
+    role: str  # "primary" | "supporting"
+    kinds: frozenset[str]  # empty: any kind
+
+
+@dataclass
+class Signature:
+    id: str
+    title: str
+    severity: str
+    summary: str
+    cause: str
+    fix: str
+    path: Path
+    data: dict[str, Any]
+    patterns: list[Pattern]
+    anchors: list[str]
+    anchors_ignore_case: bool
+    conditions: list[dict[str, Any]]
+    remedies: list[dict[str, Any]]
+    references: list[dict[str, str]]
+    repro: list[str]
+    priority: int = 50
+    preflight: bool = False
+    silent: bool = False
+    stacks: list[str] = field(default_factory=list)
+
+    @property
+    def primary(self) -> list[Pattern]:
+        return [p for p in self.patterns if p.role == "primary"]
+
+    @property
+    def supporting(self) -> list[Pattern]:
+        return [p for p in self.patterns if p.role == "supporting"]
+
+
+@dataclass
+class Catalogue:
+    signatures: list[Signature]
+    version: str  # content hash of every signature file, so runs can say which catalogue judged them
+
+    def get(self, sig_id: str) -> Signature | None:
+        return next((s for s in self.signatures if s.id == sig_id), None)
+
+    @property
+    def ids(self) -> list[str]:
+        return [s.id for s in self.signatures]
+
+
+@lru_cache(maxsize=1)
+def _validator():
+    import jsonschema
+
+    schema = json.loads(paths.schema_path("signature").read_text(encoding="utf-8"))
+    return jsonschema.Draft202012Validator(schema)
+
+
+def _where(err) -> str:
+    return ".".join(str(p) for p in err.absolute_path) or "(top level)"
+
+
+def _schema_problem(file: str, err) -> Problem:
+    key = _where(err)
+    schema = err.schema if isinstance(err.schema, dict) else {}
+    hint = schema.get("description", "")
+    if err.validator == "additionalProperties":
+        extra = sorted(set(err.instance) - set(schema.get("properties", {})))
+        allowed = ", ".join(sorted(schema.get("properties", {})))
+        msg = f"unknown key(s) {', '.join(extra)}; allowed here: {allowed}"
+    elif err.validator == "required":
+        missing = [r for r in schema.get("required", []) if r not in err.instance]
+        sub = schema.get("properties", {})
+        hints = [sub.get(m, {}).get("description", "") for m in missing]
+        msg = f"missing key(s) {', '.join(missing)}" + (f"; write {hints[0]}" if hints and hints[0] else "")
+    elif err.validator == "oneOf" and isinstance(err.instance, dict) and "kind" in err.instance:
+        msg = f"action of kind {err.instance.get('kind')!r} is malformed; {hint}"
+    else:
+        msg = err.message + (f"; write {hint}" if hint else "")
+    return Problem(file, key, msg)
+
+
+def parse_file(path: Path) -> tuple[dict[str, Any] | None, list[Problem]]:
+    name = str(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as e:
+        return None, [Problem(name, "", f"cannot be read: {e.strerror or e}")]
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        return None, [Problem(name, "", "is not UTF-8 text; save it as UTF-8")]
+    except tomllib.TOMLDecodeError as e:
+        return None, [Problem(name, "", f"is not valid TOML ({e}); regexes belong in '''literal strings'''")]
+    return data, []
+
+
+def build_signature(path: Path, data: dict[str, Any]) -> tuple[Signature | None, list[Problem]]:
+    name = str(path)
+    errors = sorted(_validator().iter_errors(data), key=lambda e: list(e.absolute_path))
+    problems = [_schema_problem(name, e) for e in errors]
+    if problems:
+        return None, problems
+    if data["id"] != path.stem:
+        problems.append(Problem(name, "id", f"is {data['id']!r} but the file is named {path.name}; rename one so they agree"))
+    patterns: list[Pattern] = []
+    ev = data["evidence"]
+    for i, p in enumerate(ev["patterns"]):
+        flags = regex.MULTILINE
+        if p.get("ignore_case"):
+            flags |= regex.IGNORECASE
+        try:
+            compiled = regex.compile(p["regex"], flags)
+        except regex.error as e:
+            problems.append(Problem(name, f"evidence.patterns.{i}.regex", f"does not compile ({e}); fix the pattern"))
+            continue
+        patterns.append(Pattern(p["name"], p["regex"], compiled, p.get("role", "primary"), frozenset(p.get("kinds", []))))
+    anchors = list(ev.get("anchors", []))
+    if any(p.role == "primary" for p in patterns) and not anchors:
+        problems.append(
+            Problem(name, "evidence.anchors", "is required with a primary pattern; write the literal text every match contains, e.g. anchors = [\"Unknown SF transformation\"]")
+        )
+    for key in ("conditions",):
+        for i, c in enumerate(data.get(key, [])):
+            try:
+                check_condition(c)
+            except ConditionError as e:
+                problems.append(Problem(name, f"{key}.{i}", str(e)))
+    for i, r in enumerate(data.get("remedies", [])):
+        for j, c in enumerate(r.get("when", [])):
+            try:
+                check_condition(c)
+            except ConditionError as e:
+                problems.append(Problem(name, f"remedies.{i}.when.{j}", str(e)))
+    if problems:
+        return None, problems
+    sig = Signature(
+        id=data["id"],
+        title=data["title"],
+        severity=data["severity"],
+        summary=data["summary"],
+        cause=data["cause"].strip(),
+        fix=data["fix"].strip(),
+        path=path,
+        data=data,
+        patterns=patterns,
+        anchors=anchors,
+        anchors_ignore_case=bool(ev.get("anchors_ignore_case", False)),
+        conditions=list(data.get("conditions", [])),
+        remedies=list(data.get("remedies", [])),
+        references=list(data.get("references", [])),
+        repro=list(data.get("repro", [])),
+        priority=int(data.get("priority", 50)),
+        preflight=bool(data.get("preflight", False)),
+        silent=bool(data.get("silent", False)),
+        stacks=list(data.get("stacks", [])),
+    )
+    return sig, []
+
+
+def signature_files(dirs: Iterable[Path]) -> list[Path]:
+    files: list[Path] = []
+    for d in dirs:
+        files.extend(sorted(p for p in Path(d).glob("*.toml") if not p.name.startswith("_")))
+    return files
+
+
+def load_catalogue(extra_dirs: Iterable[Path] = (), builtin: bool = True) -> Catalogue:
+    """Load the bundled signatures plus any user directories. Raises CatalogueError."""
+    dirs: list[Path] = [paths.data_dir("signatures")] if builtin else []
+    problems: list[Problem] = []
+    for d in extra_dirs:
+        d = Path(d)
+        if not d.is_dir():
+            problems.append(Problem(str(d), "", "is not a directory of signature files"))
+        else:
+            dirs.append(d)
+    sigs: list[Signature] = []
+    seen: dict[str, Path] = {}
+    digest = hashlib.sha256()
+    for f in signature_files(dirs):
+        data, probs = parse_file(f)
+        problems += probs
+        if data is None:
+            continue
+        digest.update(f.name.encode() + b"\0" + f.read_bytes())
+        sig, probs = build_signature(f, data)
+        problems += probs
+        if sig is None:
+            continue
+        if sig.id in seen:
+            problems.append(Problem(str(f), "id", f"{sig.id!r} is already defined in {seen[sig.id]}; ids must be unique"))
+            continue
+        seen[sig.id] = f
+        sigs.append(sig)
+    if problems:
+        raise CatalogueError(problems)
+    return Catalogue(sigs, digest.hexdigest()[:12])

@@ -1,0 +1,30 @@
+"""Exit codes. Stable: runbooks branch on them (documented in README.md and docs/json-contract.md)."""
+from __future__ import annotations
+
+import enum
+
+
+class Exit(enum.IntEnum):
+    OK = 0  # nothing found at or above the --fail-on threshold
+    ERROR = 1  # the run could not be done: unreadable input, bad signature file, ... (one sentence on stderr)
+    USAGE = 2  # bad command line
+    KNOWN = 3  # a known root cause was found (status at or above the threshold)
+    UNKNOWN_ONLY = 4  # no known root cause, but errors that no signature knows
+
+
+# --fail-on thresholds, strictest first: what counts towards a non-zero exit
+FAIL_ON = ("likely", "possible", "unknown", "never")
+
+
+def exit_code(statuses: list[str], unknown_groups: int, fail_on: str = "unknown") -> Exit:
+    """Exit code for a scan/check given the finding statuses and the number of unknown error groups."""
+    if fail_on not in FAIL_ON:
+        raise ValueError(f"fail_on must be one of {FAIL_ON}")
+    if fail_on == "never":
+        return Exit.OK
+    counted = {"likely": {"confirmed", "likely"}, "possible": {"confirmed", "likely", "possible"}, "unknown": {"confirmed", "likely", "possible"}}[fail_on]
+    if any(s in counted for s in statuses):
+        return Exit.KNOWN
+    if fail_on == "unknown" and unknown_groups:
+        return Exit.UNKNOWN_ONLY
+    return Exit.OK

@@ -1,0 +1,24 @@
+"""Where the bundled data lives: inside the wheel (fp8triage/_data/...) or in a source checkout."""
+from __future__ import annotations
+
+from pathlib import Path
+
+_PKG = Path(__file__).resolve().parent
+
+DATA_DIRS = ("signatures", "templates", "repro_kernels", "examples")
+
+
+def data_dir(name: str) -> Path:
+    """The folder of bundled data ``name`` (one of DATA_DIRS)."""
+    if name not in DATA_DIRS:
+        raise ValueError(f"unknown data folder {name!r}")
+    for cand in (_PKG / "_data" / name, _PKG.parent / name):
+        if cand.is_dir():
+            return cand
+    raise FileNotFoundError(
+        f"the bundled {name}/ folder is missing from this installation ({_PKG}); reinstall fp8triage"
+    )
+
+
+def schema_path(name: str) -> Path:
+    return _PKG / "schemas" / f"{name}.schema.json"
