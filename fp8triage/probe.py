@@ -278,6 +278,6 @@ def derive_capabilities(facts: Iterable[Fact]) -> list[Fact]:
         origin = "derived" if f.origin == "live" else f.origin
         seen.add(f.origin)
         derived.append(
-            Fact("capability", cc, f"derived from GPU name {f.value!r} ({f.source}): {arch}", origin)
+            Fact("capability", cc, f"derived ({arch}) from GPU name {f.value!r} at {f.source}", origin)
         )
     return derived
