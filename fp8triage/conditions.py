@@ -22,10 +22,11 @@ class ConditionError(ValueError):
 
 def check_condition(cond: Mapping[str, Any]) -> None:
     """Raise ConditionError if a condition cannot be evaluated. Used by the loader."""
-    if "any_of" in cond:
-        for sub in cond["any_of"]:
-            check_condition(sub)
-        return
+    for key in ("any_of", "all_of"):
+        if key in cond:
+            for sub in cond[key]:
+                check_condition(sub)
+            return
     name = cond.get("fact", "")
     if name not in FACTS:
         raise ConditionError(f"unknown fact {name!r}; write one of: {', '.join(sorted(FACTS))}")
@@ -48,6 +49,8 @@ def describe(cond: Mapping[str, Any]) -> str:
     """A short human-readable expectation, e.g. 'capability in {12.0, 12.1}'."""
     if "any_of" in cond:
         return " or ".join(f"({describe(c)})" for c in cond["any_of"])
+    if "all_of" in cond:
+        return " and ".join(describe(c) for c in cond["all_of"])
     name = cond["fact"]
     if "equals" in cond:
         return f"{name} = {cond['equals']}"
@@ -78,6 +81,15 @@ def evaluate(cond: Mapping[str, Any], facts: Mapping[str, Fact]) -> ConditionRes
         first = subs[0]
         return ConditionResult(first.fact, describe(cond), truth, first.value, first.source, role, why)
 
+    if "all_of" in cond:
+        subs = [evaluate(c, facts) for c in cond["all_of"]]
+        bad = next((s for s in subs if s.truth is Truth.FAILS), None) or next(
+            (s for s in subs if s.truth is Truth.UNKNOWN), None
+        )
+        pick = bad or subs[0]
+        truth = bad.truth if bad else Truth.HOLDS
+        return ConditionResult(pick.fact, describe(cond), truth, pick.value, pick.source, role, why or pick.note)
+
     name = cond["fact"]
     expect = describe(cond)
     fact = facts.get(name)
@@ -86,7 +98,6 @@ def evaluate(cond: Mapping[str, Any], facts: Mapping[str, Fact]) -> ConditionRes
     note = why
     if fact is None:
         if "present" in cond:
-            truth = Truth.HOLDS if cond["present"] is False else Truth.FAILS
             # absence is only known for certain when we saw the environment; from a log it is unknown
             return ConditionResult(name, expect, Truth.UNKNOWN, None, None, role, note)
         if "default" in cond:

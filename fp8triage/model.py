@@ -54,7 +54,7 @@ class Line:
     lineno: int  # 1-based physical line number in the source
     text: str  # normalised text: ANSI stripped, worker/logger prefix removed
     worker: str | None = None  # e.g. "VllmWorker rank=3", "rank3", "EngineCore_DP0"
-    raw: str | None = None  # the line before prefix removal (after decoding)
+    level: str | None = None  # logger level when the line had a logger header: ERROR, WARNING, INFO, ...
 
     def to_dict(self) -> dict[str, Any]:
         return {"source": self.source, "line": self.lineno, "text": self.text, "worker": self.worker}

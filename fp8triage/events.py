@@ -1,0 +1,250 @@
+"""Assembling multi-line events from normalised lines, one state machine per worker.
+
+Events: Python tracebacks (with chained causes, and headless ones that start at a frame),
+C++ host assertions (``Assertion error (file:line): reason``), CUDA device asserts, error
+lines, warning lines, and other lines an anchor pointed at. Interleaved workers are kept
+apart by the worker name that ``normalise`` took from each line's prefix.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+import regex
+
+from .model import Event, EventKind, Line
+
+TRACEBACK_START = regex.compile(r"Traceback \(most recent call last\):")
+CHAIN_MARKER = regex.compile(
+    r"^\s*(?:During handling of the above exception, another exception occurred:"
+    r"|The above exception was the direct cause of the following exception:)"
+)
+FRAME = regex.compile(r'^\s*File "(?P<path>[^"]+)", line (?P<line>\d+)(?:, in (?P<func>\S+))?')
+# Exception line: "RuntimeError: msg", "torch.AcceleratorError: msg", "E   RuntimeError: msg" (pytest)
+EXCEPTION_LINE = regex.compile(
+    r"^(?:E\s+)?(?P<type>(?:[A-Za-z_][\w]*\.)*[A-Za-z_]\w*(?:Error|Exception|Exit|Interrupt|Warning|Failure|Fault|Abort))"
+    r"(?::\s?(?P<msg>.*))?$"
+)
+CPP_ASSERT = regex.compile(
+    r"Assertion error \(|Assertion failed[:.]|terminate called after throwing|^\s*what\(\):|"
+    r"Assertion .{0,200} failed\.|Assertion `|TllmException|CUDA driver error \(|CUDA runtime error \(|NVRTC error \("
+)
+DEVICE_ASSERT = regex.compile(r"block: \[\d+,\d+,\d+\], thread: \[\d+,\d+,\d+\] Assertion|device-side assert")
+ERRORISH = regex.compile(
+    r"\b(?:ERROR|FATAL|CRITICAL)\b|\b[Ee]rror\b|\bfailed\b|\bFailed\b|\bException\b|\bfatal\b|Aborting|Segmentation fault"
+)
+WARNINGISH = regex.compile(r"\bWARNING\b|\bWARN\b|\bWarning\b|\bUserWarning\b|FutureWarning")
+
+MAX_EVENT_LINES = 4000  # a longer traceback keeps its head and its newest frames
+MAX_CONTINUATION = 12
+
+
+@dataclass
+class _Builder:
+    kind: EventKind
+    lines: list[Line] = field(default_factory=list)
+    state: str = "frames"  # traceback: frames | exc | exc-blank | chained ; others: body
+    exc_type: str | None = None
+    message: str = ""
+    chain: list[str] = field(default_factory=list)
+    frames: list[tuple[str, str]] = field(default_factory=list)
+    cont: int = 0
+    dropped: int = 0
+    exc_level: str | None = None
+
+    def add(self, line: Line) -> None:
+        if len(self.lines) >= MAX_EVENT_LINES:
+            # keep the first half and slide the rest
+            del self.lines[MAX_EVENT_LINES // 2]
+            self.dropped += 1
+        self.lines.append(line)
+
+
+class Assembler:
+    """Feed lines in order with ``feed``; completed events go to ``emit``.
+
+    ``notable`` says the line contains an anchor (only such lines, frames and traceback
+    headers start events). ``gap`` marks a jump in the input (flushes every worker).
+    """
+
+    def __init__(self, emit: Callable[[Event], None]):
+        self.emit = emit
+        self.open: dict[str | None, _Builder] = {}
+
+    # -- public -----------------------------------------------------------------------------
+    def feed(self, line: Line, notable: bool) -> None:
+        w = line.worker
+        b = self.open.get(w)
+        if b is not None:
+            if self._continue(b, line):
+                return
+            self._close(w)
+        self._start(line, notable)
+
+    def gap(self) -> None:
+        for w in list(self.open):
+            self._close(w)
+
+    def finish(self) -> None:
+        self.gap()
+
+    # -- internals --------------------------------------------------------------------------
+    def _start(self, line: Line, notable: bool) -> None:
+        text = line.text
+        w = line.worker
+        if TRACEBACK_START.search(text):
+            self.open[w] = _Builder(EventKind.TRACEBACK, [line], "frames")
+            return
+        fm = FRAME.match(text)
+        if fm:
+            b = _Builder(EventKind.TRACEBACK, [line], "frames")
+            b.frames.append(_frame(fm))
+            self.open[w] = b
+            return
+        if CHAIN_MARKER.match(text):
+            self.open[w] = _Builder(EventKind.TRACEBACK, [line], "chained")
+            return
+        if not notable:
+            return
+        em = EXCEPTION_LINE.match(text.strip())
+        if em and (em.group("msg") is not None or text.strip() == em.group("type")):
+            b = _Builder(EventKind.ERROR, [line], "exc", exc_type=em.group("type"), message=(em.group("msg") or "").strip())
+            b.exc_level = line.level
+            if CPP_ASSERT.search(text):
+                b.kind = EventKind.CPP_ASSERT
+            self.open[w] = b
+            return
+        if text[:1] in (" ", "\t") and not ERRORISH.search(text) and not CPP_ASSERT.search(text):
+            kind = EventKind.LINE  # a source line of a traceback whose header was cut off
+        elif DEVICE_ASSERT.search(text):
+            kind = EventKind.DEVICE_ASSERT
+        elif CPP_ASSERT.search(text):
+            kind = EventKind.CPP_ASSERT
+        elif line.level in ("ERROR", "CRITICAL"):
+            kind = EventKind.ERROR
+        elif line.level == "WARNING" or WARNINGISH.search(text):
+            kind = EventKind.WARNING
+        elif ERRORISH.search(text):
+            kind = EventKind.ERROR
+        else:
+            kind = EventKind.LINE
+        b = _Builder(kind, [line], "body", message=text.strip())
+        b.exc_level = line.level
+        self.open[w] = b
+
+    def _continue(self, b: _Builder, line: Line) -> bool:
+        """Add ``line`` to the open builder if it belongs there."""
+        text = line.text
+        stripped = text.strip()
+        if b.kind is EventKind.TRACEBACK:
+            if b.state in ("frames", "chained"):
+                if TRACEBACK_START.search(text):
+                    if b.state == "chained":
+                        b.add(line)
+                        b.state = "frames"
+                        return True
+                    return False
+                fm = FRAME.match(text)
+                if fm:
+                    b.add(line)
+                    b.frames.append(_frame(fm))
+                    b.state = "frames"
+                    return True
+                if CHAIN_MARKER.match(text):
+                    b.add(line)
+                    b.state = "chained"
+                    return True
+                if not stripped:
+                    if b.state == "chained":
+                        b.add(line)
+                        return True
+                    # a blank line inside frames (rare): keep going
+                    b.add(line)
+                    return True
+                if text[:1] in (" ", "\t") or stripped.startswith("^") or stripped.startswith("~"):
+                    b.add(line)  # source line or caret marker under a frame
+                    return True
+                if stripped == "...":
+                    b.add(line)
+                    return True
+                em = EXCEPTION_LINE.match(stripped)
+                if em or b.frames:
+                    # the final (or a chained) exception line
+                    if b.exc_type:
+                        b.chain.append(f"{b.exc_type}: {b.message}".strip())
+                    if em:
+                        b.exc_type, b.message = em.group("type"), (em.group("msg") or "").strip()
+                    else:
+                        b.exc_type, b.message = None, stripped
+                    b.exc_level = line.level
+                    b.add(line)
+                    b.state = "exc"
+                    b.cont = 0
+                    return True
+                return False
+            if b.state in ("exc", "exc-blank"):
+                if CHAIN_MARKER.match(text):
+                    b.add(line)
+                    b.state = "chained"
+                    return True
+                if not stripped:
+                    if b.state == "exc":
+                        b.add(line)
+                        b.state = "exc-blank"
+                        return True
+                    return False
+                if b.state == "exc-blank":
+                    return False
+                if TRACEBACK_START.search(text) or FRAME.match(text):
+                    return False
+                return self._message_continuation(b, line)
+            return False
+        if b.kind in (EventKind.WARNING, EventKind.LINE):
+            return self._message_continuation(b, line, strict=True)
+        return self._message_continuation(b, line)
+
+    def _message_continuation(self, b: _Builder, line: Line, strict: bool = False) -> bool:
+        text = line.text
+        stripped = text.strip()
+        if not stripped or b.cont >= MAX_CONTINUATION:
+            return False
+        if TRACEBACK_START.search(text) or FRAME.match(text) or CHAIN_MARKER.match(text):
+            return False
+        indented = text[:1] in (" ", "\t")
+        # a numbered native backtrace line:  "1       0x7ffb85c9bc41 tensorrt_llm::..."
+        backtrace = regex.match(r"^\d+\s+0x[0-9a-f]+\s", stripped) is not None
+        bare = line.level is None and b.exc_level is None and not strict
+        if indented or backtrace or bare:
+            if bare and not indented and EXCEPTION_LINE.match(stripped):
+                return False
+            b.add(line)
+            b.cont += 1
+            if b.kind in (EventKind.ERROR, EventKind.CPP_ASSERT) and b.cont <= 4:
+                b.message = (b.message + " " + stripped).strip()
+            return True
+        return False
+
+    def _close(self, w: str | None) -> None:
+        b = self.open.pop(w, None)
+        if b is None:
+            return
+        # trailing blank lines are not part of the event
+        while len(b.lines) > 1 and not b.lines[-1].text.strip():
+            b.lines.pop()
+        if b.kind is EventKind.TRACEBACK and b.exc_type is None and not b.message:
+            # frames without an exception line (cut paste): keep it, its last line is the headline
+            b.message = b.lines[-1].text.strip()
+        ev = Event(
+            kind=b.kind,
+            lines=b.lines,
+            exc_type=b.exc_type,
+            message=b.message,
+            frames=b.frames,
+            chain=b.chain,
+            workers=[w] if w else [],
+        )
+        self.emit(ev)
+
+
+def _frame(m: regex.Match) -> tuple[str, str]:
+    return m.group("path"), m.group("func") or ""

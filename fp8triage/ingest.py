@@ -1,0 +1,174 @@
+"""Opening log sources and reading them in large newline-aligned chunks.
+
+Files, directories (recursively), stdin ("-") and gzip (detected by its magic bytes, not the
+name). Memory stays bounded: a source is read ``CHUNK`` bytes at a time and a line longer
+than ``MAX_LINE`` is cut (the rest of it is skipped, and the cut is reported).
+"""
+from __future__ import annotations
+
+import gzip
+import io
+import os
+import sys
+import zlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import BinaryIO, Iterator
+
+CHUNK = 8 * 1024 * 1024
+MAX_LINE = 1024 * 1024  # longer lines are cut to this many bytes
+
+LOG_SUFFIXES = {".log", ".txt", ".out", ".err", ".gz", ".jsonl", ".json", ".ndjson"}
+MAX_DIR_FILES = 100_000
+
+
+class IngestError(Exception):
+    """An input cannot be used at all (missing, unreadable, not a log). One sentence."""
+
+
+@dataclass
+class Source:
+    name: str  # as the user gave it, or the file path under a given directory; "<stdin>" for "-"
+    path: Path | None  # None for stdin
+    size: int | None = None  # bytes on disk, if known
+    warnings: list[str] = field(default_factory=list)
+    bytes_read: int = 0  # decompressed bytes
+    compressed: bool = False
+    data: bytes | None = None  # in-memory content (tests, pasted text)
+
+
+def expand_inputs(args: list[str]) -> list[Source]:
+    """Turn command-line arguments into sources. Raises IngestError with one clear sentence."""
+    sources: list[Source] = []
+    stdin_seen = False
+    for arg in args:
+        if arg == "-":
+            if stdin_seen:
+                raise IngestError("'-' (standard input) was given more than once")
+            stdin_seen = True
+            sources.append(Source("<stdin>", None))
+            continue
+        p = Path(arg)
+        if not p.exists():
+            raise IngestError(f"{arg}: no such file or directory")
+        if p.is_dir():
+            files = _log_files(p)
+            if not files:
+                raise IngestError(
+                    f"{arg}: the directory holds no log files (looked for {', '.join(sorted(LOG_SUFFIXES))} "
+                    "and files without a suffix)"
+                )
+            sources.extend(Source(str(f), f, _size(f)) for f in files)
+            continue
+        if not p.is_file():
+            raise IngestError(f"{arg}: not a regular file")
+        if not os.access(p, os.R_OK):
+            raise IngestError(f"{arg}: permission denied")
+        sources.append(Source(arg, p, _size(p)))
+    return sources
+
+
+def _size(p: Path) -> int | None:
+    try:
+        return p.stat().st_size
+    except OSError:
+        return None
+
+
+def _log_files(d: Path) -> list[Path]:
+    out: list[Path] = []
+    for root, dirs, files in os.walk(d):
+        dirs[:] = sorted(x for x in dirs if not x.startswith("."))
+        for f in sorted(files):
+            if f.startswith("."):
+                continue
+            suffix = Path(f).suffix.lower()
+            if suffix in LOG_SUFFIXES or suffix == "" or suffix.lstrip(".").isdigit():  # server.log.1
+                out.append(Path(root) / f)
+                if len(out) >= MAX_DIR_FILES:
+                    return out
+    return out
+
+
+def _open(src: Source) -> BinaryIO:
+    if src.data is not None:
+        raw: BinaryIO = io.BufferedReader(io.BytesIO(src.data))  # type: ignore[arg-type]
+    elif src.path is None:
+        raw = sys.stdin.buffer
+    else:
+        try:
+            raw = open(src.path, "rb")  # type: ignore[assignment]
+        except OSError as e:
+            raise IngestError(f"{src.name}: cannot be opened ({e.strerror or e})") from None
+    if not hasattr(raw, "peek"):
+        raw = io.BufferedReader(raw)  # type: ignore[arg-type]
+    peek = raw.peek(2)[:2]  # type: ignore[attr-defined]
+    if peek == b"\x1f\x8b":
+        src.compressed = True
+        return gzip.GzipFile(fileobj=raw, mode="rb")  # type: ignore[return-value]
+    return raw
+
+
+def read_chunks(src: Source, chunk_size: int = CHUNK) -> Iterator[bytes]:
+    """Yield newline-terminated chunks (the last may lack the newline).
+
+    A corrupt or truncated gzip stream yields what was readable and records a warning.
+    Lines longer than MAX_LINE are cut.
+    """
+    fh = _open(src)
+    carry = b""
+    try:
+        while True:
+            try:
+                data = fh.read(chunk_size)
+            except (EOFError, gzip.BadGzipFile, zlib.error, OSError) as e:
+                what = "truncated" if isinstance(e, EOFError) else f"corrupt ({e})"
+                src.warnings.append(
+                    f"{src.name}: compressed stream is {what}; scanned the {src.bytes_read + len(carry)} bytes before it"
+                )
+                data = b""
+            if not data:
+                break
+            src.bytes_read += len(data)
+            buf = carry + data if carry else data
+            cut = buf.rfind(b"\n")
+            if cut < 0:
+                if len(buf) > MAX_LINE:
+                    yield _cut_long(src, buf) + b"\n"
+                    carry = b""
+                    # skip the rest of this line
+                    carry = _skip_to_newline(src, fh)
+                    continue
+                carry = buf
+                continue
+            chunk, carry = buf[: cut + 1], buf[cut + 1 :]
+            if len(carry) > MAX_LINE:
+                chunk += _cut_long(src, carry) + b"\n"
+                carry = _skip_to_newline(src, fh)
+            yield chunk
+        if carry:
+            yield carry
+    finally:
+        if src.path is not None or src.data is not None:
+            fh.close()
+
+
+def _cut_long(src: Source, buf: bytes) -> bytes:
+    if not any("longer than" in w for w in src.warnings):
+        src.warnings.append(f"{src.name}: a line is longer than {MAX_LINE} bytes; it was cut to that length")
+    return buf[:MAX_LINE]
+
+
+def _skip_to_newline(src: Source, fh: BinaryIO) -> bytes:
+    """Discard input up to and including the next newline; return what follows it."""
+    while True:
+        try:
+            data = fh.read(CHUNK)
+        except (EOFError, gzip.BadGzipFile, zlib.error, OSError):
+            return b""
+        if not data:
+            return b""
+        src.bytes_read += len(data)
+        i = data.find(b"\n")
+        if i >= 0:
+            return data[i + 1 :]

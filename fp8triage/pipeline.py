@@ -1,0 +1,308 @@
+"""The one module that knows the order of the stages: ingest → prefilter → normalise →
+events → fingerprint/group → facts → match → (confirm) → result.
+
+Streaming: each source is read in large chunks; the prefilter finds the lines that contain
+an anchor, and only a window of ``BACK`` bytes before and ``FWD`` bytes after each such line
+is decoded and assembled into events. Memory is bounded by the chunk size plus the number
+of distinct event fingerprints (capped at ``MAX_GROUPS``).
+"""
+from __future__ import annotations
+
+import platform
+import time
+from datetime import datetime, timezone
+from typing import Callable, Iterable, Sequence
+
+from . import __version__
+from .cascades import cascade_kind
+from .catalogue import Catalogue, load_catalogue
+from .events import Assembler
+from .facts import resolve
+from .fingerprint import ALGORITHM_VERSION, fingerprint
+from .ingest import Source, expand_inputs, read_chunks
+from .logfacts import LogFacts
+from .logfacts import anchors as fact_anchors
+from .matcher import Claims, Group, claim, judge, unknown_groups
+from .model import Event, Fact, InputInfo, ScanResult
+from .normalise import LineFormat, detect_format, normalise
+from .prefilter import Prefilter
+
+BACK = 32 * 1024
+FWD = 32 * 1024
+MAX_GROUPS = 20_000
+
+# Lines with these literals start events even when no signature names them, so errors that
+# no signature knows are still found (and listed as unknown groups).
+GENERIC_ANCHORS = (
+    "Traceback (most recent call last)",
+    "Error",
+    "ERROR",
+    "error:",
+    "Exception",
+    "Assertion",
+    "assert",
+    "FATAL",
+    "Fatal",
+    "terminate called",
+    "what():",
+    "WARNING",
+    "Warning",
+    "failed",
+    "Failed",
+    "Aborted",
+    "Segmentation fault",
+    "core dumped",
+)
+
+
+class Scanner:
+    """Scan sources into event groups and log facts. ``on_group`` is called for each new
+    fingerprint as soon as its first event is complete (follow mode uses it)."""
+
+    def __init__(
+        self,
+        catalogue: Catalogue,
+        exhaustive: bool = False,
+        on_group: Callable[[Group], None] | None = None,
+        progress: Callable[[int], None] | None = None,
+    ):
+        self.cat = catalogue
+        self.exhaustive = exhaustive
+        self.on_group = on_group
+        self.progress = progress
+        cs, ci = fact_anchors()
+        sig_cs: set[str] = set(GENERIC_ANCHORS) | set(cs)
+        sig_ci: set[str] = set(ci)
+        for sig in catalogue.signatures:
+            (sig_ci if sig.anchors_ignore_case else sig_cs).update(sig.anchors)
+        self.prefilter = Prefilter(sig_cs, sig_ci)
+        self.groups: dict[str, Group] = {}
+        self.logfacts = LogFacts()
+        self.inputs: list[InputInfo] = []
+        self.warnings: list[str] = []
+        self._order = 0
+        self._overflow = 0
+
+    # -- events -----------------------------------------------------------------------------
+    def _on_event(self, ev: Event) -> None:
+        fp = fingerprint(ev)
+        ev.fingerprint = fp
+        g = self.groups.get(fp)
+        if g is not None:
+            g.add(ev)
+            return
+        if len(self.groups) >= MAX_GROUPS:
+            self._overflow += 1
+            return
+        self._order += 1
+        g = Group(fp, ev, 1, list(ev.workers), ev.lines[0], self._order)
+        self.groups[fp] = g
+        if self.on_group is not None:
+            self.on_group(g)
+
+    def _feed_lines(self, asm: Assembler, buf: bytes, start: int, end: int, first_lineno: int,
+                    src: Source, fmt: LineFormat, notable_starts: set[int] | None, base: int) -> None:
+        """Feed buf[start:end] (whole lines) to the assembler. ``base`` is buf's global offset."""
+        pos = start
+        lineno = first_lineno
+        lf = self.logfacts
+        while pos < end:
+            nl = buf.find(b"\n", pos, end)
+            stop = end if nl < 0 else nl
+            raw = buf[pos:stop]
+            if notable_starts is None:
+                notable = self.prefilter.contains_anchor(raw)
+            else:
+                notable = (base + pos) in notable_starts
+            line = normalise(raw, src.name, lineno, fmt)
+            if notable:
+                lf.feed(line)
+            asm.feed(line, notable)
+            pos = stop + 1
+            lineno += 1
+
+    # -- sources ----------------------------------------------------------------------------
+    def scan_source(self, src: Source) -> None:
+        asm = Assembler(self._on_event)
+        fmt: LineFormat | None = None
+        buf = b""
+        base = 0  # global offset of buf[0]
+        cnt_off, cnt_line = 0, 1  # buf-relative offset up to which newlines are counted, and the line number there
+        emitted = 0  # global offset up to which lines were fed
+        pending: list[list[int]] = []  # global [start, end) intervals waiting for more input
+        hit_starts: set[int] = set()
+        total_lines = 0
+        last_byte_nl = True
+
+        def line_of(off_rel: int) -> int:
+            nonlocal cnt_off, cnt_line
+            if off_rel < cnt_off:  # never happens: intervals are processed in order
+                return cnt_line - buf.count(b"\n", off_rel, cnt_off)
+            cnt_line += buf.count(b"\n", cnt_off, off_rel)
+            cnt_off = off_rel
+            return cnt_line
+
+        def process(ivs: list[list[int]]) -> None:
+            nonlocal emitted
+            for s, e in ivs:
+                s = max(s, emitted)
+                if s >= e:
+                    continue
+                if s > emitted:
+                    asm.gap()
+                rs, re_ = s - base, e - base
+                self._feed_lines(asm, buf, rs, re_, line_of(rs), src, fmt, hit_starts, base)
+                emitted = e
+
+        for chunk in read_chunks(src):
+            if fmt is None:
+                fmt = detect_format(chunk[:65536])
+            total_lines += chunk.count(b"\n")
+            last_byte_nl = chunk.endswith(b"\n")
+            if self.exhaustive:
+                end = len(chunk)
+                self._feed_lines(asm, chunk, 0, end if not last_byte_nl else end - 1, total_lines - chunk.count(b"\n") + 1,
+                                 src, fmt, None, 0)
+                continue
+            new_from = len(buf)
+            buf = buf + chunk if buf else chunk
+            starts = self.prefilter.line_starts(buf, new_from)
+            for ls in starts:
+                g = base + ls
+                hit_starts.add(g)
+                s = base + (buf.rfind(b"\n", 0, max(0, ls - BACK)) + 1 if ls - BACK > 0 else 0)
+                e = base + ls + FWD
+                if pending and s <= pending[-1][1]:
+                    pending[-1][1] = max(pending[-1][1], e)
+                else:
+                    pending.append([s, e])
+            # snap interval ends to line ends; run those that are complete
+            buf_end = base + len(buf)
+            ready = []
+            keep = []
+            for iv in pending:
+                if iv[1] >= buf_end:
+                    keep.append(iv)
+                    continue
+                nl = buf.find(b"\n", iv[1] - base)
+                iv[1] = base + (nl if nl >= 0 else len(buf))
+                ready.append(iv)
+            process(ready)
+            pending = keep
+            # trim what no future interval can need
+            cut = len(buf) - BACK
+            if pending:
+                cut = min(cut, pending[0][0] - base)
+            if cut > 0:
+                cut = buf.rfind(b"\n", 0, cut) + 1
+                if cut > 0:
+                    line_of(cut)
+                    buf = buf[cut:]
+                    base += cut
+                    cnt_off -= cut
+                    hit_starts = {h for h in hit_starts if h >= base}
+            if self.progress is not None:
+                self.progress(src.bytes_read)
+        if not self.exhaustive and pending:
+            end = base + len(buf)
+            if buf.endswith(b"\n"):
+                end -= 1
+            process([[s, min(e, end)] for s, e in pending])
+        asm.finish()
+        if not last_byte_nl:
+            total_lines += 1
+        fmt_name = (fmt.name if fmt else "text")
+        if src.compressed:
+            fmt_name = "gzip+" + fmt_name
+        self.inputs.append(InputInfo(src.name, src.bytes_read, total_lines, fmt_name))
+        self.warnings.extend(src.warnings)
+
+    # -- result -----------------------------------------------------------------------------
+    def result(
+        self,
+        extra_facts: Iterable[Fact] = (),
+        prefer: str = "log",
+        started: float | None = None,
+    ) -> ScanResult:
+        groups = sorted(self.groups.values(), key=lambda g: g.order)
+        claims = claim(self.cat, groups)
+        facts = list(extra_facts) + self.logfacts.finish() + claims.facts
+        chosen, conflicts = resolve(facts, prefer)
+        findings, ruled = judge(self.cat, claims, chosen, groups)
+        unknown = unknown_groups(groups, claims, limit=0)
+        unknown = attach_cascades(findings, unknown, claims, groups)
+        warnings = list(self.warnings) + claims.warnings
+        if self._overflow:
+            warnings.append(f"more than {MAX_GROUPS} distinct errors; {self._overflow} later events were counted but not grouped")
+        meta = {
+            "tool": "fp8triage",
+            "version": __version__,
+            "catalogue_version": self.cat.version,
+            "signatures": len(self.cat.signatures),
+            "fingerprint_algorithm": ALGORITHM_VERSION,
+            "time": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            "host": platform.node(),
+            "facts_from": prefer,
+            "prefilter": "exhaustive" if self.exhaustive else self.prefilter.engine,
+            "elapsed_s": round(time.perf_counter() - started, 3) if started else None,
+        }
+        return ScanResult(
+            findings=findings,
+            unknown=unknown,
+            facts=sorted(chosen.values(), key=lambda f: f.name),
+            conflicts=conflicts,
+            inputs=self.inputs,
+            meta=meta,
+            ruled_out=ruled,
+            warnings=warnings,
+        )
+
+
+def attach_cascades(findings, unknown, claims: Claims, groups: list[Group]):
+    """Move unknown groups that follow from the top finding into its consequences."""
+    top = next((f for f in findings if not f.from_facts_only and f.severity.value != "info"), None)
+    if top is None:
+        return unknown
+    hits = claims.primary.get(top.id, []) or claims.supporting.get(top.id, [])
+    if not hits:
+        return unknown
+    first_order = min(h.group.order for h in hits)
+    order = {g.fingerprint: g.order for g in groups}
+    keep = []
+    for u in unknown:
+        kind = cascade_kind(u.headline + "\n" + "\n".join(ln.text for ln in u.sample))
+        if kind and order.get(u.fingerprint, 0) > first_order:
+            top.consequences.append({"kind": kind, "fingerprint": u.fingerprint, "headline": u.headline,
+                                     "count": u.count, "source": u.first.source, "line": u.first.lineno})
+            continue
+        keep.append(u)
+    return keep
+
+
+def scan_sources(
+    sources: Sequence[Source],
+    *,
+    catalogue: Catalogue | None = None,
+    cli_facts: Iterable[Fact] = (),
+    extra_facts: Iterable[Fact] = (),
+    prefer: str = "log",
+    exhaustive: bool = False,
+    progress: Callable[[int], None] | None = None,
+) -> ScanResult:
+    started = time.perf_counter()
+    cat = catalogue or load_catalogue()
+    sc = Scanner(cat, exhaustive=exhaustive, progress=progress)
+    for src in sources:
+        sc.scan_source(src)
+    return sc.result(list(cli_facts) + list(extra_facts), prefer, started)
+
+
+def scan_paths(paths: Sequence[str], **kw) -> ScanResult:
+    """Scan files, directories or "-" (stdin). Raises ingest.IngestError for unusable input."""
+    return scan_sources(expand_inputs(list(paths)), **kw)
+
+
+def scan_text(text: str | bytes, *, source: str = "<text>", **kw) -> ScanResult:
+    """Scan an in-memory log (tests, the signature sample harness)."""
+    data = text.encode("utf-8") if isinstance(text, str) else text
+    return scan_sources([Source(source, None, len(data), data=data)], **kw)
