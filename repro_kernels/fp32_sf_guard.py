@@ -1,0 +1,203 @@
+"""fp32-sf-guard: does the installed transformers guard the SM100 float32-scale DeepGEMM path?
+
+On SM100 DeepGEMM consumes only UE8M0 scales; a float32-scale checkpoint reaching it gets its scales
+rounded without requantization (transformers#47030: silently wrong output). Newer transformers raise
+in ``_assert_sm100_requirements`` and skip DeepGEMM up front in ``fp8_linear``.
+
+This kernel calls the library's own code, never a copy of it, with the GPU capability faked by
+monkeypatching ``torch.cuda.get_device_capability`` (transformers re-queries it on every eager call):
+  1. the guard ``transformers.integrations.deepgemm._assert_sm100_requirements`` at (10, 0), (12, 0) and
+     (9, 0), with float32 and UE8M0 scales (the latter two are controls that must not raise);
+  2. the dense dispatcher ``finegrained_fp8.fp8_linear`` and ``deepgemm_fp8_fp4_linear`` at (10, 0), with
+     DeepGEMM reported loadable and the kernel loader replaced by a sentinel, so nothing is downloaded
+     or launched: which backend would a float32-scale weight reach?
+  3. on older releases without the guard, ``_coerce_sf_for_kernel``: does it round silently?
+Result (metrics.guard): ``protected`` (it raises / falls back), ``vulnerable`` (it would round
+silently), or ``not-applicable`` (this transformers has no DeepGEMM path at all).
+"""
+from __future__ import annotations
+
+import contextlib
+import importlib
+import inspect
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")  # never reach the network, whatever the library tries
+os.environ.setdefault("TRANSFORMERS_NO_ADVISORY_WARNINGS", "1")
+
+import _common as C  # noqa: E402
+from _common import torch  # noqa: E402
+
+ID = "fp32-sf-guard"
+
+
+class _ReachedKernelLoad(Exception):
+    """Raised by the sentinel loader: the dispatch got as far as loading DeepGEMM."""
+
+
+class _ReachedTriton(Exception):
+    """Raised by the sentinel Triton fallback."""
+
+
+@contextlib.contextmanager
+def fake_capability(cap):
+    real = torch.cuda.get_device_capability
+    torch.cuda.get_device_capability = lambda device=None: cap  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        torch.cuda.get_device_capability = real  # type: ignore[assignment]
+
+
+@contextlib.contextmanager
+def patched(module, **attrs):
+    saved = {k: getattr(module, k) for k in attrs if hasattr(module, k)}
+    for k, v in attrs.items():
+        setattr(module, k, v)
+    try:
+        yield
+    finally:
+        for k in attrs:
+            if k in saved:
+                setattr(module, k, saved[k])
+            else:
+                delattr(module, k)
+
+
+def _call_guard(guard, cap, weight, scale) -> dict:
+    with fake_capability(cap):
+        try:
+            guard(weight, scale)
+        except NotImplementedError as e:
+            return {"raised": True, "message": str(e)}
+    return {"raised": False, "message": ""}
+
+
+def _raise(exc):
+    def f(*a, **k):
+        raise exc
+
+    return f
+
+
+def body(ctx: C.Ctx) -> dict:
+    base = {"machine_independent": True, "real_path": True,
+            "scope_note": "library dispatch logic with a faked capability; the same on every machine"}
+    try:
+        importlib.import_module("transformers")
+    except ImportError as e:
+        return {"verdict": "skipped", "reason": f"transformers is not importable here ({e})",
+                "metrics": {"guard": "unknown"}, **base}
+    try:
+        dg = importlib.import_module("transformers.integrations.deepgemm")
+    except ImportError as e:
+        return {"verdict": "not-applicable",
+                "reason": f"this transformers has no DeepGEMM integration ({e}); there is no SM100 float32-scale path to guard",
+                "metrics": {"guard": "not-applicable"}, **base}
+
+    dev = "cpu"  # the guard only looks at dtypes and the (faked) capability; no kernel runs
+    weight = torch.randn(256, 256, generator=ctx.generator(3)).clamp(-4, 4).to(torch.float8_e4m3fn).to(dev)
+    scale32 = (torch.rand(2, 2, generator=ctx.generator(4)) * 0.01 + 0.003).float()  # non-powers of two
+    metrics: dict = {"transformers_module": dg.__name__, "checks": {}}
+    guard = getattr(dg, "_assert_sm100_requirements", None)
+
+    if guard is not None:
+        checks = metrics["checks"]
+        checks["sm100_float32"] = _call_guard(guard, (10, 0), weight, scale32)
+        checks["sm120_float32"] = _call_guard(guard, (12, 0), weight, scale32)
+        checks["sm90_float32"] = _call_guard(guard, (9, 0), weight, scale32)
+        if hasattr(torch, "float8_e8m0fnu"):
+            scale_e8 = C.ceil_pow2(scale32).to(torch.float8_e8m0fnu)
+            checks["sm100_ue8m0"] = _call_guard(guard, (10, 0), weight, scale_e8)
+        controls_ok = not checks["sm90_float32"]["raised"] and not checks.get("sm100_ue8m0", {}).get("raised", False)
+        metrics["controls_ok"] = controls_ok
+        # Dense dispatch: which backend does a float32-scale FP8 weight reach on SM100?
+        metrics["dense_dispatch"] = _dense_dispatch(dg, weight, scale32)
+        guarded = checks["sm100_float32"]["raised"] and "float32 scale-factor path" in checks["sm100_float32"]["message"]
+        dispatch_ok = metrics["dense_dispatch"].get("route") in ("triton", "declined", None)
+        if not controls_ok:
+            return {"verdict": "error", "reason": "the guard raised for a supported combination (SM90 float32 or "
+                    "SM100 UE8M0); its behaviour is not what this check understands",
+                    "metrics": {**metrics, "guard": "unknown"}, **base}
+        if guarded and dispatch_ok:
+            metrics["guard"] = "protected"
+            msg = checks["sm100_float32"]["message"].split(":")[0]
+            return {"verdict": "not-reproduced",
+                    "reason": f"protected: with SM100 faked, float32 scales raise NotImplementedError ('{msg}') and "
+                              f"the FP8 linear routes to {metrics['dense_dispatch'].get('route')}",
+                    "metrics": metrics, **base}
+        metrics["guard"] = "vulnerable"
+        return {"verdict": "reproduced",
+                "reason": "vulnerable: with SM100 faked, float32 scales pass the guard"
+                          + ("" if dispatch_ok else " and the FP8 linear reaches the DeepGEMM kernel loader"),
+                "metrics": metrics, **base}
+
+    coerce = getattr(dg, "_coerce_sf_for_kernel", None)
+    if coerce is not None:
+        params = inspect.signature(coerce).parameters
+        with fake_capability((10, 0)):
+            try:
+                out = coerce(scale32, True) if "is_sm100" in params else coerce(scale32)
+            except NotImplementedError as e:
+                metrics.update(guard="protected", coerce={"raised": True, "message": str(e)})
+                return {"verdict": "not-reproduced", "reason": "protected: the SF coercion refuses float32 scales on SM100",
+                        "metrics": metrics, **base}
+        changed = not torch.equal(out.float().reshape(-1)[: scale32.numel()], scale32.reshape(-1))
+        metrics["coerce"] = {"raised": False, "scales_changed": changed,
+                             "max_change_ratio": (out.float().reshape(-1)[:4] / scale32.reshape(-1)).max().item()}
+        if changed:
+            metrics["guard"] = "vulnerable"
+            return {"verdict": "reproduced",
+                    "reason": "vulnerable: no _assert_sm100_requirements here, and _coerce_sf_for_kernel silently "
+                              "rounds float32 scales on SM100 without requantizing the weights",
+                    "metrics": metrics, **base}
+        metrics["guard"] = "protected"
+        return {"verdict": "not-reproduced", "reason": "the SF coercion leaves float32 scales unchanged on SM100",
+                "metrics": metrics, **base}
+
+    metrics["guard"] = "not-applicable"
+    return {"verdict": "not-applicable",
+            "reason": "this transformers' DeepGEMM integration has neither the SM100 guard nor the SF coercion",
+            "metrics": metrics, **base}
+
+
+def _dense_dispatch(dg, weight, scale32) -> dict:
+    """Run the library's FP8 linear dispatch with SM100 faked and the kernels replaced by sentinels."""
+    try:
+        fg = importlib.import_module("transformers.integrations.finegrained_fp8")
+    except ImportError:
+        try:
+            fg = importlib.import_module("transformers.integrations.finegrained")
+        except ImportError as e:
+            return {"route": None, "note": f"no finegrained FP8 dispatcher ({e})"}
+    fp8_linear = getattr(fg, "fp8_linear", None)
+    if fp8_linear is None:
+        return {"route": None, "note": "no fp8_linear in this transformers"}
+    x = torch.randn(4, weight.shape[1], generator=torch.Generator().manual_seed(5)).to(torch.bfloat16)
+    attrs_fg = {"is_deepgemm_loadable": lambda *a, **k: True}
+    triton_names = [n for n in ("finegrained_fp8_linear", "triton_fp8_linear") if hasattr(fg, n)]
+    for n in triton_names:
+        attrs_fg[n] = _raise(_ReachedTriton())
+    attrs_dg = {n: _raise(_ReachedKernelLoad()) for n in ("load_deepgemm_kernel", "_load_deepgemm_kernel") if hasattr(dg, n)}
+    env_before = os.environ.pop("TRANSFORMERS_DISABLE_DEEPGEMM_LINEAR", None)
+    try:
+        with fake_capability((10, 0)), patched(fg, **attrs_fg), patched(dg, **attrs_dg):
+            try:
+                fp8_linear(x, weight, scale32, block_size=[128, 128])
+            except _ReachedTriton:
+                return {"route": "triton", "note": "fp8_linear sent the float32-scale weight to the Triton fallback"}
+            except _ReachedKernelLoad:
+                return {"route": "deepgemm", "note": "fp8_linear reached the DeepGEMM kernel loader with float32 scales"}
+            except (NotImplementedError, ValueError) as e:
+                return {"route": "declined", "note": f"{type(e).__name__}: {e}"}
+    finally:
+        if env_before is not None:
+            os.environ["TRANSFORMERS_DISABLE_DEEPGEMM_LINEAR"] = env_before
+    return {"route": "unknown", "note": "fp8_linear returned without reaching either backend"}
+
+
+if __name__ == "__main__":
+    C.main(ID, body, __file__)
