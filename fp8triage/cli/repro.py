@@ -1,0 +1,56 @@
+"""`fp8triage repro [ID...]`: run the bundled FP8 repro kernels."""
+from __future__ import annotations
+
+import sys
+import time
+
+import click
+
+from .. import repro as R
+
+
+@click.command("repro")
+@click.argument("ids", nargs=-1, metavar="[ID]...")
+@click.option("--device", type=click.Choice(R.DEVICES), default="auto", show_default=True,
+              help="cuda: real FP8 kernels on the local GPU; cpu: emulation; auto: cuda when torch sees a GPU.")
+@click.option("--format", "fmt", type=click.Choice(("text", "json")), default="text", show_default=True)
+@click.option("--timeout", type=float, default=R.DEFAULT_TIMEOUT, show_default=True,
+              help="Seconds each kernel may run before it is killed (verdict 'timeout').")
+@click.option("--jobs", type=int, default=None, help="Kernels run at once (default: up to 4).")
+@click.option("--kernel-dir", type=click.Path(file_okay=False), default=None, hidden=True,
+              help="Run the kernels of another folder (tests).")
+@click.option("--list", "list_only", is_flag=True, help="List the repro ids and exit.")
+@click.option("-v", "--verbose", is_flag=True, help="Show the kernels' stderr tails.")
+def repro(ids, device, fmt, timeout, jobs, kernel_dir, list_only, verbose):
+    """Run FP8 kernel reproductions on the local GPU (or in CPU emulation).
+
+    Each repro runs in its own subprocess with a timeout and reports a verdict (reproduced,
+    not-reproduced, not-applicable, skipped, error, timeout), its metrics, the device and versions,
+    and the command that re-runs it. With no ID, every repro runs.
+
+    \b
+    Exit codes: 0 all repros ran (whatever their verdicts), 1 bad input or torch missing.
+    """
+    try:
+        known = R.discover(kernel_dir)
+        if list_only:
+            click.echo("\n".join(known))
+            return
+        todo = R.resolve_ids(ids, known)
+        if timeout <= 0:
+            raise R.ReproError("the timeout must be a positive number of seconds.")
+        if jobs is not None and jobs < 1:
+            raise R.ReproError("--jobs must be at least 1.")
+    except R.ReproError as e:
+        click.echo(f"fp8triage repro: {e}", err=True)
+        sys.exit(1)
+    if not R.torch_available():
+        click.echo(f"fp8triage repro: {R.NO_TORCH}", err=True)
+        sys.exit(1)
+    t0 = time.perf_counter()
+    results = R.run_repros(todo, device=device, timeout=timeout, directory=kernel_dir, jobs=jobs)
+    wall = round(time.perf_counter() - t0, 3)
+    if fmt == "json":
+        click.echo(R.render_json(results, device=device, wall_s=wall))
+    else:
+        click.echo(R.render_text(results, wall_s=wall, verbose=verbose), nl=False)
