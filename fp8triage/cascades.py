@@ -9,7 +9,7 @@ from __future__ import annotations
 import regex
 
 CASCADES: list[tuple[str, regex.Pattern]] = [
-    ("engine-init-failed", regex.compile(r"Engine core initialization failed|EngineCore failed to start|Engine process failed to start")),
+    ("engine-init-failed", regex.compile(r"Engine core initialization failed|EngineCore failed to start|Engine process failed to start|initialization failed due to an exception in a background process")),
     ("worker-died", regex.compile(r"WorkerProc (?:failed to start|hit an exception|died)|Worker proc \S+ died|worker .{0,40}died unexpectedly|Failed core proc", regex.I)),
     ("server-unhealthy", regex.compile(r"Server failed to become healthy|Application startup failed|Waiting for application startup.*failed")),
     ("cuda-graph-capture", regex.compile(r"Capture cuda graph failed")),

@@ -230,7 +230,7 @@ class Scanner:
         chosen, conflicts = resolve(facts, prefer)
         findings, ruled = judge(self.cat, claims, chosen, groups)
         unknown = unknown_groups(groups, claims, limit=0)
-        unknown = attach_cascades(findings, unknown, claims, groups)
+        unknown = attach_cascades(findings, unknown, claims)
         warnings = list(self.warnings) + claims.warnings
         if self._overflow:
             warnings.append(f"more than {MAX_GROUPS} distinct errors; {self._overflow} later events were counted but not grouped")
@@ -258,22 +258,33 @@ class Scanner:
         )
 
 
-def attach_cascades(findings, unknown, claims: Claims, groups: list[Group]):
-    """Move unknown groups that follow from the top finding into its consequences."""
+CASCADE_LOOKBACK = 200  # lines: "WorkerProc failed to start." is printed just before its traceback
+
+
+def attach_cascades(findings, unknown, claims: Claims):
+    """Move unknown groups that follow from the top finding into its consequences.
+
+    A group is a consequence when it matches a cascade pattern and appears in another source
+    (another pod's log) or, in the same source, no more than CASCADE_LOOKBACK lines before the
+    finding's first evidence line.
+    """
     top = next((f for f in findings if not f.from_facts_only and f.severity.value != "info"), None)
     if top is None:
         return unknown
     hits = claims.primary.get(top.id, []) or claims.supporting.get(top.id, [])
     if not hits:
         return unknown
-    first_order = min(h.group.order for h in hits)
-    order = {g.fingerprint: g.order for g in groups}
+    first = {}
+    for h in hits:
+        ln = h.group.event.lines[0]
+        first[ln.source] = min(first.get(ln.source, ln.lineno), ln.lineno)
     keep = []
     for u in unknown:
         kind = cascade_kind(u.headline + "\n" + "\n".join(ln.text for ln in u.sample))
-        if kind and order.get(u.fingerprint, 0) > first_order:
+        src = u.first.source
+        if kind and (src not in first or u.last.lineno >= first[src] - CASCADE_LOOKBACK):
             top.consequences.append({"kind": kind, "fingerprint": u.fingerprint, "headline": u.headline,
-                                     "count": u.count, "source": u.first.source, "line": u.first.lineno})
+                                     "count": u.count, "source": src, "line": u.first.lineno})
             continue
         keep.append(u)
     return keep

@@ -1,0 +1,120 @@
+"""Options shared by several commands, and turning typed errors into one clear sentence."""
+from __future__ import annotations
+
+import functools
+import os
+import sys
+from pathlib import Path
+
+import click
+
+from ..model import Fact
+
+
+def fact_options(f):
+    """--fact, --model, --env-file, --facts-from, --signatures."""
+    f = click.option("--signatures", "signature_dirs", multiple=True, type=click.Path(file_okay=False),
+                     help="Also load signature files from this directory (repeatable).")(f)
+    f = click.option("--facts-from", type=click.Choice(["log", "live", "all"]), default="log", show_default=True,
+                     help="log: facts from the log, checkpoint, env dumps and --fact (this machine is not probed; "
+                          "the log may come from elsewhere). live: also probe this machine, and its facts beat the log's. "
+                          "all: probe this machine too, but the log's facts win.")(f)
+    f = click.option("--env-file", "env_files", multiple=True, type=click.Path(dir_okay=False),
+                     help="An environment dump (torch/vLLM collect_env, `transformers env`, nvidia-smi) to read facts from.")(f)
+    f = click.option("--model", "model_dir", type=click.Path(),
+                     help="A model directory or Hugging Face cache snapshot: read its quantization config and "
+                          "scale tensor dtypes (safetensors headers only, no weights).")(f)
+    f = click.option("--fact", "fact_args", multiple=True, metavar="NAME=VALUE",
+                     help="A fact that overrides every other source, e.g. --fact capability=12.0 "
+                          "--fact gpu='NVIDIA B200' (`fp8triage facts` lists the names).")(f)
+    return f
+
+
+def gather_facts(fact_args, model_dir, env_files, facts_from) -> tuple[list[Fact], list[Fact], list[str]]:
+    """(command-line facts, other facts, notes). Raises click.ClickException on bad input."""
+    from ..facts import FactError, parse_cli_fact
+
+    cli: list[Fact] = []
+    for a in fact_args:
+        try:
+            cli.append(parse_cli_fact(a))
+        except FactError as e:
+            raise click.UsageError(str(e)) from None
+    other: list[Fact] = []
+    notes: list[str] = []
+    if model_dir:
+        from ..checkpoint import CheckpointError, checkpoint_facts
+
+        try:
+            info = checkpoint_facts(model_dir)
+        except CheckpointError as e:
+            raise click.ClickException(str(e)) from None
+        other.extend(info.facts)
+        notes.extend(f"checkpoint: {p}" for p in info.problems)
+    for ef in env_files:
+        from ..envdump import parse_env_dump
+
+        try:
+            text = Path(ef).read_text(encoding="utf-8", errors="replace")
+        except OSError as e:
+            raise click.ClickException(f"{ef}: cannot be read ({e.strerror or e})") from None
+        got = parse_env_dump(text, ef)
+        if not got:
+            raise click.ClickException(
+                f"{ef}: no environment dump recognised (expected torch/vLLM collect_env, `transformers env` or nvidia-smi output)"
+            )
+        other.extend(got)
+    if facts_from in ("live", "all"):
+        from ..probe import live_facts
+
+        other.extend(live_facts())
+    return cli, other, notes
+
+
+def handle_errors(fn):
+    """Typed errors from the core become one sentence on stderr and exit code 1."""
+
+    @functools.wraps(fn)
+    def wrapper(*a, **kw):
+        from ..catalogue import CatalogueError
+        from ..ingest import IngestError
+
+        try:
+            return fn(*a, **kw)
+        except IngestError as e:
+            raise click.ClickException(str(e)) from None
+        except CatalogueError as e:
+            lines = "\n  ".join(str(p) for p in e.problems)
+            raise click.ClickException(f"the signature catalogue has {len(e.problems)} problem(s):\n  {lines}") from None
+        except BrokenPipeError:
+            # the reader went away (| head): not an error of ours
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            sys.exit(0)
+        except KeyboardInterrupt:
+            click.echo("interrupted", err=True)
+            sys.exit(130)
+
+    return wrapper
+
+
+def use_color(flag: bool | None, stream=None) -> bool:
+    if flag is not None:
+        return flag
+    if os.environ.get("NO_COLOR"):
+        return False
+    stream = stream or sys.stdout
+    return hasattr(stream, "isatty") and stream.isatty()
+
+
+def write_output(path: str | None, text: str) -> None:
+    """Write to --output (only at the end, so a failed run leaves no file) or stdout."""
+    if path and path != "-":
+        tmp = Path(path + ".tmp")
+        try:
+            tmp.write_text(text, encoding="utf-8")
+            os.replace(tmp, path)
+        except OSError as e:
+            raise click.ClickException(f"{path}: cannot be written ({e.strerror or e})") from None
+    else:
+        click.echo(text, nl=False)

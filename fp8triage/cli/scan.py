@@ -1,0 +1,100 @@
+"""`fp8triage scan`: the main job."""
+from __future__ import annotations
+
+import sys
+
+import click
+
+from ..exitcodes import FAIL_ON, Exit, exit_code
+from .options import fact_options, gather_facts, handle_errors, use_color, write_output
+
+FORMATS = ("text", "json", "markdown", "html")
+
+
+@click.command("scan")
+@click.argument("logs", nargs=-1, metavar="[LOG...|-]")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True, help="Output format.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the report here instead of stdout.")
+@fact_options
+@click.option("--confirm", is_flag=True, help="Run the repro kernels that the findings name on this machine's GPU "
+              "(or in CPU emulation) and mark reproduced findings as confirmed. Needs torch.")
+@click.option("--device", type=click.Choice(["auto", "cuda", "cpu"]), default="auto", show_default=True,
+              help="Where --confirm runs the repros.")
+@click.option("--repro-timeout", type=float, default=120.0, show_default=True, help="Seconds per repro for --confirm.")
+@click.option("--fail-on", type=click.Choice(FAIL_ON), default="unknown", show_default=True,
+              help="What makes the exit code non-zero: likely (confirmed or likely findings), possible (also possible "
+                   "findings), unknown (also errors no signature knows), never.")
+@click.option("-v", "--verbose", is_flag=True, help="Also show ruled-out findings, all facts and remedies that do not apply.")
+@click.option("--color/--no-color", default=None, help="Colour the text output (default: only on a terminal; NO_COLOR is honoured).")
+@click.option("--no-prefilter", "exhaustive", is_flag=True,
+              help="Decode and assemble every line instead of only the neighbourhood of anchor hits (slow; for checking).")
+@handle_errors
+def scan(logs, fmt, output, fact_args, model_dir, env_files, facts_from, signature_dirs, confirm, device,
+         repro_timeout, fail_on, verbose, color, exhaustive):
+    """Find the root cause of FP8 failures in server logs.
+
+    LOG can be a file, a directory (searched for *.log, *.txt, *.gz, ...), a .gz file, or "-"
+    for standard input (also the default when input is piped). Plain text, Docker/k8s JSON
+    lines, `kubectl logs --prefix` and ANSI colours are understood.
+
+    \b
+    Examples:
+      kubectl logs vllm-0 | fp8triage scan -
+      fp8triage scan server.log other.log.gz --format json
+      fp8triage scan server.log --fact gpu="NVIDIA B200" --model ./Qwen3-4B-FP8
+
+    \b
+    Exit codes: 0 nothing found, 1 error, 2 usage error,
+                3 known root cause found, 4 only unknown errors found.
+    """
+    from ..catalogue import load_catalogue
+    from ..pipeline import scan_paths
+
+    if not logs:
+        if sys.stdin is None or sys.stdin.isatty():
+            raise click.UsageError("give a log file, a directory, or '-' to read standard input")
+        logs = ("-",)
+    cli_facts, other_facts, notes = gather_facts(fact_args, model_dir, env_files, facts_from)
+    cat = load_catalogue(signature_dirs)
+    result = scan_paths(list(logs), catalogue=cat, cli_facts=cli_facts, extra_facts=other_facts,
+                        prefer=facts_from, exhaustive=exhaustive)
+    result.warnings.extend(notes)
+    if confirm:
+        from ..repro import confirm_findings
+
+        confirm_findings(result.findings, device=device, timeout=repro_timeout)
+        result.findings.sort(key=lambda f: f.status.rank)
+    code = exit_code([f.status.value for f in result.findings], len(result.unknown), fail_on)
+    write_output(output, render(result, fmt, code, verbose, use_color(color) and not output))
+    if output:
+        top = result.findings[0].id if result.findings else "no known root cause"
+        click.echo(f"fp8triage: {top}; report written to {output}", err=True)
+    sys.exit(int(code))
+
+
+def render(result, fmt: str, code: Exit, verbose: bool, color: bool) -> str:
+    if fmt == "json":
+        from ..render.jsonout import render_json
+
+        return render_json(result, exit_code=int(code))
+    if fmt == "markdown":
+        from ..render.markdown import render_markdown
+
+        return render_markdown(result, verbose=verbose)
+    if fmt == "html":
+        from ..render.html import render_html
+
+        return render_html(result, verbose=verbose)
+    if fmt == "text":
+        from ..render.text import render_text
+
+        return render_text(result, color=color, verbose=verbose, exit_note=_exit_note(code))
+    raise AssertionError(f"unhandled format {fmt}")
+
+
+def _exit_note(code: Exit) -> str:
+    return {
+        Exit.OK: "exit 0: nothing found",
+        Exit.KNOWN: "exit 3: known root cause found",
+        Exit.UNKNOWN_ONLY: "exit 4: only errors that no signature knows",
+    }.get(code, f"exit {int(code)}")
