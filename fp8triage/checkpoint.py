@@ -82,10 +82,8 @@ class CheckpointInfo:
     details: dict[str, Any] = field(default_factory=dict)
 
     def summary(self) -> dict[str, str]:
-        """Short display lines (for the text renderer)."""
+        """Display lines beyond the facts: scale tensors, implied block sizes, problems."""
         out: dict[str, str] = {}
-        for f in self.facts:
-            out.setdefault(f.name, f.value)
         for k in ("scale_tensors", "scale_dtypes", "implied_block_sizes", "scales_power_of_two", "modules_to_not_convert", "safetensors_files"):
             if k in self.details and self.details[k] not in (None, "", [], {}):
                 v = self.details[k]

@@ -266,18 +266,17 @@ def derive_capabilities(facts: Iterable[Fact]) -> list[Fact]:
     """
     facts = list(facts)
     have_cc = {f.origin for f in facts if f.name == "capability"}
-    seen: set[str] = set()
     derived: list[Fact] = []
     for f in facts:
-        if f.name != "gpu" or f.origin in have_cc or f.origin in seen:
+        if f.name != "gpu":
+            continue
+        origin = "derived" if f.origin == "live" else f.origin
+        if f.origin in have_cc or origin in have_cc:
             continue
         hit = gpus.capability_for(f.value)
         if hit is None:
             continue
         cc, arch = hit
-        origin = "derived" if f.origin == "live" else f.origin
-        seen.add(f.origin)
-        derived.append(
-            Fact("capability", cc, f"derived ({arch}) from GPU name {f.value!r} at {f.source}", origin)
-        )
+        have_cc.add(origin)
+        derived.append(Fact("capability", cc, f"derived ({arch}) from GPU name {f.value!r} at {f.source}", origin))
     return derived

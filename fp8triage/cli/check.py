@@ -1,0 +1,85 @@
+"""`fp8triage check`: preflight risks for this machine (or the given facts) and a checkpoint."""
+from __future__ import annotations
+
+import sys
+
+import click
+
+from ..exitcodes import Exit
+from .options import gather_facts, handle_errors
+
+FAIL_ON = ("likely", "possible", "never")
+
+
+@click.command("check")
+@click.option("--model", "model_dir", type=click.Path(),
+              help="A model directory or Hugging Face cache snapshot: its quantization config and scale tensor "
+                   "dtypes and shapes (safetensors headers only, no weights, no torch).")
+@click.option("--fact", "fact_args", multiple=True, metavar="NAME=VALUE",
+              help="A fact that overrides every other source, e.g. --fact gpu='NVIDIA B200' "
+                   "--fact transformers=5.12.1 (`fp8triage facts` lists the names).")
+@click.option("--env-file", "env_files", multiple=True, type=click.Path(dir_okay=False),
+              help="An environment dump of the target machine (torch/vLLM collect_env, `transformers env`, "
+                   "nvidia-smi output). Repeatable.")
+@click.option("--facts-from", type=click.Choice(["live", "log", "all"]), default=None,
+              help="live: this machine's probe beats dumps (default without --env-file). log: dumps beat the "
+                   "probe (default with --env-file: the dump describes another machine). all: probe and dumps, "
+                   "dumps win. --fact and the checkpoint always win.")
+@click.option("--no-probe", is_flag=True, help="Do not probe this machine (judge only the given facts).")
+@click.option("--torch", "use_torch", is_flag=True, help="Let the probe import torch (slower; CUDA version, capability).")
+@click.option("--signatures", "signature_dirs", multiple=True, type=click.Path(file_okay=False),
+              help="Also load signature files from this directory (repeatable).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="Output format.")
+@click.option("--fail-on", type=click.Choice(FAIL_ON), default="likely", show_default=True,
+              help="What makes the exit code 3: likely risks (every deciding fact holds), possible risks too "
+                   "(some facts unknown), or never.")
+@click.option("-v", "--verbose", is_flag=True, help="Also show ruled-out risks, supporting conditions and remedies that do not fit.")
+@handle_errors
+def check(model_dir, fact_args, env_files, facts_from, no_probe, use_torch, signature_dirs, fmt, fail_on, verbose):
+    """Preflight: judge FP8 risks for this machine, stack and checkpoint before serving.
+
+    Evaluates every signature that can be judged from facts alone (for example block-FP8 with
+    float32 scales on a Blackwell GPU with an affected transformers and DeepGEMM enabled, a
+    block-FP8 checkpoint on SM120 with a vLLM whose DeepGEMM lacks SM120, FP8 on a pre-Ada GPU)
+    and reports each risk with the facts that decide it and the remedy. A checkpoint whose
+    config.json and tensors disagree is a risk too.
+
+    \b
+    Examples:
+      fp8triage check --model ./Qwen3-4B-FP8
+      fp8triage check --model ./ckpt --fact gpu="NVIDIA B200" --fact transformers=5.12.1
+      fp8triage check --env-file collect_env.txt --model ./ckpt --format json
+
+    \b
+    Exit codes: 0 no risk at the --fail-on level, 1 unreadable input (one sentence on stderr),
+                2 usage error, 3 a risk was found.
+    """
+    from ..catalogue import load_catalogue
+    from ..preflight import check as run_preflight
+    from ..render.facts_text import render_check_json, render_check_text
+
+    mode = facts_from or ("log" if env_files else "live")
+    cli_facts, other, _notes = gather_facts(fact_args, None, env_files, "log")
+    info = None
+    if model_dir:
+        from ..checkpoint import CheckpointError, checkpoint_facts
+
+        try:
+            info = checkpoint_facts(model_dir)
+        except CheckpointError as e:
+            raise click.ClickException(str(e)) from None
+    probe = None
+    if not no_probe:
+        from ..probe import probe as run_probe
+
+        probe = run_probe(use_torch=use_torch)
+    cat = load_catalogue(signature_dirs)
+    result = run_preflight(cat, cli_facts, other, checkpoint=info, probe=probe, facts_from=mode,
+                           include_ruled_out=verbose or fmt == "json")
+    statuses = {f.status.value for f in result.risks}
+    counted = {"likely": {"confirmed", "likely"}, "possible": {"confirmed", "likely", "possible"}, "never": set()}[fail_on]
+    code = Exit.KNOWN if statuses & counted else Exit.OK
+    text = render_check_json(result, int(code)) if fmt == "json" else render_check_text(result, verbose)
+    click.echo(text, nl=False)
+    sys.exit(int(code))
