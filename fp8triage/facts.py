@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from .model import Fact
+from .redact import redact_fact
 
 
 @dataclass(frozen=True)
@@ -123,7 +124,7 @@ def parse_cli_fact(text: str) -> Fact:
         raise FactError(
             f"--fact {name.strip()!r} is not a known fact; known facts: " + ", ".join(sorted(FACTS))
         )
-    return Fact(canon, normalise_value(canon, value), "--fact", "cli")
+    return redact_fact(Fact(canon, normalise_value(canon, value), "--fact", "cli"))
 
 
 def normalise_value(name: str, value: str) -> str:
@@ -187,7 +188,7 @@ def resolve(facts: Iterable[Fact], prefer: str = "log") -> tuple[dict[str, Fact]
     rank = {o: i for i, o in enumerate(order)}
     by_name: dict[str, list[Fact]] = {}
     for f in facts:
-        by_name.setdefault(f.name, []).append(f)
+        by_name.setdefault(f.name, []).append(redact_fact(f))
     chosen: dict[str, Fact] = {}
     conflicts: list[dict] = []
     for name, fs in by_name.items():

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import regex
 
 from .model import Line
+from .redact import redact
 
 ANSI = regex.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
 # other C0 control characters (except tab) would let log text drive the terminal; show them as �
@@ -176,7 +177,7 @@ def normalise(raw: bytes, source: str, lineno: int, fmt: LineFormat) -> Line:
         worker = f"{host} {worker}"
     elif host:
         worker = host
-    return Line(source, lineno, text, worker, level)
+    return Line(source, lineno, redact(text), worker, level)
 
 
 def _worker_name(m: regex.Match) -> str | None:
