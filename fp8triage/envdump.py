@@ -40,7 +40,9 @@ FORMAT_LABELS = {
     "nvidia-smi-csv": "nvidia-smi --query-gpu",
 }
 
-# Literal text at or near the start of every recognised dump (for a prefilter).
+# Literal text at or near the start of every recognised dump (for a prefilter). A bare
+# `--format=csv,noheader` row ("NVIDIA H200, 9.0, 580.159.04") has none; it is found only when
+# find_env_dumps sees every line.
 ENV_DUMP_ANCHORS = (
     "Collecting environment information",
     "PyTorch version",
