@@ -120,7 +120,7 @@ def read_chunks(src: Source, chunk_size: int = CHUNK) -> Iterator[bytes]:
     try:
         while True:
             try:
-                data = fh.read(chunk_size)
+                data = _read_upto(fh, chunk_size)
             except (EOFError, gzip.BadGzipFile, zlib.error, OSError) as e:
                 what = "truncated" if isinstance(e, EOFError) else f"corrupt ({e})"
                 src.warnings.append(
@@ -153,6 +153,25 @@ def read_chunks(src: Source, chunk_size: int = CHUNK) -> Iterator[bytes]:
             fh.close()
 
 
+def _read_upto(fh: BinaryIO, n: int) -> bytes:
+    """``fh.read(n)``, except that a compressed stream that breaks part-way first returns what it
+    decoded before the break (``GzipFile.read`` would discard it); the next call raises."""
+    if not isinstance(fh, gzip.GzipFile):
+        return fh.read(n)
+    out = bytearray()
+    while len(out) < n:
+        try:
+            piece = fh.read1(n - len(out))
+        except (EOFError, gzip.BadGzipFile, zlib.error, OSError):
+            if out:
+                return bytes(out)
+            raise
+        if not piece:
+            break
+        out += piece
+    return bytes(out)
+
+
 def _cut_long(src: Source, buf: bytes) -> bytes:
     if not any("longer than" in w for w in src.warnings):
         src.warnings.append(f"{src.name}: a line is longer than {MAX_LINE} bytes; it was cut to that length")
@@ -163,7 +182,7 @@ def _skip_to_newline(src: Source, fh: BinaryIO) -> bytes:
     """Discard input up to and including the next newline; return what follows it."""
     while True:
         try:
-            data = fh.read(CHUNK)
+            data = _read_upto(fh, CHUNK)
         except (EOFError, gzip.BadGzipFile, zlib.error, OSError):
             return b""
         if not data:

@@ -128,7 +128,7 @@ def _json_message(text: str) -> str | None:
         return None
     try:
         obj = json.loads(s)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: deeply nested JSON
         return None
     if not isinstance(obj, dict):
         return None
