@@ -33,6 +33,8 @@ DEVICE_ASSERT = regex.compile(r"block: \[\d+,\d+,\d+\], thread: \[\d+,\d+,\d+\] 
 ERRORISH = regex.compile(
     r"\b(?:ERROR|FATAL|CRITICAL)\b|\b[Ee]rror\b|\bfailed\b|\bFailed\b|\bException\b|\bfatal\b|Aborting|Segmentation fault"
 )
+# the start of another log record: never a continuation of an exception message
+LOGLIKE = regex.compile(r"^(?:\[?(?:INFO|DEBUG|WARNING|WARN|ERROR|CRITICAL|TRACE|FATAL)\]?[:\s]|\d{4}-\d\d-\d\d|\[\d|\d\d:\d\d:\d\d)")
 WARNINGISH = regex.compile(r"\bWARNING\b|\bWARN\b|\bWarning\b|\bUserWarning\b|FutureWarning")
 
 MAX_EVENT_LINES = 4000  # a longer traceback keeps its head and its newest frames
@@ -208,7 +210,7 @@ class Assembler:
         stripped = text.strip()
         if not stripped or b.cont >= MAX_CONTINUATION:
             return False
-        if TRACEBACK_START.search(text) or FRAME.match(text) or CHAIN_MARKER.match(text):
+        if TRACEBACK_START.search(text) or FRAME.match(text) or CHAIN_MARKER.match(text) or LOGLIKE.match(stripped):
             return False
         indented = text[:1] in (" ", "\t")
         # a numbered native backtrace line:  "1       0x7ffb85c9bc41 tensorrt_llm::..."

@@ -150,6 +150,8 @@ def normalise_capability(v: str) -> str | None:
     import re
 
     s = v.strip().lower()
+    if re.fullmatch(r"\d{1,2}", s) and int(s) <= 13:
+        return f"{int(s)}.0"
     m = re.fullmatch(r"\(?\s*(\d{1,2})\s*,\s*(\d)\s*\)?", s)
     if m:
         return f"{int(m.group(1))}.{m.group(2)}"

@@ -1,0 +1,107 @@
+"""Event assembly: tracebacks (chained, headless, interleaved workers), C++ and device asserts."""
+from __future__ import annotations
+
+from fp8triage.events import Assembler
+from fp8triage.model import EventKind
+from fp8triage.normalise import LineFormat, normalise
+from fp8triage.pipeline import scan_text
+
+
+def assemble(text: str, notable=lambda t: True):
+    out = []
+    asm = Assembler(out.append)
+    for i, raw in enumerate(text.splitlines(), 1):
+        line = normalise(raw.encode(), "t", i, LineFormat())
+        asm.feed(line, notable(line.text))
+    asm.finish()
+    return out
+
+
+CHAINED = """Traceback (most recent call last):
+  File "/x/triton/language/semantic.py", line 759, in cast
+    assert builder.options.allow_fp8e4nv, "fp8e4nv data type is not supported on CUDA arch < 89"
+AssertionError: fp8e4nv data type is not supported on CUDA arch < 89
+
+The above exception was the direct cause of the following exception:
+
+Traceback (most recent call last):
+  File "/x/vllm/entrypoints/openai/rpc/server.py", line 115, in generate
+    async for request_output in results_generator:
+RuntimeError: fp8e4nv data type is not supported on CUDA arch < 89
+INFO: next request
+"""
+
+
+def test_chained_traceback_is_one_event():
+    evs = [e for e in assemble(CHAINED) if e.kind is EventKind.TRACEBACK]
+    assert len(evs) == 1
+    ev = evs[0]
+    assert ev.exc_type == "RuntimeError"
+    assert ev.chain == ["AssertionError: fp8e4nv data type is not supported on CUDA arch < 89"]
+    assert [f for _, f in ev.frames] == ["cast", "generate"]
+    assert ev.lines[-1].text.startswith("RuntimeError")
+
+
+def test_during_handling_chain():
+    text = CHAINED.replace("The above exception was the direct cause of the following exception:",
+                           "During handling of the above exception, another exception occurred:")
+    evs = [e for e in assemble(text) if e.kind is EventKind.TRACEBACK]
+    assert len(evs) == 1 and len(evs[0].chain) == 1
+
+
+def test_interleaved_workers_are_separated_and_grouped():
+    tb = [
+        "Traceback (most recent call last):",
+        '  File "/usr/lib/vllm/utils/deep_gemm.py", line 494, in transform_sf_into_required_layout',
+        "    return impl()",
+        "RuntimeError: Assertion error (/workspace/.deps/deepgemm-src/csrc/apis/layout.hpp:59): Unknown SF transformation",
+    ]
+    lines = []
+    for a in tb:
+        for r in range(4):
+            lines.append(f"(VllmWorker rank={r} pid={100 + r}) ERROR 08-11 09:15:05 [multiproc_executor.py:727] {a}")
+    r = scan_text("\n".join(lines) + "\n")
+    f = r.findings[0]
+    assert f.id == "deepgemm-unknown-sf-transformation"
+    assert f.count == 4
+    assert sorted(f.workers) == [f"VllmWorker rank={i}" for i in range(4)]
+    assert len(f.fingerprints) == 1
+    assert not r.unknown
+
+
+def test_headless_traceback_starts_at_a_frame():
+    text = (
+        '  File ".../vllm/utils/deep_gemm.py", line 453, in fp8_gemm_nt\n'
+        "    return _fp8_gemm_nt_impl(*args)\n"
+        "RuntimeError: Assertion error (.../utils/layout.hpp:76): Unknown recipe\n"
+    )
+    evs = assemble(text)
+    assert len(evs) == 1 and evs[0].kind is EventKind.TRACEBACK and evs[0].frames[0][1] == "fp8_gemm_nt"
+
+
+def test_cpp_assert_with_continuation_line():
+    text = (
+        "RuntimeError: Assertion error (deepgemm/csrc/.../utils/layout.hpp:57):\n"
+        "    ab.scalar_type() == kPackedFP4 and arch_major == 10\n"
+        "INFO 08-11 09:15:05 [x.py:1] something else\n"
+    )
+    evs = assemble(text)
+    assert evs[0].kind is EventKind.CPP_ASSERT
+    assert "kPackedFP4" in evs[0].text and len(evs[0].lines) == 2
+
+
+def test_device_assert_lines():
+    text = "../aten/src/ATen/native/cuda/Indexing.cu:1236: indexSelectSmallIndex: block: [40,0,0], thread: [0,0,0] Assertion `srcIndex < srcSelectDimSize` failed.\n"
+    evs = assemble(text)
+    assert evs[0].kind is EventKind.DEVICE_ASSERT
+
+
+def test_plain_lines_without_anchor_start_no_event():
+    assert assemble("INFO all good\nINFO still good\n", notable=lambda t: False) == []
+
+
+def test_huge_traceback_is_bounded():
+    frames = "".join(f'  File "/x/m{i}.py", line {i}, in f{i}\n    call()\n' for i in range(20000))
+    evs = assemble("Traceback (most recent call last):\n" + frames + "RecursionError: maximum recursion depth exceeded\n")
+    assert len(evs) == 1 and evs[0].exc_type == "RecursionError"
+    assert len(evs[0].lines) <= 4000

@@ -1,0 +1,44 @@
+"""Fingerprints are stable under masked changes and differ between different failures."""
+from __future__ import annotations
+
+from fp8triage.pipeline import scan_text
+
+
+def _fp(text: str) -> str:
+    r = scan_text(text)
+    groups = [g for f in r.findings for g in f.fingerprints] + [u.fingerprint for u in r.unknown]
+    assert len(groups) == 1, groups
+    return groups[0]
+
+
+BASE = (
+    "(VllmWorker rank={rank} pid={pid}) ERROR {day} 09:15:05 [multiproc_executor.py:727] Traceback (most recent call last):\n"
+    '(VllmWorker rank={rank} pid={pid}) ERROR {day} 09:15:05 [multiproc_executor.py:727]   File "{prefix}/vllm/utils/deep_gemm.py", line {ln}, in transform_sf_into_required_layout\n'
+    "(VllmWorker rank={rank} pid={pid}) ERROR {day} 09:15:05 [multiproc_executor.py:727]     return impl(sf)\n"
+    "(VllmWorker rank={rank} pid={pid}) ERROR {day} 09:15:05 [multiproc_executor.py:727] RuntimeError: Assertion error ({path}/csrc/apis/layout.hpp:{dg}): Unknown SF transformation\n"
+)
+
+
+def test_same_failure_other_host_day_worker_version_same_fingerprint():
+    a = _fp(BASE.format(rank=0, pid=11, day="08-11", prefix="/usr/local/lib/python3.12/dist-packages", ln=494,
+                        path="/workspace/.deps/deepgemm-src", dg=59))
+    b = _fp(BASE.format(rank=3, pid=99871, day="09-30", prefix="/opt/venv/lib/python3.11/site-packages", ln=512,
+                        path="/tmp/build/deepgemm-src", dg=60))
+    assert a == b
+
+
+def test_different_failures_differ():
+    a = _fp("RuntimeError: Assertion error (csrc/apis/layout.hpp:60): Unknown SF transformation\n")
+    b = _fp("RuntimeError: Assertion error (csrc/apis/hyperconnection.hpp:56): Unsupported architecture\n")
+    c = _fp("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.12 GiB.\n")
+    assert len({a, b, c}) == 3
+
+
+def test_unknown_error_masking_groups_repeats():
+    text = "".join(
+        f"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate {i}.12 GiB. GPU {i} has a total capacity of 79.33 GiB\n"
+        for i in range(5)
+    )
+    r = scan_text(text)
+    assert len(r.unknown) == 1 and r.unknown[0].count == 5
+    assert "<N>" in r.unknown[0].headline

@@ -1,0 +1,118 @@
+"""Ingest: every input format reaches the same findings, line numbers survive, bad input is one sentence."""
+from __future__ import annotations
+
+import gzip
+import json
+
+import pytest
+
+from fp8triage.ingest import IngestError, Source, expand_inputs, read_chunks
+from fp8triage.pipeline import scan_paths, scan_text
+
+CRASH = (
+    "INFO 08-11 09:14:21 [cuda.py:398] Device 0: NVIDIA GeForce RTX 5090, compute capability 12.0\n"
+    "Traceback (most recent call last):\n"
+    '  File "/usr/lib/python3/dist-packages/vllm/utils/deep_gemm.py", line 494, in transform_sf_into_required_layout\n'
+    "    return _impl(sf)\n"
+    "RuntimeError: Assertion error (/workspace/.deps/deepgemm-src/csrc/apis/layout.hpp:59): Unknown SF transformation\n"
+)
+ASSERT_LINE = 5
+
+
+def _top(result):
+    assert result.findings, "expected a finding"
+    f = result.findings[0]
+    return f.id, f.evidence[0].lineno
+
+
+def test_plain_text_file(tmp_path):
+    p = tmp_path / "server.log"
+    p.write_text(CRASH)
+    r = scan_paths([str(p)])
+    assert _top(r) == ("deepgemm-unknown-sf-transformation", ASSERT_LINE)
+    assert r.findings[0].evidence[0].source == str(p)
+    assert r.inputs[0].lines == 5 and r.inputs[0].format == "text"
+
+
+def test_gzip_detected_by_content_not_name(tmp_path):
+    p = tmp_path / "server.log.1"  # no .gz suffix
+    p.write_bytes(gzip.compress(CRASH.encode()))
+    r = scan_paths([str(p)])
+    assert _top(r) == ("deepgemm-unknown-sf-transformation", ASSERT_LINE)
+    assert r.inputs[0].format.startswith("gzip")
+
+
+def test_truncated_gzip_keeps_readable_part(tmp_path):
+    body = (CRASH + "INFO filler line\n" * 20000).encode()
+    data = gzip.compress(body)
+    p = tmp_path / "cut.log.gz"
+    p.write_bytes(data[: len(data) // 2])
+    r = scan_paths([str(p)])
+    assert _top(r)[0] == "deepgemm-unknown-sf-transformation"
+    assert any("truncated" in w or "corrupt" in w for w in r.warnings)
+
+
+def test_k8s_json_lines(tmp_path):
+    p = tmp_path / "pod.log"
+    with p.open("w") as fh:
+        for line in CRASH.splitlines():
+            fh.write(json.dumps({"log": line + "\n", "stream": "stderr", "time": "2026-08-11T09:14:21.1Z"}) + "\n")
+    r = scan_paths([str(p)])
+    assert _top(r) == ("deepgemm-unknown-sf-transformation", ASSERT_LINE)
+    assert r.inputs[0].format == "jsonl"
+    assert r.findings[0].evidence[0].text.startswith("RuntimeError: Assertion error")
+
+
+def test_kubectl_prefix_ansi_and_crlf():
+    text = "".join(f"[pod/vllm-0/vllm] \x1b[31m{ln}\x1b[0m\r\n" for ln in CRASH.splitlines())
+    r = scan_text(text)
+    f = r.findings[0]
+    assert f.id == "deepgemm-unknown-sf-transformation"
+    assert "\x1b" not in f.evidence[0].text and "\r" not in f.evidence[0].text
+    assert f.workers == ["pod/vllm-0"]
+
+
+def test_invalid_utf8_and_nul_bytes_survive():
+    data = b"\xff\xfe garbage \x00\x00 bytes\n" + CRASH.encode() + b"\x80\x81\n"
+    r = scan_text(data)
+    assert _top(r) == ("deepgemm-unknown-sf-transformation", ASSERT_LINE + 1)
+
+
+def test_directory_is_searched(tmp_path):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "worker.log").write_text(CRASH)
+    (tmp_path / ".hidden.log").write_text(CRASH)
+    sources = expand_inputs([str(tmp_path)])
+    assert [s.name for s in sources] == [str(tmp_path / "a" / "worker.log")]
+    assert _top(scan_paths([str(tmp_path)]))[0] == "deepgemm-unknown-sf-transformation"
+
+
+@pytest.mark.parametrize(
+    "make, message",
+    [
+        (lambda d: str(d / "missing.log"), "no such file or directory"),
+        (lambda d: str(d), "holds no log files"),
+    ],
+)
+def test_bad_input_is_one_clear_error(tmp_path, make, message):
+    with pytest.raises(IngestError, match=message):
+        expand_inputs([make(tmp_path)])
+
+
+def test_chunks_end_at_newlines_and_cut_long_lines():
+    data = (b"a" * 100 + b"\n") * 50 + b"x" * 3000 + b"\nlast"
+    src = Source("mem", None, len(data), data=data)
+    chunks = list(read_chunks(src, chunk_size=256))
+    assert all(c.endswith(b"\n") for c in chunks[:-1])
+    assert b"".join(chunks) == data  # nothing lost at this size
+
+
+def test_line_numbers_survive_chunk_boundaries(monkeypatch):
+    import fp8triage.ingest as ingest
+
+    filler = "INFO 08-11 09:14:21 [engine.py:1] Avg prompt throughput: 0.0 tokens/s\n" * 3000
+    text = filler + CRASH + filler
+    expected = filler.count("\n") + ASSERT_LINE
+    monkeypatch.setattr(ingest, "CHUNK", 4096)
+    r = scan_text(text)
+    assert _top(r) == ("deepgemm-unknown-sf-transformation", expected)

@@ -1,0 +1,60 @@
+"""Facts read from logs carry their source line; advice text is not taken for a setting."""
+from __future__ import annotations
+
+from fp8triage.logfacts import facts_from_lines
+from fp8triage.model import Line
+
+
+def facts(*texts):
+    out = {}
+    for f in facts_from_lines(Line("server.log", i, t) for i, t in enumerate(texts, 1)):
+        out.setdefault(f.name, (f.value, f.source))
+    return out
+
+
+def test_gpu_name_maps_to_capability_with_provenance():
+    got = facts("INFO [cuda.py:398] Device 0: NVIDIA GeForce RTX 5090, memory 32 GiB")
+    assert got["gpu"][0] == "NVIDIA GeForce RTX 5090"
+    assert got["capability"] == ("12.0", "log server.log:1 (NVIDIA GeForce RTX 5090 is Blackwell (GeForce))")
+
+
+def test_explicit_capability_forms():
+    assert facts("device capability 12.0")["capability"][0] == "12.0"
+    assert facts("NVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible")["capability"][0] == "12.0"
+    assert facts("Minimum capability: 90. Current capability: 86.")["capability"][0] == "8.6"
+    assert facts("ImportError: DeepGEMM requires Hopper (SM90) or Blackwell (SM100); current device is SM120.")["capability"][0] == "12.0"
+
+
+def test_supported_arch_list_is_not_the_device():
+    assert "capability" not in facts("The current PyTorch install supports CUDA capabilities sm_50 sm_60 sm_70 sm_80 sm_90.")
+
+
+def test_versions():
+    got = facts(
+        "INFO 08-11 09:14:02 [api_server.py:1805] vLLM API server version 0.24.0",
+        "transformers 5.17.0 torch 2.11.0+cu130 gpu NVIDIA H200 (9, 0)",
+        "sgl-deep-gemm==0.1.4",
+    )
+    assert got["vllm"][0] == "0.24.0"
+    assert got["transformers"][0] == "5.17.0"
+    assert got["torch"][0] == "2.11.0+cu130"
+    assert got["sgl_deep_gemm"][0] == "0.1.4"
+    assert got["capability"][0] == "9.0"
+
+
+def test_env_settings_but_not_advice():
+    got = facts("VLLM_USE_DEEP_GEMM=1 lm_eval --model vllm --model_args pretrained=Qwen/Qwen3-30B-A3B-FP8")
+    assert got["VLLM_USE_DEEP_GEMM"][0] == "1"
+    assert got["model"][0] == "Qwen/Qwen3-30B-A3B-FP8"  # not "vllm" (lm_eval's backend name)
+    assert got["moe"][0] == "true" and got["quantization"][0] == "fp8"
+    advice = facts("Falling back to CUTLASS. To disable DeepGemm globally, set VLLM_USE_DEEP_GEMM=0.",
+                   "Set `TRANSFORMERS_DISABLE_DEEPGEMM_LINEAR=1` to skip DeepGEMM for FP8 linear entirely.")
+    assert "VLLM_USE_DEEP_GEMM" not in advice and "TRANSFORMERS_DISABLE_DEEPGEMM_LINEAR" not in advice
+
+
+def test_stack_prefers_the_server_over_libraries():
+    got = facts(
+        '  File "/usr/lib/python3/dist-packages/transformers/modeling_utils.py", line 5008, in from_pretrained',
+        '  File "/usr/lib/python3/dist-packages/vllm/model_executor/model_loader/utils.py", line 113, in x',
+    )
+    assert got["stack"][0] == "vllm"
