@@ -16,6 +16,7 @@ from typing import Callable, Iterable, Sequence
 from . import __version__
 from .cascades import cascade_kind
 from .catalogue import Catalogue, load_catalogue
+from .envdump import ENV_DUMP_ANCHORS, env_dump_facts
 from .events import Assembler
 from .facts import resolve
 from .fingerprint import ALGORITHM_VERSION, fingerprint
@@ -30,6 +31,8 @@ from .prefilter import Prefilter
 BACK = 32 * 1024
 FWD = 32 * 1024
 MAX_GROUPS = 20_000
+DUMP_LINES = 800  # lines kept after an environment-dump header
+MAX_DUMP_LINES = 8_000
 
 # Lines with these literals start events even when no signature names them, so errors that
 # no signature knows are still found (and listed as unknown groups).
@@ -71,13 +74,15 @@ class Scanner:
         self.on_group = on_group
         self.progress = progress
         cs, ci = fact_anchors()
-        sig_cs: set[str] = set(GENERIC_ANCHORS) | set(cs)
+        sig_cs: set[str] = set(GENERIC_ANCHORS) | set(cs) | set(ENV_DUMP_ANCHORS)
         sig_ci: set[str] = set(ci)
         for sig in catalogue.signatures:
             (sig_ci if sig.anchors_ignore_case else sig_cs).update(sig.anchors)
         self.prefilter = Prefilter(sig_cs, sig_ci)
         self.groups: dict[str, Group] = {}
         self.logfacts = LogFacts()
+        self._dump_lines: list = []  # lines after an environment-dump header (collect_env, nvidia-smi, ...)
+        self._dump_budget = 0
         self.inputs: list[InputInfo] = []
         self.warnings: list[str] = []
         self._order = 0
@@ -115,7 +120,14 @@ class Scanner:
             else:
                 notable = (base + pos) in notable_starts
             line = normalise(raw, src.name, lineno, fmt)
-            if notable:
+            if notable and any(a in line.text for a in ENV_DUMP_ANCHORS):
+                self._dump_budget = DUMP_LINES
+            if self._dump_budget > 0 and len(self._dump_lines) < MAX_DUMP_LINES:
+                # inside a pasted environment dump: envdump reads these lines (a pip list is
+                # not evidence of which stack wrote the log)
+                self._dump_lines.append(line)
+                self._dump_budget -= 1
+            elif notable:
                 lf.feed(line)
             asm.feed(line, notable)
             pos = stop + 1
@@ -226,7 +238,7 @@ class Scanner:
     ) -> ScanResult:
         groups = sorted(self.groups.values(), key=lambda g: g.order)
         claims = claim(self.cat, groups)
-        facts = list(extra_facts) + self.logfacts.finish() + claims.facts
+        facts = list(extra_facts) + env_dump_facts(self._dump_lines) + self.logfacts.finish() + claims.facts
         chosen, conflicts = resolve(facts, prefer)
         findings, ruled = judge(self.cat, claims, chosen, groups)
         unknown = unknown_groups(groups, claims, limit=0)

@@ -58,3 +58,17 @@ def test_stack_prefers_the_server_over_libraries():
         '  File "/usr/lib/python3/dist-packages/vllm/model_executor/model_loader/utils.py", line 113, in x',
     )
     assert got["stack"][0] == "vllm"
+
+
+def test_env_dump_pasted_into_a_log_gives_env_dump_facts(root):
+    from fp8triage.pipeline import scan_text
+
+    dump = (root / "tests" / "fixtures" / "envdumps" / "torch-collect-env-h200.txt").read_text()
+    log = "user: here is my env\n" + dump + "RuntimeError: Assertion error (csrc/apis/layout.hpp:60): Unknown SF transformation\n"
+    r = scan_text(log)
+    got = {f.name: f for f in r.facts}
+    assert got["torch"].value == "2.11.0+cu130" and got["torch"].origin == "env-dump"
+    assert got["capability"].value == "9.0"
+    assert "stack" not in got or got["stack"].value != "tensorrt-llm"  # a pip list is not the stack
+    top = r.findings[0]
+    assert top.id == "deepgemm-unknown-sf-transformation" and top.status.value == "possible"  # SM90 contradicts
