@@ -374,6 +374,7 @@ def checkpoint_facts(path: str | Path) -> CheckpointInfo:
                 )
             cfg_gran = "block" if cfg_block else None
             add("weight_block_size", cfg_block, "config.json quantization_config.weight_block_size")
+            add("fp8_granularity", cfg_gran, "config.json quantization_config.weight_block_size is set")
             if qc.get("scale_fmt") is not None:
                 scale_fmt = str(qc["scale_fmt"]).lower()
                 add("scale_fmt", scale_fmt, "config.json quantization_config.scale_fmt")
