@@ -213,4 +213,20 @@ def check(
         mode = "facts-from=live; judging this machine: packages and variables not found here count as absent"
     else:
         mode = f"facts-from={facts_from}; the facts describe another machine: facts not given are unknown"
-    return CheckResult(findings, chosen, conflicts, checkpoint, mode, judged, catalogue.version, [], absent)
+    return CheckResult(findings, chosen, conflicts, checkpoint, mode, judged, catalogue.version, _consistency(chosen), absent)
+
+
+def _consistency(chosen: Mapping[str, Fact]) -> list[str]:
+    """Facts in force that contradict each other (a GPU name and a capability from different sources)."""
+    from .gpus import capability_for
+
+    gpu, cc = chosen.get("gpu"), chosen.get("capability")
+    if gpu is None or cc is None:
+        return []
+    hit = capability_for(gpu.value)
+    if hit is None or hit[0] == cc.value:
+        return []
+    return [
+        f"gpu {gpu.value!r} ({gpu.source}) is a compute capability {hit[0]} part, but capability {cc.value} "
+        f"({cc.source}) is in force; give both with --fact if the name is wrong"
+    ]

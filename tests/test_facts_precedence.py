@@ -1,0 +1,131 @@
+"""Fact precedence and conflicts (facts.resolve), and --fact parsing."""
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+from fp8triage.cli import cli
+from fp8triage.facts import FACTS, FactError, canonical_name, parse_cli_fact, resolve
+from fp8triage.model import Fact
+
+ALL = [
+    Fact("capability", "12.0", "--fact", "cli"),
+    Fact("capability", "10.0", "checkpoint x", "checkpoint"),
+    Fact("capability", "9.0", "dump:3", "env-dump"),
+    Fact("capability", "8.9", "log a:1", "log"),
+    Fact("capability", "8.0", "nvidia-smi", "live"),
+    Fact("capability", "8.6", "derived from name", "derived"),
+]
+
+
+def winner(facts, prefer):
+    chosen, _ = resolve(facts, prefer)
+    return chosen["capability"].origin
+
+
+@pytest.mark.parametrize(
+    "prefer, order",
+    [
+        ("log", ["cli", "checkpoint", "env-dump", "log", "derived", "live"]),
+        ("live", ["cli", "checkpoint", "live", "env-dump", "log", "derived"]),
+        ("all", ["cli", "checkpoint", "env-dump", "log", "live", "derived"]),
+    ],
+)
+def test_precedence_order(prefer, order):
+    facts = list(ALL)
+    for expected in order:
+        assert winner(facts, prefer) == expected
+        facts = [f for f in facts if f.origin != expected]
+
+
+def test_conflict_is_shown_with_every_value_and_the_rule():
+    chosen, conflicts = resolve(ALL[3:5], "log")
+    assert chosen["capability"].value == "8.9"
+    [c] = conflicts
+    assert c["name"] == "capability"
+    assert c["chosen"]["source"] == "log a:1"
+    assert {v["value"] for v in c["values"]} == {"8.9", "8.0"}
+    assert c["rule"].startswith("facts-from=log")
+
+
+def test_same_release_is_not_a_conflict():
+    facts = [Fact("vllm", "0.24.0", "log a:1", "log"), Fact("vllm", "0.24.0+cu130", "importlib", "live"),
+             Fact("gpu", "NVIDIA H200", "a", "log"), Fact("gpu", "nvidia h200 ", "b", "live")]
+    chosen, conflicts = resolve(facts, "all")
+    assert conflicts == []
+    assert chosen["vllm"].value == "0.24.0"
+
+
+def test_first_fact_wins_within_one_origin():
+    chosen, conflicts = resolve([Fact("gpu", "A", "first", "log"), Fact("gpu", "B", "second", "log")])
+    assert chosen["gpu"].source == "first"
+    assert len(conflicts) == 1
+
+
+def test_unknown_precedence_mode_falls_back_to_log():
+    assert winner(ALL[3:5], "bogus") == "log"
+
+
+@pytest.mark.parametrize(
+    "text, name, value",
+    [
+        ("gpu=NVIDIA B200", "gpu", "NVIDIA B200"),
+        ("capability=sm_120", "capability", "12.0"),
+        ("cc=(12, 1)", "capability", "12.1"),
+        ("SM=100", "capability", "10.0"),
+        ("compute_capability=9", "capability", "9.0"),
+        ("deep-gemm=2.5.0", "deep_gemm", "2.5.0"),
+        ("vllm=v0.24.0", "vllm", "0.24.0"),
+        ("moe=yes", "moe", "true"),
+        ("moe=0", "moe", "false"),
+        ("DG_JIT_CACHE_DIR=/tmp/a=b", "DG_JIT_CACHE_DIR", "/tmp/a=b"),
+        (" transformers = 5.12.1 ", "transformers", "5.12.1"),
+    ],
+)
+def test_parse_cli_fact(text, name, value):
+    f = parse_cli_fact(text)
+    assert (f.name, f.value, f.origin, f.source) == (name, value, "cli", "--fact")
+
+
+def test_parse_cli_fact_errors():
+    with pytest.raises(FactError, match="name=value"):
+        parse_cli_fact("capability")
+    with pytest.raises(FactError, match="not a known fact") as e:
+        parse_cli_fact("colour=blue")
+    assert "capability" in str(e.value)  # lists the known names
+
+
+def test_every_alias_resolves():
+    for spec in FACTS.values():
+        assert canonical_name(spec.name) == spec.name
+        for a in spec.aliases:
+            assert canonical_name(a.upper()) == spec.name
+
+
+def test_check_shows_conflicts_and_cli_wins(tmp_path):
+    r = CliRunner().invoke(cli, ["check", "--no-probe", "--fact", "capability=9.0", "--fact", "gpu=NVIDIA B200",
+                                 "--env-file", str(_dump(tmp_path))])
+    assert r.exit_code == 0, r.output
+    assert any(ln.split()[:2] == ["capability", "9.0"] and "[cli]" in ln for ln in r.output.splitlines())
+    assert "Conflicting facts" in r.output
+    assert "capability: 9.0 from --fact [cli]" in r.output
+    assert "12.0 from" in r.output  # the dump's capability is shown, not hidden
+    assert "warning: gpu 'NVIDIA B200'" in r.output and "capability 10.0 part" in r.output
+
+
+def _dump(tmp_path):
+    p = tmp_path / "smi.csv"
+    p.write_text("name, compute_cap, driver_version\nNVIDIA GeForce RTX 5090, 12.0, 575.51.03\n")
+    return p
+
+
+def test_facts_command_lists_vocabulary():
+    r = CliRunner().invoke(cli, ["facts"])
+    assert r.exit_code == 0
+    for name in ("capability", "scale_dtype", "VLLM_USE_DEEP_GEMM", "transformers"):
+        assert name in r.output
+    import json
+
+    doc = json.loads(CliRunner().invoke(cli, ["facts", "--format", "json"]).output)
+    assert doc["schema"] == "fp8triage.facts/1"
+    assert {f["name"] for f in doc["facts"]} == set(FACTS)
