@@ -129,3 +129,11 @@ def test_facts_command_lists_vocabulary():
     doc = json.loads(CliRunner().invoke(cli, ["facts", "--format", "json"]).output)
     assert doc["schema"] == "fp8triage.facts/1"
     assert {f["name"] for f in doc["facts"]} == set(FACTS)
+
+
+def test_docs_list_every_fact():
+    from pathlib import Path
+
+    doc = (Path(__file__).parents[1] / "docs" / "facts.md").read_text()
+    missing = [n for n in FACTS if f"| `{n}` |" not in doc]
+    assert not missing, f"docs/facts.md lacks {missing}; regenerate its vocabulary table"
