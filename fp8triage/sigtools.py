@@ -7,6 +7,7 @@ regenerates docs/signatures.md from the signature files.
 """
 from __future__ import annotations
 
+import hashlib
 import os
 import sqlite3
 import sys
@@ -18,7 +19,7 @@ from typing import Iterable, Sequence
 import regex
 
 from . import paths
-from .catalogue import Catalogue, CatalogueError, Problem, Signature, load_catalogue
+from .catalogue import Catalogue, CatalogueError, Problem, Signature, load_catalogue, signature_files
 from .conditions import describe
 from .facts import FactError, parse_cli_fact
 from .model import Fact, Status
@@ -378,15 +379,26 @@ def _index_rows(cat: Catalogue) -> list[dict]:
 FTS_COLUMNS = ("id", "title", "summary", "cause", "fix", "known_problems", "evidence", "remedies", "refs", "tags")
 
 
-def index_path(cat: Catalogue) -> Path:
-    return cache_dir() / f"catalogue-{cat.version}.db"
+def catalogue_digest(sig_dir: Path | None = None) -> str:
+    """The catalogue version (as ``load_catalogue`` computes it) from the files alone, without
+    parsing or validating them: the search cache is keyed by it."""
+    d = Path(sig_dir) if sig_dir is not None else builtin_dir()
+    digest = hashlib.sha256()
+    for f in signature_files([d]):
+        digest.update(f.name.encode() + b"\0" + f.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+def index_path(version: str) -> Path:
+    return cache_dir() / f"catalogue-{version}.db"
 
 
 def build_index(cat: Catalogue, path: Path | None = None) -> Path:
-    """Build (once per catalogue version) the SQLite FTS index; written to a temp file and renamed."""
+    """Build (once per catalogue version) the SQLite FTS index with sqlite-utils; written to a
+    temp file and renamed, so concurrent runs never see a half-built index."""
     import sqlite_utils
 
-    path = path or index_path(cat)
+    path = path or index_path(cat.version)
     if path.exists():
         return path
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -395,7 +407,7 @@ def build_index(cat: Catalogue, path: Path | None = None) -> Path:
     try:
         db = sqlite_utils.Database(tmp)
         db["signatures"].insert_all(_index_rows(cat), pk="id")
-        db["signatures"].enable_fts(list(FTS_COLUMNS), tokenize="porter")
+        db["signatures"].enable_fts(list(FTS_COLUMNS))
         db.conn.commit()
         db.close()
         os.replace(tmp, path)
@@ -405,17 +417,23 @@ def build_index(cat: Catalogue, path: Path | None = None) -> Path:
     return path
 
 
-def search(cat: Catalogue, text: str, limit: int = 20) -> list[dict]:
-    """Full-text search over the catalogue: [{id, title, severity, snippet}], best first."""
-    import sqlite_utils
+def search(text: str, sig_dir: Path | None = None, limit: int = 20, cat: Catalogue | None = None) -> list[dict]:
+    """Full-text search over the catalogue: [{id, title, severity, snippet}], best first.
 
+    The index is built on first use for a catalogue version; later searches only hash the
+    signature files and query SQLite (no schema validation, no sqlite-utils import)."""
     words = regex.findall(r"[\w.]+", text)
     if not words:
         return []
-    query = " ".join('"' + w.replace('"', "") + '"' for w in words)
-    db = sqlite_utils.Database(build_index(cat))
+    version = cat.version if cat is not None else catalogue_digest(sig_dir)
+    path = index_path(version)
+    if not path.exists():
+        build_index(cat or load(sig_dir), path)
+    # every word must occur (as a word or a word prefix: "transform" finds "transformation")
+    query = " ".join('"' + w.replace('"', "") + '"*' for w in words)
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     try:
-        rows = db.execute(
+        rows = conn.execute(
             "select s.id, s.title, s.severity, snippet(signatures_fts, -1, '[', ']', '…', 12) "
             "from signatures_fts join signatures s on s.rowid = signatures_fts.rowid "
             "where signatures_fts match ? order by bm25(signatures_fts, 10.0, 5.0, 3.0, 1.0, 1.0, 1.0, 4.0, 1.0, 2.0, 2.0) limit ?",
@@ -424,8 +442,8 @@ def search(cat: Catalogue, text: str, limit: int = 20) -> list[dict]:
     except sqlite3.OperationalError as e:
         raise SigToolsError(f"cannot search for {text!r}: {e}") from None
     finally:
-        db.close()
-    return [{"id": r[0], "title": r[1], "severity": r[2], "snippet": r[3]} for r in rows]
+        conn.close()
+    return [{"id": r[0], "title": r[1], "severity": r[2], "snippet": " ".join(r[3].split())} for r in rows]
 
 
 def _action_text(a: dict) -> str:

@@ -1,0 +1,219 @@
+"""`fp8triage signatures`: list, show, search, validate, test and scaffold failure signatures."""
+from __future__ import annotations
+
+import functools
+import json
+import sys
+import time
+from pathlib import Path
+
+import click
+
+from .options import handle_errors
+
+SIG_DIR = click.Path(exists=True, file_okay=False, path_type=Path)
+
+
+def _typed_errors(fn):
+    """SigToolsError becomes one sentence on stderr (exit 1), like every other typed error."""
+
+    @functools.wraps(fn)
+    def wrapper(*a, **kw):
+        from ..sigtools import SigToolsError
+
+        try:
+            return fn(*a, **kw)
+        except SigToolsError as e:
+            raise click.ClickException(str(e)) from None
+
+    return handle_errors(wrapper)
+
+
+def _load(sig_dir: Path | None):
+    from .. import sigtools
+
+    return sigtools.load(sig_dir)
+
+
+def dir_option(f):
+    return click.option(
+        "--dir", "sig_dir", type=SIG_DIR, default=None,
+        help="A signature directory to use instead of the bundled catalogue (its samples in DIR/samples).",
+    )(f)
+
+
+@click.group("signatures", context_settings={"help_option_names": ["-h", "--help"]})
+def signatures():
+    """List, show, search, validate, test and scaffold failure signatures."""
+
+
+@signatures.command("list")
+@dir_option
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@_typed_errors
+def list_cmd(sig_dir, fmt):
+    """List every signature: id, severity, priority and title."""
+    from .. import sigtools
+
+    rows = sigtools.summary_rows(_load(sig_dir))
+    if fmt == "json":
+        click.echo(json.dumps(rows, indent=2))
+        return
+    w = max(len(r["id"]) for r in rows) if rows else 2
+    for r in rows:
+        click.echo(f"{r['id']:<{w}}  {r['severity']:<8}  {r['priority']:>3}  {r['title']}")
+    click.echo(f"{len(rows)} signatures", err=True)
+
+
+@signatures.command("show")
+@click.argument("sig_id", metavar="ID")
+@dir_option
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@_typed_errors
+def show_cmd(sig_id, sig_dir, fmt):
+    """Show one signature: summary, cause, fix, conditions, remedies, known problems,
+    references and an excerpt of a real sample."""
+    from .. import sigtools
+
+    info = sigtools.show(_load(sig_dir), sig_id, sig_dir)
+    if fmt == "json":
+        click.echo(json.dumps(info, indent=2))
+        return
+    click.echo(render_show(info))
+
+
+def render_show(info: dict) -> str:
+    from .. import sigtools
+
+    out = [f"{info['id']} — {info['title']}",
+           f"severity {info['severity']} · priority {info['priority']}"
+           + (f" · stacks {', '.join(info['stacks'])}" if info["stacks"] else ""), ""]
+    out += ["Summary", "  " + info["summary"], "", "Cause"] + _indent(info["cause"]) + ["", "Fix"] + _indent(info["fix"])
+    if info["conditions"]:
+        out += ["", "Conditions"] + [f"  - {c}" for c in info["conditions"]]
+    if info["remedies"]:
+        out += ["", "Remedies"]
+        for r in info["remedies"]:
+            when = f"  (when {', '.join(r['when'])})" if r["when"] else ""
+            out.append(f"  {r['rank']:>3}. {r['title']}{when}")
+            for ln in sigtools._action_text(r["action"]).splitlines():
+                out.append(f"         {ln}")
+    out += ["", "Evidence"] + [f"  - {e['name']} ({e['role']}): {e['regex']}" for e in info["evidence"]]
+    out += ["", "Known problems"] + (_indent(info["known_problems"]) if info["known_problems"] else ["  none recorded"])
+    if info["references"]:
+        out += ["", "References"] + [f"  - {r['ref']}" + (f"  {r['url']}" if r.get("url") else "") for r in info["references"]]
+    if info["sample"]:
+        path, text = info["sample"]
+        out += ["", f"Sample ({path})"] + [f"  | {ln}" for ln in text.splitlines()]
+    return "\n".join(out)
+
+
+def _indent(text: str) -> list[str]:
+    return ["  " + ln if ln else "" for ln in text.strip().splitlines()]
+
+
+@signatures.command("search")
+@click.argument("text", nargs=-1, required=True)
+@dir_option
+@click.option("-n", "--limit", type=int, default=20, show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@_typed_errors
+def search_cmd(text, sig_dir, limit, fmt):
+    """Full-text search over the catalogue (ids, titles, causes, fixes, error texts, remedies).
+
+    The catalogue is indexed once per catalogue version into a SQLite database in the cache
+    directory ($FP8TRIAGE_CACHE_DIR, else $XDG_CACHE_HOME/fp8triage or ~/.cache/fp8triage)."""
+    from .. import sigtools
+
+    rows = sigtools.search(" ".join(text), sig_dir, limit)
+    if fmt == "json":
+        click.echo(json.dumps(rows, indent=2))
+        return
+    if not rows:
+        click.echo(f"no signature mentions {' '.join(text)!r}", err=True)
+        sys.exit(1)
+    w = max(len(r["id"]) for r in rows)
+    for r in rows:
+        click.echo(f"{r['id']:<{w}}  {r['title']}")
+        click.echo(f"{'':<{w}}  {r['snippet']}")
+
+
+@signatures.command("validate")
+@click.argument("sig_dir", required=False, type=SIG_DIR, metavar="[DIR]")
+@click.option("--no-samples", is_flag=True, help="Do not require a match and a near-miss sample per signature.")
+@_typed_errors
+def validate_cmd(sig_dir, no_samples):
+    """Check signature files against the schema and their samples (default: the bundled catalogue).
+
+    Each problem names the file, the key and what to write. Also checks that every match sample
+    contains one of its signature's anchors, on the lines its primary pattern matches."""
+    from .. import sigtools
+
+    problems = sigtools.validate(sig_dir, require_samples=not no_samples)
+    if problems:
+        for p in problems:
+            click.echo(str(p), err=True)
+        raise click.ClickException(f"{len(problems)} problem(s) in {sig_dir or sigtools.builtin_dir()}")
+    n = len(sigtools.load(sig_dir).signatures)
+    click.echo(f"{n} signatures valid", err=True)
+
+
+@signatures.command("test")
+@click.argument("path", required=False, type=click.Path(exists=True, path_type=Path), metavar="[PATH]")
+@click.option("--id", "ids", multiple=True, help="Only this signature's samples (repeatable).")
+@click.option("--no-cross", is_flag=True, help="Skip the catalogue-wide second-claimant check.")
+@click.option("-v", "--verbose", is_flag=True, help="Print passing samples too.")
+@_typed_errors
+def test_cmd(path, ids, no_cross, verbose):
+    """Run every sample through the real scan pipeline (the harness CI uses).
+
+    PATH is a signature directory (default: the bundled catalogue) or one signature file
+    (tests only its samples). A match sample must make its signature the top finding; a
+    near-miss must not produce it; and no other signature may claim a match sample with
+    status likely (unless the sample's own signature outranks it by priority)."""
+    from .. import sigtools
+
+    sig_dir = None
+    if path is not None:
+        if path.is_file():
+            if path.suffix != ".toml":
+                raise click.BadParameter("give a signature directory or a .toml signature file", param_hint="PATH")
+            sig_dir, ids = path.parent, (path.stem,)
+        else:
+            sig_dir = path
+    if sig_dir is not None and sig_dir.resolve() == sigtools.builtin_dir().resolve():
+        sig_dir = None
+    started = time.perf_counter()
+    results = sigtools.test_samples(sig_dir, ids or None, cross=not no_cross)
+    failed = [r for r in results if not r.ok]
+    for r in results:
+        if r.ok and not verbose:
+            continue
+        mark = "ok  " if r.ok else "FAIL"
+        click.echo(f"{mark} [{r.check}] {r.name}: expected {r.expected}; got {_got(r.got)}"
+                   + (f" — {r.detail}" if r.detail else ""))
+    samples = len({r.sample.path for r in results})
+    msg = f"{samples} samples, {len(results)} checks, {len(failed)} failed ({time.perf_counter() - started:.1f}s)"
+    if not results:
+        raise click.ClickException("no samples found; add samples/ID/match/*.log and samples/ID/near-miss/*.log")
+    if failed:
+        raise click.ClickException(msg)
+    click.echo(msg, err=True)
+
+
+def _got(got) -> str:
+    return ", ".join(f"{i} ({s})" for i, s in got[:4]) or "no finding"
+
+
+@signatures.command("new")
+@click.argument("sig_id", metavar="ID")
+@click.option("--dir", "sig_dir", type=SIG_DIR, default=None, help="Where to write it (default: the bundled signatures/).")
+@click.option("--anchor", default="", help="Literal error text the evidence contains (seeds anchors and the regex).")
+@_typed_errors
+def new_cmd(sig_id, sig_dir, anchor):
+    """Scaffold signatures/ID.toml (valid against the schema) and its sample folders."""
+    from .. import sigtools
+
+    for p in sigtools.scaffold(sig_id, sig_dir, anchor):
+        click.echo(str(p))
+    click.echo("fill in the TODOs, add samples, then run: fp8triage signatures validate && fp8triage signatures test", err=True)
