@@ -91,3 +91,36 @@ def redact_fact(fact):
     if value is fact.value and source is fact.source:
         return fact
     return replace(fact, value=value, source=source)
+
+
+def redact_obj(obj):
+    """``obj`` (JSON-like: dicts, lists, strings) with every string redacted."""
+    if isinstance(obj, str):
+        return redact(obj)
+    if isinstance(obj, dict):
+        return {redact_obj(k) if isinstance(k, str) else k: redact_obj(v) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [redact_obj(v) for v in obj]
+    return obj
+
+
+def redact_report(text: str, fmt: str) -> str:
+    """A rendered report, checked once more just before it is written (defence in depth: the
+    lines and facts in it were redacted already). JSON is redacted value by value so it stays
+    valid; HTML is left as rendered (its data was redacted before autoescaping)."""
+    if not has_trigger(text):
+        return text
+    if fmt == "json":
+        import json
+
+        try:
+            data = json.loads(text)
+        except ValueError:
+            return redact(text)
+        clean = redact_obj(data)
+        if clean == data:
+            return text
+        return json.dumps(clean, indent=2, ensure_ascii=True) + "\n"
+    if fmt == "html":
+        return text
+    return redact(text)

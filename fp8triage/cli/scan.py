@@ -6,6 +6,7 @@ import sys
 import click
 
 from ..exitcodes import FAIL_ON, Exit, exit_code
+from ..redact import redact, redact_report
 from .options import fact_options, gather_facts, handle_errors, use_color, write_output
 
 FORMATS = ("text", "json", "markdown", "html")
@@ -28,9 +29,15 @@ FORMATS = ("text", "json", "markdown", "html")
 @click.option("--color/--no-color", default=None, help="Colour the text output (default: only on a terminal; NO_COLOR is honoured).")
 @click.option("--no-prefilter", "exhaustive", is_flag=True,
               help="Decode and assemble every line instead of only the neighbourhood of anchor hits (slow; for checking).")
+@click.option("--follow", is_flag=True, help="Follow one growing file (survives rotation and truncation) or '-' (a pipe, "
+              "e.g. kubectl logs -f): print each finding as soon as its event is complete (text, or one JSON object per "
+              "line with --format json); Ctrl-C ends with a summary and the exit code.")
+@click.option("--db", "db_path", type=click.Path(dir_okay=False), envvar="FP8TRIAGE_DB",
+              help="History database to record this run in (default: $FP8TRIAGE_DB, else $XDG_DATA_HOME/fp8triage/history.db).")
+@click.option("--no-history", is_flag=True, help="Do not record this run in the history database.")
 @handle_errors
 def scan(logs, fmt, output, fact_args, model_dir, env_files, facts_from, signature_dirs, confirm, device,
-         repro_timeout, fail_on, verbose, color, exhaustive):
+         repro_timeout, fail_on, verbose, color, exhaustive, follow=False, db_path=None, no_history=False):
     """Find the root cause of FP8 failures in server logs.
 
     LOG can be a file, a directory (searched for *.log, *.txt, *.gz, ...), a .gz file, or "-"
@@ -56,19 +63,30 @@ def scan(logs, fmt, output, fact_args, model_dir, env_files, facts_from, signatu
         logs = ("-",)
     cli_facts, other_facts, notes = gather_facts(fact_args, model_dir, env_files, facts_from)
     cat = load_catalogue(signature_dirs)
+    if follow:
+        from .follow import run_follow
+
+        if len(logs) != 1:
+            raise click.UsageError("--follow takes exactly one file, or '-' for standard input")
+        sys.exit(run_follow(logs[0], catalogue=cat, facts=list(cli_facts) + list(other_facts), prefer=facts_from,
+                            fmt=fmt, fail_on=fail_on, db_path=db_path, no_history=no_history))
     result = scan_paths(list(logs), catalogue=cat, cli_facts=cli_facts, extra_facts=other_facts,
                         prefer=facts_from, exhaustive=exhaustive)
-    result.warnings.extend(notes)
+    result.warnings.extend(redact(n) for n in notes)
     if confirm:
         from ..repro import confirm_findings
 
         confirm_findings(result.findings, device=device, timeout=repro_timeout)
         result.findings.sort(key=lambda f: f.status.rank)
     code = exit_code([f.status.value for f in result.findings], len(result.unknown), fail_on)
-    write_output(output, render(result, fmt, code, verbose, use_color(color) and not output))
+    write_output(output, redact_report(render(result, fmt, code, verbose, use_color(color) and not output), fmt))
     if output:
         top = result.findings[0].id if result.findings else "no known root cause"
         click.echo(f"fp8triage: {top}; report written to {output}", err=True)
+    if not no_history:
+        from .history import record_or_warn
+
+        record_or_warn(result, code, db_path)
     sys.exit(int(code))
 
 

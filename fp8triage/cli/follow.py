@@ -1,0 +1,100 @@
+"""`fp8triage scan --follow`: print each notice from fp8triage.follow as it comes, then a summary."""
+from __future__ import annotations
+
+import json
+import signal
+import sys
+import time
+
+import click
+
+from ..exitcodes import exit_code
+from ..redact import redact
+
+SCHEMA_VERSION = "1.0"
+
+
+def _raise_interrupt(_signum, _frame):
+    raise KeyboardInterrupt
+
+
+def run_follow(target: str, *, catalogue, facts, prefer: str, fmt: str, fail_on: str, db_path, no_history: bool,
+               poll: float = 0.1, idle: float = 1.0) -> int:
+    """Follow ``target`` until end of input or Ctrl-C (SIGINT/SIGTERM); returns the exit code."""
+    from ..follow import Follower, follow
+
+    if fmt not in ("text", "json"):
+        raise click.UsageError("--follow prints text or JSON lines (--format text|json)")
+    if target != "-":
+        import os
+
+        if os.path.isdir(target):
+            raise click.UsageError(f"--follow takes one file or '-', not a directory ({target})")
+    name = "<stdin>" if target == "-" else target
+    fl = Follower(catalogue, name, facts, prefer, idle)
+    old = signal.signal(signal.SIGTERM, _raise_interrupt)
+    interrupted = False
+    try:
+        for n in follow(catalogue, target, poll=poll, idle=idle, follower=fl):
+            _emit(fmt, _notice_json(n) if fmt == "json" else _notice_text(n))
+    except KeyboardInterrupt:
+        interrupted = True
+        try:
+            for n in fl.finish():
+                _emit(fmt, _notice_json(n) if fmt == "json" else _notice_text(n))
+        except KeyboardInterrupt:
+            pass
+    finally:
+        signal.signal(signal.SIGTERM, old)
+    result = fl.result()
+    code = exit_code([f.status.value for f in result.findings], len(result.unknown), fail_on)
+    if not no_history:
+        from .history import record_or_warn
+
+        record_or_warn(result, code, db_path, mode="follow")
+    if fmt == "json":
+        _emit(fmt, json.dumps({"schema_version": SCHEMA_VERSION, "kind": "follow", "event": "summary",
+                               "exit_code": int(code), "interrupted": interrupted, "lines": fl.lines_total,
+                               "findings": [{"id": f.id, "status": f.status.value, "count": f.count} for f in result.findings],
+                               "unknown_errors": len(result.unknown)}, ensure_ascii=True))
+    else:
+        found = ", ".join(f"{f.id} ({f.status.value}, {f.count}x)" for f in result.findings) or "no known root cause"
+        _emit(fmt, f"-- {'interrupted' if interrupted else 'end of input'}: {fl.lines_total} lines; {found}; "
+                   f"{len(result.unknown)} unknown error group(s); exit {int(code)}")
+    return int(code)
+
+
+def _emit(fmt: str, text: str) -> None:
+    click.echo(redact(text) if fmt != "json" else text)
+    sys.stdout.flush()
+
+
+def _notice_json(n) -> str:
+    d = {"schema_version": SCHEMA_VERSION, "kind": "follow", **n.to_dict()}
+    return redact(json.dumps(d, ensure_ascii=True))
+
+
+def _notice_text(n) -> str:
+    ts = time.strftime("%H:%M:%S")
+    if n.event == "finding":
+        f = n.finding
+        ev = f.evidence[0] if f.evidence else None
+        where = f"  {ev.source}:{ev.lineno}" if ev else ""
+        out = [f"[{ts}] ROOT CAUSE {f.id} [{f.status.value.upper()} · {f.severity.value}]{where}", f"    {f.title}"]
+        if ev:
+            out.append(f"    {ev.text.strip()[:200]}")
+        for r in [r for r in f.remedies if r.applies.value != "fails"][:2]:
+            out.append(f"    remedy: {r.snippet.splitlines()[0][:200] if r.snippet else r.title}")
+        if f.decide:
+            out.append(f"    would decide: {', '.join(f.decide)}")
+        return "\n".join(out)
+    if n.event in ("unknown", "consequence"):
+        u = n.unknown
+        where = f"{u.first.source}:{u.first.lineno}"
+        if n.event == "consequence":
+            return f"[{ts}]   ↳ follows from {n.of}: {u.headline[:160]}  ({where})"
+        return f"[{ts}] UNKNOWN ERROR {u.fingerprint} ({u.kind})  {where}\n    {u.headline[:200]}"
+    if n.event in ("rotated", "truncated"):
+        return f"[{ts}] -- {n.note}"
+    raise AssertionError(f"unhandled notice {n.event}")
+

@@ -1,0 +1,106 @@
+"""`fp8triage history`: recurring findings and error groups from earlier runs."""
+from __future__ import annotations
+
+import json
+
+import click
+
+from .options import handle_errors
+
+SCHEMA_VERSION = "1.0"
+
+
+def db_option(f):
+    return click.option("--db", "db_path", type=click.Path(dir_okay=False), envvar="FP8TRIAGE_DB",
+                        help="History database (default: $FP8TRIAGE_DB, else $XDG_DATA_HOME/fp8triage/history.db).")(f)
+
+
+@click.command("history")
+@click.option("--signature", "signature", metavar="ID", help="Only this signature's findings and groups.")
+@click.option("--status", type=click.Choice(["confirmed", "likely", "possible", "ruled-out", "unknown"]),
+              help="Only findings/groups with this status (unknown: error groups no signature knows).")
+@click.option("--since", metavar="7d|DATE", help="Only runs since then: 30m, 12h, 7d, 2w, or a date such as 2026-11-30.")
+@click.option("--limit", type=click.IntRange(1, 10_000), default=50, show_default=True, help="At most this many rows per table.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True, help="Output format.")
+@db_option
+@handle_errors
+def history(signature, status, since, limit, fmt, db_path):
+    """Show recurring findings and error groups from earlier runs.
+
+    Every `fp8triage scan` records its run, findings, error groups (by fingerprint) and the
+    facts it used in the history database, unless given --no-history. Groups are ordered by
+    how many runs saw them; the fingerprint of an unknown group is what `fp8triage signatures
+    new ID --from-fingerprint FP` scaffolds a signature from.
+
+    \b
+    Examples:
+      fp8triage history --since 7d
+      fp8triage history --status unknown --format json
+      fp8triage history --signature deepgemm-unknown-sf-transformation
+    """
+    from ..history import HistoryError, parse_since, query
+
+    try:
+        since_iso = parse_since(since) if since else None
+        data = query(db_path, signature=signature, status=status, since=since_iso, limit=limit)
+    except HistoryError as e:
+        raise click.ClickException(str(e)) from None
+    data = {"schema_version": SCHEMA_VERSION, "kind": "history",
+            "filters": {"signature": signature, "status": status, "since": since_iso}, **data}
+    if fmt == "json":
+        click.echo(json.dumps(data, indent=2, ensure_ascii=True))
+    elif fmt == "text":
+        click.echo(render_text(data), nl=False)
+    else:
+        raise AssertionError(f"unhandled format {fmt}")
+
+
+def record_or_warn(result, code, db_path, mode: str = "scan") -> int | None:
+    """Record a run; on any history problem print one warning line on stderr and go on."""
+    from ..history import HistoryError, record_run
+
+    try:
+        return record_run(result, int(code), path=db_path, mode=mode)
+    except HistoryError as e:
+        click.echo(f"fp8triage: warning: {e}; the run was not recorded (--no-history skips history)", err=True)
+    except Exception as e:  # noqa: BLE001 - history must never cost the user the report
+        click.echo(f"fp8triage: warning: the run was not recorded in history ({type(e).__name__}: {e})", err=True)
+    return None
+
+
+def _day(ts: str | None) -> str:
+    return (ts or "-")[:16].replace("T", " ")
+
+
+def render_text(data: dict) -> str:
+    runs = data["runs"]
+    out = [f"history {data['db']}: {runs['total']} run(s)"
+           + (f", {_day(runs['first'])} .. {_day(runs['last'])} UTC" if runs["total"] else "")]
+    flt = ", ".join(f"{k}={v}" for k, v in data["filters"].items() if v)
+    if flt:
+        out[0] += f"  [{flt}]"
+    out.append("")
+    out.append("Findings")
+    if not data["findings"]:
+        out.append("  (none)")
+    for f in data["findings"]:
+        out.append(f"  {f['signature_id']}  [{f['status']} · {f['severity']}]")
+        out.append(f"    {f['runs']} run(s) on {f['hosts']} host(s), {f['events'] or 0} event(s); "
+                   f"first {_day(f['first_seen'])}, last {_day(f['last_seen'])} (run {f['last_run']})")
+    out.append("")
+    out.append("Error groups")
+    if not data["groups"]:
+        out.append("  (none)")
+    for g in data["groups"]:
+        who = g["signature_id"] or "UNKNOWN"
+        if g["kind"] == "consequence":
+            who = f"follows from {who}"
+        out.append(f"  {g['fingerprint']}  {who}  [{g['status']}]")
+        out.append(f"    {g['headline'][:160]}")
+        out.append(f"    {g['runs']} run(s) on {g['hosts']} host(s), {g['events'] or 0} event(s); "
+                   f"first {_day(g['first_seen'])}, last {_day(g['last_seen'])}")
+    unknown = [g for g in data["groups"] if not g["signature_id"]]
+    if unknown:
+        out.append("")
+        out.append(f"Turn an unknown group into a signature: fp8triage signatures new ID --from-fingerprint {unknown[0]['fingerprint']}")
+    return "\n".join(out) + "\n"

@@ -1,0 +1,354 @@
+"""Follow mode: a growing log file or a pipe, one notice per finding as soon as its event is
+complete, so an alerting pipeline can act on the first occurrence.
+
+Core only: ``follow(...)`` yields ``Notice`` objects and never prints. The per-line path is
+the batch pipeline's stages in their order (normalise → prefilter check → Assembler →
+fingerprint/group via ``Scanner``'s event handler → ``claim`` on the new group → ``judge`` with
+the facts known so far), line by line instead of in chunks. ``Scanner.scan_source`` is not
+used: it waits for large chunks.
+
+- An event closes when its worker's next unrelated line arrives, or when that worker has
+  been quiet for ``idle`` seconds (a traceback at the end of a crash has no next line).
+- Each signature is reported once (its first finding); each unknown error group once.
+- An unknown error that is a typical consequence of a root cause ("Engine core initialization
+  failed", "WorkerProc died") is held for ``hold`` seconds: if a finding arrives meanwhile it
+  is reported as a consequence of that finding, else as unknown. vLLM prints "WorkerProc
+  failed to start." just before the root cause's traceback.
+- Files: polled every ``poll`` seconds; rotation (the path now names another inode: the old
+  file is read to its end first) and truncation (the file got shorter) start over at line 1.
+"""
+from __future__ import annotations
+
+import os
+import select
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Iterator
+
+from .catalogue import Catalogue
+from .cascades import cascade_kind
+from .events import Assembler
+from .facts import resolve
+from .matcher import Claims, Group, claim, judge
+from .model import Fact, Finding, InputInfo, ScanResult, UnknownGroup
+from .normalise import LineFormat, detect_format, normalise
+from .pipeline import Scanner
+
+READ_SIZE = 1 << 16
+MAX_PARTIAL = 1 << 20  # a line longer than this without a newline is cut
+
+
+@dataclass
+class Notice:
+    """Something follow mode reports: a new finding, a new unknown error group, or a consequence."""
+
+    event: str  # "finding" | "unknown" | "consequence" | "rotated" | "truncated"
+    time: float
+    finding: Finding | None = None
+    unknown: UnknownGroup | None = None
+    of: str | None = None  # for a consequence: the finding it follows from
+    cascade: str | None = None
+    note: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"event": self.event, "time": round(self.time, 3)}
+        if self.finding is not None:
+            d["finding"] = self.finding.to_dict()
+        if self.unknown is not None:
+            d["unknown"] = self.unknown.to_dict()
+        if self.of:
+            d["of"] = self.of
+        if self.cascade:
+            d["cascade"] = self.cascade
+        if self.note:
+            d["note"] = self.note
+        return d
+
+
+# -- line sources ----------------------------------------------------------------------------------
+# Each yields complete raw lines (bytes, without the newline), None when nothing new arrived
+# within one poll interval, and ("rotated"|"truncated", reason) markers.
+
+def _split(buf: bytes) -> tuple[list[bytes], bytes]:
+    parts = buf.split(b"\n")
+    rest = parts.pop()
+    if len(rest) > MAX_PARTIAL:
+        parts.append(rest[:MAX_PARTIAL])
+        rest = b""
+    return [p[:-1] if p.endswith(b"\r") else p for p in parts], rest
+
+
+def tail_file(path: str, poll: float = 0.1, stop: Callable[[], bool] = lambda: False) -> Iterator[Any]:
+    """Lines of ``path`` from its start, then as they are appended; survives rotation and truncation."""
+    fh = None
+    ident = None
+    pos = 0
+    rest = b""
+    while not stop():
+        if fh is None:
+            try:
+                fh = open(path, "rb")
+                st = os.fstat(fh.fileno())
+                ident, pos, rest = (st.st_dev, st.st_ino), 0, b""
+            except FileNotFoundError:
+                yield None  # not there (yet, or between rename and create)
+                time.sleep(poll)
+                continue
+        data = fh.read(READ_SIZE)
+        if data:
+            pos += len(data)
+            lines, rest = _split(rest + data)
+            yield from lines
+            continue
+        # at the end: rotated, truncated, or just quiet?
+        try:
+            st = os.stat(path)
+            now_ident = (st.st_dev, st.st_ino)
+        except FileNotFoundError:
+            now_ident, st = None, None
+        if now_ident is not None and now_ident != ident:
+            data = fh.read()  # whatever was written to the old file after our last read
+            lines, rest = _split(rest + data)
+            yield from lines
+            if rest:
+                yield rest
+            fh.close()
+            fh, rest = None, b""
+            yield ("rotated", f"{path} was replaced by a new file (rotation); reading it from the start")
+            continue
+        if st is not None and st.st_size < pos:
+            fh.seek(0)
+            pos, rest = 0, b""
+            yield ("truncated", f"{path} got shorter (truncated); reading it from the start")
+            continue
+        yield None
+        time.sleep(poll)
+    if fh is not None:
+        fh.close()
+
+
+def read_stream(fd: int, poll: float = 0.1, stop: Callable[[], bool] = lambda: False) -> Iterator[Any]:
+    """Lines from a pipe or terminal (``-``) until end of input."""
+    rest = b""
+    while not stop():
+        try:
+            ready, _, _ = select.select([fd], [], [], poll)
+        except (OSError, ValueError):  # not selectable (a regular file on some platforms): just read
+            ready = [fd]
+        if not ready:
+            yield None
+            continue
+        data = os.read(fd, READ_SIZE)
+        if not data:
+            if rest:
+                yield rest
+            return
+        lines, rest = _split(rest + data)
+        yield from lines
+
+
+# -- the incremental triage ------------------------------------------------------------------------
+
+@dataclass
+class _Held:
+    group: Group
+    kind: str
+    since: float
+
+
+@dataclass
+class Follower:
+    """Feed raw lines; collect notices. ``result()`` is the whole run as a ScanResult."""
+
+    catalogue: Catalogue
+    source: str
+    facts: Iterable[Fact] = ()
+    prefer: str = "log"
+    idle: float = 1.0
+    hold: float = 2.0
+    clock: Callable[[], float] = time.monotonic
+    notices: list[Notice] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.facts = list(self.facts)
+        self.scanner = Scanner(self.catalogue, on_group=self._new_group)
+        self.asm = Assembler(self.scanner._on_event)
+        self.claims = Claims()
+        self.fmt: LineFormat | None = None
+        self.lineno = 0
+        self.lines_total = 0
+        self.bytes_total = 0
+        self._touched: dict[str | None, float] = {}
+        self._new: list[Group] = []
+        self._reported: set[str] = set()  # signature ids and fingerprints already reported
+        self._found: list[str] = []  # reported signature ids, in order
+        self._held: list[_Held] = []
+        self.started = time.perf_counter()
+
+    # feeding -------------------------------------------------------------------------------------
+    def feed(self, raw: bytes) -> list[Notice]:
+        if self.fmt is None:
+            self.fmt = detect_format(raw + b"\n")
+        self.lineno += 1
+        self.lines_total += 1
+        self.bytes_total += len(raw) + 1
+        line = normalise(raw, self.source, self.lineno, self.fmt)
+        notable = self.scanner.prefilter.contains_anchor(raw)
+        if notable:
+            self.scanner.logfacts.feed(line)
+        self._touched[line.worker] = self.clock()
+        self.asm.feed(line, notable)
+        return self._process()
+
+    def restart(self, reason: str, event: str) -> list[Notice]:
+        """The source was rotated or truncated: close open events, start at line 1 again."""
+        self.asm.gap()
+        self.lineno = 0
+        self.fmt = None
+        out = self._process()
+        n = Notice(event, self.clock(), note=reason)
+        self.notices.append(n)
+        return out + [n]
+
+    def tick(self) -> list[Notice]:
+        """Nothing new arrived for a while: close events whose worker has been quiet for ``idle``."""
+        now = self.clock()
+        for w in list(self.asm.open):
+            if now - self._touched.get(w, now) >= self.idle:
+                self.asm._close(w)  # noqa: SLF001 - the Assembler has no per-worker flush of its own
+        return self._process()
+
+    def finish(self) -> list[Notice]:
+        self.asm.finish()
+        out = self._process()
+        out += self._release_held(force=True)
+        return out
+
+    # judging -------------------------------------------------------------------------------------
+    def _new_group(self, g: Group) -> None:
+        self._new.append(g)
+
+    def _process(self) -> list[Notice]:
+        out: list[Notice] = []
+        if self._new:
+            new, self._new = self._new, []
+            before = {k: len(v) for k, v in self.claims.primary.items()}
+            before_s = {k: len(v) for k, v in self.claims.supporting.items()}
+            claim(self.catalogue, new, self.claims)
+            changed = any(len(v) != before.get(k, 0) for k, v in self.claims.primary.items()) or any(
+                len(v) != before_s.get(k, 0) for k, v in self.claims.supporting.items())
+            if changed:
+                out += self._judge()
+            supporting = {id(h.group) for hs in self.claims.supporting.values() for h in hs}
+            for g in new:
+                if g.fingerprint in self.claims.claimed or id(g) in supporting or not g.event.is_error:
+                    continue
+                out += self._unknown(g)
+        out += self._release_held(force=False)
+        self.notices.extend(out)
+        return out
+
+    def _judge(self) -> list[Notice]:
+        groups = sorted(self.scanner.groups.values(), key=lambda g: g.order)
+        facts = list(self.facts) + self.scanner.logfacts.finish() + self.claims.facts
+        chosen, _conflicts = resolve(facts, self.prefer)
+        findings, _ruled = judge(self.catalogue, self.claims, chosen, groups, facts_only=False)
+        out = []
+        for f in findings:
+            if f.id in self._reported or f.from_facts_only:
+                continue
+            self._reported.add(f.id)
+            self._found.append(f.id)
+            out.append(Notice("finding", self.clock(), finding=f))
+        if out:
+            # held consequences now have a root cause
+            root = out[0].finding.id
+            for h in self._held:
+                out.append(Notice("consequence", self.clock(), unknown=_unknown_of(h.group), of=root, cascade=h.kind))
+                self._reported.add(h.group.fingerprint)
+            self._held = []
+        return out
+
+    def _unknown(self, g: Group) -> list[Notice]:
+        if g.fingerprint in self._reported:
+            return []
+        kind = cascade_kind(g.event.headline + "\n" + g.event.text)
+        if kind:
+            if self._found:
+                self._reported.add(g.fingerprint)
+                return [Notice("consequence", self.clock(), unknown=_unknown_of(g), of=self._found[0], cascade=kind)]
+            self._held.append(_Held(g, kind, self.clock()))
+            return []
+        self._reported.add(g.fingerprint)
+        return [Notice("unknown", self.clock(), unknown=_unknown_of(g))]
+
+    def _release_held(self, force: bool) -> list[Notice]:
+        now = self.clock()
+        out, keep = [], []
+        for h in self._held:
+            if force or now - h.since >= self.hold:
+                self._reported.add(h.group.fingerprint)
+                out.append(Notice("unknown", now, unknown=_unknown_of(h.group), cascade=h.kind))
+            else:
+                keep.append(h)
+        self._held = keep
+        return out
+
+    # summary -------------------------------------------------------------------------------------
+    def result(self) -> ScanResult:
+        sc = self.scanner
+        fmt = self.fmt.name if self.fmt else "text"
+        sc.inputs = [InputInfo(self.source, self.bytes_total, self.lines_total, fmt)]
+        res = sc.result(self.facts, self.prefer, self.started)
+        res.meta["mode"] = "follow"
+        return res
+
+
+def _unknown_of(g: Group) -> UnknownGroup:
+    from .fingerprint import mask
+
+    ev = g.event
+    return UnknownGroup(
+        fingerprint=g.fingerprint,
+        kind=ev.kind.value,
+        headline=mask(ev.headline)[:300],
+        sample=ev.lines[-8:] if len(ev.lines) > 8 else ev.lines,
+        count=g.count,
+        workers=g.workers,
+        first=ev.lines[0],
+        last=g.last or ev.lines[0],
+    )
+
+
+def follow(
+    catalogue: Catalogue,
+    target: str,
+    *,
+    facts: Iterable[Fact] = (),
+    prefer: str = "log",
+    poll: float = 0.1,
+    idle: float = 1.0,
+    hold: float = 2.0,
+    stop: Callable[[], bool] = lambda: False,
+    follower: Follower | None = None,
+) -> Iterator[Notice]:
+    """Notices for ``target`` (a file path, or "-" for standard input) until the input ends
+    (a pipe) or ``stop()`` is true or the caller stops iterating (Ctrl-C). Pass ``follower`` to
+    read ``follower.result()`` afterwards."""
+    name = "<stdin>" if target == "-" else target
+    fl = follower or Follower(catalogue, name, facts, prefer, idle, hold)
+    lines = read_stream(0, poll, stop) if target == "-" else tail_file(target, poll, stop)
+    last_tick = time.monotonic()
+    for item in lines:
+        if item is None:
+            yield from fl.tick()
+            last_tick = time.monotonic()
+            continue
+        if isinstance(item, tuple):
+            yield from fl.restart(item[1], item[0])
+            continue
+        yield from fl.feed(item)
+        if time.monotonic() - last_tick >= idle:  # a steady stream never idles: check quiet workers anyway
+            yield from fl.tick()
+            last_tick = time.monotonic()
+    yield from fl.finish()
