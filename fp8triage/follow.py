@@ -43,15 +43,19 @@ class Notice:
     """Something follow mode reports: a new finding, a new unknown error group, or a consequence."""
 
     event: str  # "finding" | "unknown" | "consequence" | "rotated" | "truncated"
-    time: float
+    time: float  # the follower's clock (monotonic), for timing
     finding: Finding | None = None
     unknown: UnknownGroup | None = None
     of: str | None = None  # for a consequence: the finding it follows from
     cascade: str | None = None
     note: str = ""
+    wall: float = field(default_factory=time.time)  # when it was noticed (seconds since the epoch)
 
     def to_dict(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"event": self.event, "time": round(self.time, 3)}
+        from datetime import datetime, timezone
+
+        d: dict[str, Any] = {"event": self.event,
+                             "time": datetime.fromtimestamp(self.wall, timezone.utc).isoformat(timespec="milliseconds")}
         if self.finding is not None:
             d["finding"] = self.finding.to_dict()
         if self.unknown is not None:

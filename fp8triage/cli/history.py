@@ -68,6 +68,19 @@ def record_or_warn(result, code, db_path, mode: str = "scan") -> int | None:
     return None
 
 
+def scaffold_from_history(sig_id, fingerprint, sig_dir, db_path, anchor: str = ""):
+    """`signatures new ID --from-fingerprint FP`: typed errors become one sentence."""
+    from ..history import HistoryError
+    from ..scaffold import ScaffoldError, scaffold_from_fingerprint
+
+    if anchor:
+        raise click.UsageError("--anchor and --from-fingerprint do not go together: the anchor comes from the group")
+    try:
+        return scaffold_from_fingerprint(sig_id, fingerprint, sig_dir, db_path)
+    except (HistoryError, ScaffoldError) as e:
+        raise click.ClickException(str(e)) from None
+
+
 def _day(ts: str | None) -> str:
     return (ts or "-")[:16].replace("T", " ")
 

@@ -209,11 +209,20 @@ def _got(got) -> str:
 @click.argument("sig_id", metavar="ID")
 @click.option("--dir", "sig_dir", type=SIG_DIR, default=None, help="Where to write it (default: the bundled signatures/).")
 @click.option("--anchor", default="", help="Literal error text the evidence contains (seeds anchors and the regex).")
+@click.option("--from-fingerprint", "fingerprint", metavar="FP", help="Start from an unknown error group in the history "
+              "database (`fp8triage history --status unknown` lists them): its message becomes the pattern, its lines a match sample.")
+@click.option("--db", "db_path", type=click.Path(dir_okay=False), envvar="FP8TRIAGE_DB", help="History database for --from-fingerprint.")
 @_typed_errors
-def new_cmd(sig_id, sig_dir, anchor):
+def new_cmd(sig_id, sig_dir, anchor, fingerprint=None, db_path=None):
     """Scaffold signatures/ID.toml (valid against the schema) and its sample folders."""
     from .. import sigtools
 
-    for p in sigtools.scaffold(sig_id, sig_dir, anchor):
+    if fingerprint:
+        from .history import scaffold_from_history
+
+        made = scaffold_from_history(sig_id, fingerprint, sig_dir, db_path, anchor)
+    else:
+        made = sigtools.scaffold(sig_id, sig_dir, anchor)
+    for p in made:
         click.echo(str(p))
     click.echo("fill in the TODOs, add samples, then run: fp8triage signatures validate && fp8triage signatures test", err=True)
