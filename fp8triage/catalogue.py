@@ -17,6 +17,7 @@ import regex
 
 from . import paths
 from .conditions import ConditionError, check_condition
+from .facts import canonical_name
 
 
 @dataclass(frozen=True)
@@ -154,6 +155,10 @@ def build_signature(path: Path, data: dict[str, Any]) -> tuple[Signature | None,
         except regex.error as e:
             problems.append(Problem(name, f"evidence.patterns.{i}.regex", f"does not compile ({e}); fix the pattern"))
             continue
+        for group in compiled.groupindex:
+            if group.startswith("fact_") and canonical_name(group[5:]) is None:
+                problems.append(Problem(name, f"evidence.patterns.{i}.regex",
+                                        f"named group (?P<{group}>...) names no known fact; write (?P<fact_NAME>...) with NAME from `fp8triage facts`"))
         patterns.append(Pattern(p["name"], p["regex"], compiled, p.get("role", "primary"), frozenset(p.get("kinds", []))))
     anchors = list(ev.get("anchors", []))
     if any(p.role == "primary" for p in patterns) and not anchors:

@@ -94,6 +94,8 @@ class Assembler:
     def _start(self, line: Line, notable: bool) -> None:
         text = line.text
         w = line.worker
+        if not text.strip():
+            return
         if TRACEBACK_START.search(text):
             self.open[w] = _Builder(EventKind.TRACEBACK, [line], "frames")
             return
@@ -215,7 +217,9 @@ class Assembler:
         indented = text[:1] in (" ", "\t")
         # a numbered native backtrace line:  "1       0x7ffb85c9bc41 tensorrt_llm::..."
         backtrace = regex.match(r"^\d+\s+0x[0-9a-f]+\s", stripped) is not None
-        bare = line.level is None and b.exc_level is None and not strict
+        # no logger header on either line, or the same header on both (vLLM logs every line of a
+        # multi-line message through its logger: "ERROR ... CUDA kernel errors might be ...")
+        bare = line.level == b.exc_level and not strict
         if indented or backtrace or bare:
             if bare and not indented and EXCEPTION_LINE.match(stripped):
                 return False
@@ -234,8 +238,9 @@ class Assembler:
         while len(b.lines) > 1 and not b.lines[-1].text.strip():
             b.lines.pop()
         if b.kind is EventKind.TRACEBACK and b.exc_type is None and not b.message:
-            # frames without an exception line (cut paste): keep it, its last line is the headline
-            b.message = b.lines[-1].text.strip()
+            # frames without an exception line (a cut paste): its innermost frame is the headline
+            frame_lines = [ln.text.strip() for ln in b.lines if FRAME.match(ln.text)]
+            b.message = frame_lines[-1] if frame_lines else b.lines[-1].text.strip()
         ev = Event(
             kind=b.kind,
             lines=b.lines,

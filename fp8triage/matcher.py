@@ -14,12 +14,13 @@ Matching is read-only: nothing here changes the catalogue or the events.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, Iterable, Mapping
 
 import regex
 
 from .catalogue import Catalogue, Pattern, Signature
 from .conditions import combine, evaluate
+from .facts import canonical_name, normalise_value
 from .model import (
     ConditionResult,
     Event,
@@ -128,8 +129,9 @@ def claim(cat: Catalogue, groups: list[Group], claims: Claims | None = None) -> 
             for name, value in best.match.groupdict().items():
                 if name.startswith("fact_") and value:
                     ln = _line_at(g.event, best.match.start(name))
+                    fname = canonical_name(name[5:]) or name[5:]
                     claims.facts.append(
-                        Fact(name[5:], value.strip(), f"log {ln.source}:{ln.lineno} (matched by {best.sig.id})", "log")
+                        Fact(fname, normalise_value(fname, value), f"log {ln.source}:{ln.lineno} (matched by {best.sig.id})", "log")
                     )
         for sig in cands:
             for p in sig.supporting:
@@ -303,14 +305,19 @@ def judge(
     return findings, ruled
 
 
-def unknown_groups(groups: list[Group], claims: Claims, limit: int = 50) -> list[UnknownGroup]:
+def unknown_groups(
+    groups: list[Group], claims: Claims, limit: int = 50, ruled_out: Iterable[str] = ()
+) -> list[UnknownGroup]:
+    """Error groups that no finding explains. A group claimed only by a ruled-out signature is
+    listed too: the facts say that signature is not the cause, so the error is unexplained."""
     from .fingerprint import mask
 
+    ruled = set(ruled_out)
+    explained = {h.group.fingerprint for sid, hs in claims.primary.items() if sid not in ruled for h in hs}
+    explained |= {h.group.fingerprint for sid, hs in claims.supporting.items() if sid not in ruled for h in hs}
     out = []
     for g in groups:
-        if g.fingerprint in claims.claimed or not g.event.is_error:
-            continue
-        if any(g is h.group for hs in claims.supporting.values() for h in hs):
+        if g.fingerprint in explained or not g.event.is_error:
             continue
         ev = g.event
         out.append(

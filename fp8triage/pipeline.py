@@ -241,7 +241,7 @@ class Scanner:
         facts = list(extra_facts) + env_dump_facts(self._dump_lines) + self.logfacts.finish() + claims.facts
         chosen, conflicts = resolve(facts, prefer)
         findings, ruled = judge(self.cat, claims, chosen, groups)
-        unknown = unknown_groups(groups, claims, limit=0)
+        unknown = unknown_groups(groups, claims, limit=0, ruled_out=[f.id for f in ruled])
         unknown = attach_cascades(findings, unknown, claims)
         warnings = list(self.warnings) + claims.warnings
         if self._overflow:
