@@ -1,0 +1,128 @@
+"""`fp8triage remedy ID`: the remedy actions of a signature for the current facts, for runbooks."""
+from __future__ import annotations
+
+import difflib
+import json
+import shlex
+import sys
+
+import click
+
+from .options import fact_options, gather_facts, handle_errors
+
+SCHEMA_VERSION = "1.0"
+FORMATS = ("sh", "json", "text")
+
+
+@click.command("remedy")
+@click.argument("sig_id", metavar="ID")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="sh", show_default=True,
+              help="sh: lines to eval (export VAR=value; other actions as comments); json: the actions "
+                   "(fp8triage/schemas/remedy.schema.json); text: for people.")
+@click.option("--all", "show_all", is_flag=True, help="Also list remedies whose conditions fail (as comments in sh).")
+@fact_options
+@handle_errors
+def remedy(sig_id, fmt, show_all, fact_args, model_dir, env_files, facts_from, signature_dirs):
+    """Print the remedy actions of signature ID for the current facts.
+
+    Only remedies whose conditions hold or cannot be decided from the facts are printed, best
+    first (those that hold before those that may fit). Facts come from --fact, --model,
+    --env-file and, with --facts-from live|all, this machine. In sh format, environment
+    variables are exported; every other action (install, config, code, notes) is a comment.
+    When some remedy is known to fit, those that only may fit are comments too.
+
+    \b
+    Examples:
+      eval "$(fp8triage remedy deepgemm-unknown-sf-transformation --fact stack=vllm)"
+      fp8triage remedy deepgemm-unknown-sf-transformation --format json
+
+    \b
+    Exit codes: 0 remedies printed, 1 unknown ID or bad input, 2 usage error,
+                5 no remedy fits the facts (nothing to apply).
+    """
+    from ..catalogue import load_catalogue
+    from ..facts import resolve
+    from ..matcher import build_remedies
+
+    cat = load_catalogue(signature_dirs)
+    sig = cat.get(sig_id)
+    if sig is None:
+        close = difflib.get_close_matches(sig_id, cat.ids, n=3, cutoff=0.4)
+        hint = f"; did you mean {', '.join(close)}?" if close else "; `fp8triage signatures list` lists them"
+        raise click.ClickException(f"no signature with id {sig_id!r}{hint}")
+    cli_facts, other, _notes = gather_facts(fact_args, model_dir, env_files, facts_from)
+    chosen, _conflicts = resolve(list(cli_facts) + list(other), facts_from)
+    remedies = build_remedies(sig, chosen)
+    fitting = [r for r in remedies if r.applies.value != "fails"]
+    shown = remedies if show_all else fitting
+    if fmt == "json":
+        click.echo(json.dumps(remedy_dict(sig, shown, chosen), indent=2, ensure_ascii=True))
+    elif fmt == "sh":
+        click.echo(render_sh(sig, shown), nl=False)
+    elif fmt == "text":
+        click.echo(render_text(sig, shown), nl=False)
+    else:
+        raise AssertionError(f"unhandled format {fmt}")
+    sys.exit(0 if fitting else NO_REMEDY)
+
+
+NO_REMEDY = 5  # documented in docs/json-contract.md
+
+
+def remedy_dict(sig, remedies, facts) -> dict:
+    used = sorted({c.get("fact") for r in sig.remedies for c in r.get("when", []) if c.get("fact")})
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "kind": "remedy",
+        "signature": {"id": sig.id, "title": sig.title, "severity": sig.severity},
+        "remedies": [
+            {"rank": i + 1, **r.to_dict(), "shell": shell_line(r.action)} for i, r in enumerate(remedies)
+        ],
+        "facts": [facts[n].to_dict() for n in used if n in facts],
+        "undecided": [n for n in used if n not in facts],
+    }
+
+
+def shell_line(action: dict) -> str | None:
+    """A line a shell can run for this action, or None when it is not a shell command."""
+    kind = action.get("kind")
+    if kind == "env":
+        return f"export {action['name']}={shlex.quote(str(action['value']))}"
+    if kind == "install":
+        return f"pip install {shlex.quote(str(action['spec']))}"
+    return None
+
+
+def _comment(text: str) -> str:
+    return "\n".join("# " + ln if ln.strip() else "#" for ln in str(text).splitlines()) or "#"
+
+
+def render_sh(sig, remedies) -> str:
+    out = [f"# fp8triage remedy {sig.id}: {sig.title}"]
+    # when some remedy is known to fit, the ones that only may fit are shown, not exported
+    any_holds = any(r.applies.value == "holds" for r in remedies)
+    if not remedies:
+        out.append("# no remedy fits the given facts (exit 5); see `fp8triage remedy --all`")
+    for i, r in enumerate(remedies, 1):
+        out.append(f"# {i}. {r.title} [{r.applies.value}]" + (f" - {r.why}" if r.why else ""))
+        line = shell_line(r.action)
+        if r.applies.value == "fails":
+            out.append(_comment(line or r.snippet))
+        elif r.action.get("kind") == "env" and line and (r.applies.value == "holds" or not any_holds):
+            out.append(line)
+        else:
+            # installs, config keys, code and notes change more than this shell: shown, not run
+            out.append(_comment(line or r.snippet))
+    return "\n".join(out) + "\n"
+
+
+def render_text(sig, remedies) -> str:
+    out = [f"{sig.id}: {sig.title}"]
+    if not remedies:
+        out.append("  no remedy fits the given facts")
+    for i, r in enumerate(remedies, 1):
+        out.append(f"  {i}. {r.title}  [{r.applies.value}]")
+        out.extend("       " + ln for ln in (r.snippet or "").splitlines())
+        if r.why:
+            out.append(f"       {r.why}" if r.why.startswith("(") else f"       ({r.why})")
+    return "\n".join(out) + "\n"
