@@ -136,12 +136,14 @@ def parse_file(path: Path) -> tuple[dict[str, Any] | None, list[Problem]]:
     return data, []
 
 
-def build_signature(path: Path, data: dict[str, Any]) -> tuple[Signature | None, list[Problem]]:
+def build_signature(path: Path, data: dict[str, Any], schema_checked: bool = False) -> tuple[Signature | None, list[Problem]]:
     name = str(path)
-    errors = sorted(_validator().iter_errors(data), key=lambda e: list(e.absolute_path))
-    problems = [_schema_problem(name, e) for e in errors]
-    if problems:
-        return None, problems
+    if not schema_checked:
+        errors = sorted(_validator().iter_errors(data), key=lambda e: list(e.absolute_path))
+        problems = [_schema_problem(name, e) for e in errors]
+        if problems:
+            return None, problems
+    problems = []
     if data["id"] != path.stem:
         problems.append(Problem(name, "id", f"is {data['id']!r} but the file is named {path.name}; rename one so they agree"))
     patterns: list[Pattern] = []
@@ -203,6 +205,19 @@ def build_signature(path: Path, data: dict[str, Any]) -> tuple[Signature | None,
     return sig, []
 
 
+def _validated_marker(digest: str) -> Path | None:
+    """A file whose existence says: this exact set of signature files passed the JSON Schema
+    here before. Loading jsonschema costs about half a second, so the scan path skips it for
+    files it has already checked; any edit changes the digest and brings the full check back."""
+    import os
+
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    try:
+        return Path(base) / "fp8triage" / f"signatures-valid-{digest}"
+    except (OSError, RuntimeError):
+        return None
+
+
 def signature_files(dirs: Iterable[Path]) -> list[Path]:
     files: list[Path] = []
     for d in dirs:
@@ -222,14 +237,24 @@ def load_catalogue(extra_dirs: Iterable[Path] = (), builtin: bool = True) -> Cat
             dirs.append(d)
     sigs: list[Signature] = []
     seen: dict[str, Path] = {}
+    files = signature_files(dirs)
     digest = hashlib.sha256()
-    for f in signature_files(dirs):
+    raw: dict[Path, bytes] = {}
+    for f in files:
+        try:
+            raw[f] = f.read_bytes()
+        except OSError:
+            continue
+        digest.update(str(f).encode() + b"\0" + raw[f] + b"\0")
+    full = digest.hexdigest()
+    marker = _validated_marker(full + _schema_digest())
+    checked = bool(marker and marker.exists())
+    for f in files:
         data, probs = parse_file(f)
         problems += probs
         if data is None:
             continue
-        digest.update(f.name.encode() + b"\0" + f.read_bytes())
-        sig, probs = build_signature(f, data)
+        sig, probs = build_signature(f, data, schema_checked=checked)
         problems += probs
         if sig is None:
             continue
@@ -240,4 +265,16 @@ def load_catalogue(extra_dirs: Iterable[Path] = (), builtin: bool = True) -> Cat
         sigs.append(sig)
     if problems:
         raise CatalogueError(problems)
-    return Catalogue(sigs, digest.hexdigest()[:12])
+    if marker is not None and not checked:
+        try:
+            marker.parent.mkdir(parents=True, exist_ok=True)
+            marker.touch()
+        except OSError:
+            pass  # not writable: validate again next time
+    version = hashlib.sha256(b"".join(f.name.encode() + b"\0" + raw[f] for f in files if f in raw)).hexdigest()[:12]
+    return Catalogue(sigs, version)
+
+
+@lru_cache(maxsize=1)
+def _schema_digest() -> str:
+    return hashlib.sha256(paths.schema_path("signature").read_bytes()).hexdigest()[:12]

@@ -77,9 +77,13 @@ def evaluate(cond: Mapping[str, Any], facts: Mapping[str, Fact]) -> ConditionRes
         if any(s.truth is Truth.HOLDS for s in subs):
             hit = next(s for s in subs if s.truth is Truth.HOLDS)
             return ConditionResult(hit.fact, describe(cond), Truth.HOLDS, hit.value, hit.source, role, why)
-        truth = Truth.UNKNOWN if any(s.truth is Truth.UNKNOWN for s in subs) else Truth.FAILS
+        unknown = [s for s in subs if s.truth is Truth.UNKNOWN]
+        if unknown:
+            # the facts that would decide it are those of the undecided branches
+            names = ", ".join(dict.fromkeys(s.fact for s in unknown))
+            return ConditionResult(names, describe(cond), Truth.UNKNOWN, None, None, role, why)
         first = subs[0]
-        return ConditionResult(first.fact, describe(cond), truth, first.value, first.source, role, why)
+        return ConditionResult(first.fact, describe(cond), Truth.FAILS, first.value, first.source, role, why)
 
     if "all_of" in cond:
         subs = [evaluate(c, facts) for c in cond["all_of"]]

@@ -290,6 +290,11 @@ def judge(
         else:
             continue
         (ruled if f.status is Status.RULED_OUT else findings).append(f)
+    evidenced = {f.id for f in findings + ruled if not f.from_facts_only}
+    findings = [
+        f for f in findings
+        if not (f.from_facts_only and evidenced & set(cat.get(f.id).data.get("covered_by", [])))
+    ]
     first_line = {}
     for sig_id, hs in claims.primary.items():
         first_line[sig_id] = min(h.group.order for h in hs)

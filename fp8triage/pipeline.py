@@ -2,9 +2,11 @@
 events → fingerprint/group → facts → match → (confirm) → result.
 
 Streaming: each source is read in large chunks; the prefilter finds the lines that contain
-an anchor, and only a window of ``BACK`` bytes before and ``FWD`` bytes after each such line
-is decoded and assembled into events. Memory is bounded by the chunk size plus the number
-of distinct event fingerprints (capped at ``MAX_GROUPS``).
+an anchor (or a traceback frame), and only those lines, and the lines after them while an
+event they started is still open, are decoded and assembled into events (see
+``Scanner._feed_hits``; ``exhaustive=True`` feeds every line and is the reference the
+equivalence test compares against). Memory is bounded by the chunk size plus the number of
+distinct event fingerprints (capped at ``MAX_GROUPS``).
 """
 from __future__ import annotations
 
@@ -19,20 +21,25 @@ from .catalogue import Catalogue, load_catalogue
 from .envdump import ENV_DUMP_ANCHORS, env_dump_facts
 from .events import Assembler
 from .facts import resolve
+from .probe import derive_capabilities
 from .fingerprint import ALGORITHM_VERSION, fingerprint
 from .ingest import Source, expand_inputs, read_chunks
 from .logfacts import LogFacts
 from .logfacts import anchors as fact_anchors
+from .logfacts import patterns as fact_patterns
 from .matcher import Claims, Group, claim, judge, unknown_groups
 from .model import Event, Fact, InputInfo, ScanResult
 from .normalise import LineFormat, detect_format, normalise
-from .prefilter import Prefilter
+from .prefilter import NOTABLE, Prefilter
 
-BACK = 32 * 1024
-FWD = 32 * 1024
+FWD = 32 * 1024  # bytes an open event keeps pulling lines in without its worker writing
 MAX_GROUPS = 20_000
 DUMP_LINES = 800  # lines kept after an environment-dump header
 MAX_DUMP_LINES = 8_000
+
+# Lines with these may start or continue a traceback without being notable: the prefiltered
+# path feeds them (and what follows) to the assembler, as the exhaustive path does.
+STRUCTURAL_ANCHORS = ('File "', "During handling of the above exception", "The above exception was the direct cause")
 
 # Lines with these literals start events even when no signature names them, so errors that
 # no signature knows are still found (and listed as unknown groups).
@@ -78,7 +85,7 @@ class Scanner:
         sig_ci: set[str] = set(ci)
         for sig in catalogue.signatures:
             (sig_ci if sig.anchors_ignore_case else sig_cs).update(sig.anchors)
-        self.prefilter = Prefilter(sig_cs, sig_ci)
+        self.prefilter = Prefilter(sig_cs, sig_ci, patterns=fact_patterns(), structural=STRUCTURAL_ANCHORS)
         self.groups: dict[str, Group] = {}
         self.logfacts = LogFacts()
         self._dump_lines: list = []  # lines after an environment-dump header (collect_env, nvidia-smi, ...)
@@ -105,121 +112,117 @@ class Scanner:
         if self.on_group is not None:
             self.on_group(g)
 
+    def _feed_line(self, asm: Assembler, raw: bytes, lineno: int, src: Source, fmt: LineFormat, notable: bool) -> bool:
+        """One line through normalise, the environment-dump collector, log facts and the
+        assembler. The exhaustive path and the prefiltered path both come through here.
+        Returns whether the line's worker had an open event (the line continued or closed it)."""
+        line = normalise(raw, src.name, lineno, fmt)
+        touched = line.worker in asm.open
+        if notable and any(a in line.text for a in ENV_DUMP_ANCHORS):
+            self._dump_budget = DUMP_LINES
+        if self._dump_budget > 0 and len(self._dump_lines) < MAX_DUMP_LINES:
+            # inside a pasted environment dump: envdump reads these lines (a pip list is
+            # not evidence of which stack wrote the log)
+            self._dump_lines.append(line)
+            self._dump_budget -= 1
+        elif notable:
+            self.logfacts.feed(line)
+        asm.feed(line, notable)
+        return touched
+
     def _feed_lines(self, asm: Assembler, buf: bytes, start: int, end: int, first_lineno: int,
-                    src: Source, fmt: LineFormat, notable_starts: set[int] | None, base: int) -> None:
-        """Feed buf[start:end] (whole lines) to the assembler. ``base`` is buf's global offset."""
+                    src: Source, fmt: LineFormat) -> None:
+        """Feed buf[start:end] (whole lines) to the assembler: every line (the exhaustive path)."""
         pos = start
         lineno = first_lineno
-        lf = self.logfacts
+        contains = self.prefilter.contains_anchor
         while pos < end:
             nl = buf.find(b"\n", pos, end)
             stop = end if nl < 0 else nl
             raw = buf[pos:stop]
-            if notable_starts is None:
-                notable = self.prefilter.contains_anchor(raw)
-            else:
-                notable = (base + pos) in notable_starts
-            line = normalise(raw, src.name, lineno, fmt)
-            if notable and any(a in line.text for a in ENV_DUMP_ANCHORS):
-                self._dump_budget = DUMP_LINES
-            if self._dump_budget > 0 and len(self._dump_lines) < MAX_DUMP_LINES:
-                # inside a pasted environment dump: envdump reads these lines (a pip list is
-                # not evidence of which stack wrote the log)
-                self._dump_lines.append(line)
-                self._dump_budget -= 1
-            elif notable:
-                lf.feed(line)
-            asm.feed(line, notable)
+            self._feed_line(asm, raw, lineno, src, fmt, contains(raw))
             pos = stop + 1
             lineno += 1
+
+    def _feed_hits(self, asm: Assembler, chunk: bytes, first_lineno: int, src: Source, fmt: LineFormat,
+                   state: list[int]) -> None:
+        """The prefiltered path over one chunk of whole lines.
+
+        A line that has no hit changes nothing when no event is open and no environment dump
+        is being read: it cannot start an event (only notable lines, traceback headers, frames
+        and chain markers can, and those are all hits), and it is not read for facts. So
+        lines are fed from each hit on while the assembler has an open event (or a dump is
+        being read), and skipped otherwise. An event whose worker writes nothing more for
+        ``FWD`` bytes stays open but stops pulling lines in (it is closed when its worker's
+        next fed line arrives, or at the end). ``state`` carries [bytes since the last line
+        that touched an open event or was a hit] across chunks."""
+        starts, flags = self.prefilter.hits(chunk)
+        n = len(chunk)
+        if chunk.endswith(b"\n"):
+            n -= 1
+        find = chunk.find
+        count = chunk.count
+        pos = 0  # offset of the next line not yet accounted for
+        lineno = first_lineno
+        idle_bytes = state[0]
+        i = 0
+        nstarts = len(starts)
+        open_ = asm.open
+        while pos < n:
+            if (open_ or self._dump_budget > 0) and idle_bytes < FWD:
+                # follow the open events line by line
+                bits = flags.get(pos, 0)
+                nl = find(b"\n", pos)
+                stop = n if nl < 0 or nl > n else nl
+                raw = chunk[pos:stop]
+                busy = bits or self._dump_budget > 0
+                if self._feed_line(asm, raw, lineno, src, fmt, bool(bits & NOTABLE)) or busy:
+                    idle_bytes = 0
+                else:
+                    idle_bytes += stop - pos + 1
+                if i < nstarts and starts[i] <= pos:
+                    i += 1
+                pos = stop + 1
+                lineno += 1
+                continue
+            # nothing open: jump to the next hit
+            while i < nstarts and starts[i] < pos:
+                i += 1
+            if i >= nstarts:
+                break
+            ls = starts[i]
+            lineno += count(b"\n", pos, ls)
+            pos = ls
+            idle_bytes = 0
+            bits = flags[ls]
+            nl = find(b"\n", pos)
+            stop = n if nl < 0 or nl > n else nl
+            self._feed_line(asm, chunk[pos:stop], lineno, src, fmt, bool(bits & NOTABLE))
+            i += 1
+            pos = stop + 1
+            lineno += 1
+        state[0] = idle_bytes
 
     # -- sources ----------------------------------------------------------------------------
     def scan_source(self, src: Source) -> None:
         asm = Assembler(self._on_event)
         fmt: LineFormat | None = None
-        buf = b""
-        base = 0  # global offset of buf[0]
-        cnt_off, cnt_line = 0, 1  # buf-relative offset up to which newlines are counted, and the line number there
-        emitted = 0  # global offset up to which lines were fed
-        pending: list[list[int]] = []  # global [start, end) intervals waiting for more input
-        hit_starts: set[int] = set()
         total_lines = 0
         last_byte_nl = True
-
-        def line_of(off_rel: int) -> int:
-            nonlocal cnt_off, cnt_line
-            if off_rel < cnt_off:  # never happens: intervals are processed in order
-                return cnt_line - buf.count(b"\n", off_rel, cnt_off)
-            cnt_line += buf.count(b"\n", cnt_off, off_rel)
-            cnt_off = off_rel
-            return cnt_line
-
-        def process(ivs: list[list[int]]) -> None:
-            nonlocal emitted
-            for s, e in ivs:
-                s = max(s, emitted)
-                if s >= e:
-                    continue
-                if s > emitted:
-                    asm.gap()
-                rs, re_ = s - base, e - base
-                self._feed_lines(asm, buf, rs, re_, line_of(rs), src, fmt, hit_starts, base)
-                emitted = e
-
+        state = [0]
         for chunk in read_chunks(src):
             if fmt is None:
                 fmt = detect_format(chunk[:65536])
+            first = total_lines + 1
             total_lines += chunk.count(b"\n")
             last_byte_nl = chunk.endswith(b"\n")
             if self.exhaustive:
                 end = len(chunk)
-                self._feed_lines(asm, chunk, 0, end if not last_byte_nl else end - 1, total_lines - chunk.count(b"\n") + 1,
-                                 src, fmt, None, 0)
-                continue
-            new_from = len(buf)
-            buf = buf + chunk if buf else chunk
-            starts = self.prefilter.line_starts(buf, new_from)
-            for ls in starts:
-                g = base + ls
-                hit_starts.add(g)
-                s = base + (buf.rfind(b"\n", 0, max(0, ls - BACK)) + 1 if ls - BACK > 0 else 0)
-                e = base + ls + FWD
-                if pending and s <= pending[-1][1]:
-                    pending[-1][1] = max(pending[-1][1], e)
-                else:
-                    pending.append([s, e])
-            # snap interval ends to line ends; run those that are complete
-            buf_end = base + len(buf)
-            ready = []
-            keep = []
-            for iv in pending:
-                if iv[1] >= buf_end:
-                    keep.append(iv)
-                    continue
-                nl = buf.find(b"\n", iv[1] - base)
-                iv[1] = base + (nl if nl >= 0 else len(buf))
-                ready.append(iv)
-            process(ready)
-            pending = keep
-            # trim what no future interval can need
-            cut = len(buf) - BACK
-            if pending:
-                cut = min(cut, pending[0][0] - base)
-            if cut > 0:
-                cut = buf.rfind(b"\n", 0, cut) + 1
-                if cut > 0:
-                    line_of(cut)
-                    buf = buf[cut:]
-                    base += cut
-                    cnt_off -= cut
-                    hit_starts = {h for h in hit_starts if h >= base}
+                self._feed_lines(asm, chunk, 0, end - 1 if last_byte_nl else end, first, src, fmt)
+            else:
+                self._feed_hits(asm, chunk, first, src, fmt, state)
             if self.progress is not None:
                 self.progress(src.bytes_read)
-        if not self.exhaustive and pending:
-            end = base + len(buf)
-            if buf.endswith(b"\n"):
-                end -= 1
-            process([[s, min(e, end)] for s, e in pending])
         asm.finish()
         if not last_byte_nl:
             total_lines += 1
@@ -239,6 +242,7 @@ class Scanner:
         groups = sorted(self.groups.values(), key=lambda g: g.order)
         claims = claim(self.cat, groups)
         facts = list(extra_facts) + env_dump_facts(self._dump_lines) + self.logfacts.finish() + claims.facts
+        facts += derive_capabilities(facts)
         chosen, conflicts = resolve(facts, prefer)
         findings, ruled = judge(self.cat, claims, chosen, groups)
         unknown = unknown_groups(groups, claims, limit=0, ruled_out=[f.id for f in ruled])
