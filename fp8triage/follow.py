@@ -151,6 +151,33 @@ def read_stream(fd: int, poll: float = 0.1, stop: Callable[[], bool] = lambda: F
         yield from lines
 
 
+def read_object(fh, stop: Callable[[], bool] = lambda: False) -> Iterator[Any]:
+    """Lines from a file object without a file descriptor (an in-memory stream)."""
+    rest = b""
+    while not stop():
+        data = fh.read(READ_SIZE)
+        if not data:
+            break
+        lines, rest = _split(rest + data)
+        yield from lines
+    if rest:
+        yield rest
+
+
+def _stdin_lines(poll: float, stop: Callable[[], bool]) -> Iterator[Any]:
+    import io
+    import sys
+
+    stream = getattr(sys.stdin, "buffer", sys.stdin)
+    if stream is None:
+        return iter(())
+    try:
+        fd = stream.fileno()
+    except (AttributeError, OSError, io.UnsupportedOperation):
+        return read_object(stream, stop)
+    return read_stream(fd, poll, stop)
+
+
 # -- the incremental triage ------------------------------------------------------------------------
 
 @dataclass
@@ -341,7 +368,7 @@ def follow(
     read ``follower.result()`` afterwards."""
     name = "<stdin>" if target == "-" else target
     fl = follower or Follower(catalogue, name, facts, prefer, idle, hold)
-    lines = read_stream(0, poll, stop) if target == "-" else tail_file(target, poll, stop)
+    lines = _stdin_lines(poll, stop) if target == "-" else tail_file(target, poll, stop)
     last_tick = time.monotonic()
     for item in lines:
         if item is None:
