@@ -174,5 +174,5 @@ def combine(results: list[ConditionResult]) -> tuple[Truth, list[str], list[str]
     if fails:
         return Truth.FAILS, [], [f"{r.fact} = {r.value} ({r.source}); expected {r.expect}" for r in fails]
     if unknown:
-        return Truth.UNKNOWN, sorted({r.fact for r in unknown}), []
+        return Truth.UNKNOWN, sorted({n for r in unknown for n in r.fact.split(", ")}), []
     return Truth.HOLDS, [], []
