@@ -11,6 +11,7 @@ jinja2 is imported inside the functions: the scan path must not pay for it.
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import math
 from pathlib import Path
@@ -174,6 +175,12 @@ def _is_number(x: Any) -> bool:
     return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
 
 
+def chartable(v: Any) -> bool:
+    """A list of at least two plain numbers of sane magnitude: drawn as a chart, not put in a table."""
+    return (isinstance(v, (list, tuple)) and len(v) >= 2
+            and all(_is_number(x) and abs(x) < 1e150 for x in v))
+
+
 # ── metrics: dict → tables, per-layer lists → charts ────────────────────────────────────────
 
 
@@ -185,10 +192,8 @@ def _flatten(d: dict, prefix: str = "", depth: int = 0) -> dict[str, Any]:
         if isinstance(v, dict):
             if depth < MAX_DEPTH:
                 out.update(_flatten(v, key + ".", depth + 1))
-        elif isinstance(v, (list, tuple)):
-            if v and all(_is_number(x) for x in v):
-                continue
-            out[key] = v
+        elif chartable(v):
+            continue
         else:
             out[key] = v
     return out
@@ -223,7 +228,7 @@ def metric_tables(metrics: Any, labels: dict[str, str] | None = None) -> list[di
                     continue
                 groups.setdefault(tuple(flat), []).append((k, flat))
             elif isinstance(v, (list, tuple)):
-                if v and all(_is_number(x) for x in v):
+                if chartable(v):
                     kv.append([k, f"{len(v)} values, {fmt_value(v[0])} → {fmt_value(v[-1])} (charted below)"])
                 else:
                     kv.append([k, "\n".join(clip(x, 500) for x in v[:50]) if all(isinstance(x, str) for x in v) else fmt_value(v)])
@@ -250,7 +255,7 @@ def _number_lists(d: Any, path: tuple[str, ...] = (), depth: int = 0) -> Iterabl
     if isinstance(d, dict):
         for k, v in d.items():
             yield from _number_lists(v, path + (str(k),), depth + 1)
-    elif isinstance(d, (list, tuple)) and len(d) >= 2 and all(_is_number(x) for x in d):
+    elif chartable(d):
         yield path, list(d)
 
 
@@ -565,6 +570,25 @@ def _templates_dir() -> Path:
     return data_dir("templates")
 
 
+@functools.lru_cache(maxsize=8)
+def environment(folder: str, autoescape: bool):
+    """A jinja2 environment for the templates in ``folder`` (cached: templates compile once per process).
+
+    ``autoescape`` is True for HTML; the Markdown environment escapes value by value with filters.
+    """
+    import jinja2
+
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(folder),
+        autoescape=autoescape,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        auto_reload=True,
+    )
+
+
 def _csp_hash(text: str) -> str:
     return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii") + "'"
 
@@ -592,20 +616,10 @@ def content_security_policy(css: str, js: str) -> str:
 
 def render_html(result: ScanResult, *, verbose: bool = False) -> str:
     """One self-contained HTML document for ``result`` (a string; the caller writes it)."""
-    import jinja2
-
     folder = _templates_dir()
     css, js = _assets(folder)
-    env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(folder)),
-        autoescape=True,
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-    )
     view = build_view(result, verbose)
-    return env.get_template(TEMPLATE).render(
+    return environment(str(folder), autoescape=True).get_template(TEMPLATE).render(
         r=view, css=jinja2_markup(css), js=jinja2_markup(js), csp=jinja2_markup(content_security_policy(css, js))
     )
 

@@ -6,7 +6,7 @@ than any backtick run in the block; other text has Markdown punctuation backslas
 ``< > &`` written as entities, so nothing from the log can become a link, an image, a mention-free
 heading, raw HTML or a closed fence.
 
-jinja2 is imported inside the function: the scan path must not pay for it.
+jinja2 is imported on first use (html.environment): the scan path must not pay for it.
 """
 from __future__ import annotations
 
@@ -111,18 +111,10 @@ def _chart_lines(chart: dict[str, Any]) -> list[dict[str, str]]:
 
 def render_markdown(result: ScanResult, *, verbose: bool = False) -> str:
     """The report as Markdown (a string; the caller writes it)."""
-    import jinja2
+    from .html import _templates_dir, environment
 
-    from .html import _templates_dir
-
-    env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(_templates_dir())),
-        autoescape=False,  # Markdown: escaping is done by the filters below, value by value
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-    )
+    # Markdown: no autoescape; escaping is done by the filters below, value by value
+    env = environment(str(_templates_dir()), autoescape=False)
     env.filters.update(t=md_text, code=md_code, cell=lambda s: md_code(s, cell=True), fence=md_fence,
                        link=md_link, spark=_chart_lines, evidence=evidence_block, sample=sample_block)
     return env.get_template(TEMPLATE).render(r=build_view(result, verbose)).strip("\n") + "\n"
