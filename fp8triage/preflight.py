@@ -84,7 +84,7 @@ def judge_signature(sig: Signature, facts: Mapping[str, Fact], absent: frozenset
         f.decide = []
     elif unknown:
         status = Status.POSSIBLE
-        f.decide = sorted({r.fact for r in unknown})
+        f.decide = sorted({n for r in unknown for n in r.fact.split(", ")})
         f.contradicted_by = []
     else:
         status = Status.LIKELY
