@@ -102,7 +102,7 @@ def test_unknown_fact_makes_a_possible_risk_and_fail_on(f32_ckpt):
     assert f["status"] == "possible" and "transformers" in f["decide"]
     assert run(*args, "--fail-on", "possible").exit_code == 3
     r = run(*args)
-    assert "would be decided by: transformers" in r.output
+    assert "would be decided by: deep_gemm, transformers, vllm" in r.output
 
 
 def test_disabling_deepgemm_linear_removes_the_risk(f32_ckpt):
