@@ -325,3 +325,31 @@ def test_no_log_text_can_inject_html_or_markdown(text):
     outside = _outside_code(md)
     assert "<" not in outside.replace("&lt;", "")
     assert "](" not in outside or "](https://" in outside
+
+
+# ── real scans ───────────────────────────────────────────────────────────────────────────────
+
+
+def test_every_corpus_case_renders_in_both_formats(corpus):
+    from fp8triage.pipeline import scan_paths
+
+    for log in sorted((corpus / "cases").glob("*.log")):
+        r = scan_paths([str(log)])
+        doc = render_html(r, verbose=True)
+        assert_html_safe(doc)
+        md = render_markdown(r, verbose=True)
+        if r.top is not None:
+            assert r.top.id in doc and f"`{r.top.id}`" in md, log.name
+        else:
+            assert ("No known root cause" in doc) == bool(r.unknown), log.name
+
+
+def test_scan_command_uses_these_renderers():
+    from click.testing import CliRunner
+
+    from fp8triage.cli import cli
+    from test_report_cli import EXAMPLE
+
+    for fmt, start in (("html", "<!DOCTYPE html>"), ("markdown", "# fp8triage: `deepgemm-unknown-sf-transformation`")):
+        res = CliRunner().invoke(cli, ["scan", str(EXAMPLE), "--format", fmt])
+        assert res.stdout.startswith(start), res.output[:300]
