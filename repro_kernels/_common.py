@@ -47,6 +47,9 @@ def _versions() -> dict[str, str | None]:
             out[dist] = importlib.metadata.version(dist)
         except importlib.metadata.PackageNotFoundError:
             out[dist] = None
+    if torch is not None:
+        out["torch"] = torch.__version__  # with the local build tag (+cu130, +cpu)
+        out["cuda"] = torch.version.cuda
     out["python"] = platform.python_version()
     return out
 
@@ -102,7 +105,7 @@ class Ctx:
         return _T()
 
     def gpu_seconds(self) -> float | None:
-        if not self.is_cuda:
+        if not self.is_cuda or not self._events:  # null: no GPU work was timed
             return None
         try:
             torch.cuda.synchronize()

@@ -29,7 +29,7 @@ BLOCK_K = 128  # equals the scale block along K
 @triton.jit
 def _block_fp8_gemm_kernel(
     a_ptr, b_ptr, c_ptr, sa_ptr, sb_ptr, tile_group_ptr,
-    K,
+    K: tl.constexpr,
     stride_am, stride_ak,
     stride_bg, stride_bn, stride_bk,
     stride_cm, stride_cn,

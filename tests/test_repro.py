@@ -242,6 +242,38 @@ def test_cuda_requested_without_gpu_is_skipped():
     assert r["verdict"] == "skipped" and "CUDA" in r["reason"]
 
 
+@pytest.mark.skipif(not HAVE_TORCH or importlib.util.find_spec("triton") is None, reason="needs torch and triton")
+def test_triton_kernel_source_in_the_interpreter():
+    """The project's Triton block-FP8 kernel (dense and grouped) run by Triton's CPU interpreter against the
+    float32 dequantized reference; a wrong tile → expert map must be detected."""
+    import os
+    import subprocess
+
+    code = textwrap.dedent("""
+        import json, torch, _common as C, _triton_fp8 as T
+        x = C.torch.randn(128, 256, generator=torch.Generator().manual_seed(1))
+        w = C.torch.randn(256, 256, generator=torch.Generator().manual_seed(2)) * 256 ** -0.5
+        qa, sa = C.quant_act(x); qw, sw = C.quant_weight(w)
+        ref = C.emulated_block_gemm(qa, sa, qw, sw)
+        dense = C.compare(T.block_fp8_gemm(qa, sa, qw, sw), ref)["rel_err"]
+        qw2 = torch.stack([qw.view(torch.uint8)] * 2).view(torch.float8_e4m3fn)
+        sw2 = torch.stack([sw, sw * 2])
+        ref2 = ref.clone(); ref2[64:] *= 2
+        grouped = C.compare(T.block_fp8_gemm(qa, sa, qw2, sw2, tile_group=torch.tensor([0, 1], dtype=torch.int32)), ref2)["rel_err"]
+        swapped = C.compare(T.block_fp8_gemm(qa, sa, qw2, sw2, tile_group=torch.tensor([1, 0], dtype=torch.int32)), ref2)["rel_err"]
+        a = x[:16, :64].to(torch.float8_e4m3fn); b = w[:32, :64].t().contiguous().to(torch.float8_e4m3fn)
+        dot = C.compare(T.fp8_dot(a, b), a.float() @ b.float())["rel_err"]
+        print(json.dumps({"dense": dense, "grouped": grouped, "swapped": swapped, "dot": dot}))
+    """)
+    env = dict(os.environ, TRITON_INTERPRET="1")
+    out = subprocess.run([sys.executable, "-c", code], cwd=R.kernel_dir(), capture_output=True, text=True,
+                         env=env, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    r = json.loads(out.stdout.strip().splitlines()[-1])
+    assert r["dense"] < 1e-5 and r["grouped"] < 1e-5 and r["dot"] < 1e-5
+    assert r["swapped"] > 0.1
+
+
 # ── planted kernels: crash, hang, garbage ─────────────────────────────────────────────────────────
 
 PLANTS = {

@@ -71,11 +71,14 @@ def test_remedies_work_on_the_gpu(suite):
         r = suite[0][rid]
         assert r["verdict"] == "reproduced", (rid, r["reason"])
         assert r["real_path"] is True
+    # Hopper's FP8 tensor cores accumulate a 128-deep slice with less than float32 precision (the kernel
+    # promotes to float32 once per 128-K slice): 1.3e-4 against the float32 dequantized reference was
+    # measured on the H200; a wrong scale or block index gives errors of order 1
     t = suite[0]["triton-fp32-block-scales"]["metrics"]
-    assert t["vs_fp32_dequant_reference"]["rel_err"] < 1e-4
+    assert t["vs_fp32_dequant_reference"]["rel_err"] < 1e-3
     assert t["all_written"]
     g = suite[0]["grouped-mm-experts"]["metrics"]
-    assert g["vs_fp32_dequant_reference"]["rel_err"] < 1e-4
+    assert g["vs_fp32_dequant_reference"]["rel_err"] < 1e-3
     assert len(g["rel_err_by_expert"]) == g["experts"]
 
 
@@ -96,3 +99,38 @@ def test_guard_and_layout_and_packing(suite):
         assert layout["verdict"] == "not-reproduced"
     elif _cap(layout)[0] in (11, 12):
         assert layout["verdict"] == "reproduced"
+
+
+def test_confirm_findings_on_the_gpu():
+    """On the H200: the packing mechanism (machine-independent) confirms; the SM100 rounding, shown with real
+    SM90 blockwise GEMMs, does not confirm and says why; the Triton remedy is checked on this GPU."""
+    if not _cuda_ok():
+        pytest.skip("needs a CUDA GPU")
+    from fp8triage.model import Finding, Remedy, Severity, Status, Truth
+
+    def finding(fid, repro, remedy_repro=()):
+        rem = Remedy(id="r", title="t", action={"kind": "env"}, snippet="", applies=Truth.HOLDS, repro=tuple(remedy_repro))
+        return Finding(id=fid, title=fid, severity=Severity.CRITICAL, status=Status.LIKELY, summary="", cause="",
+                       evidence=[], conditions=[], facts=[], remedies=[rem], references=[], repro=list(repro))
+
+    f_pack = finding("nonpow2", ["ue8m0-pack-nonpow2"])
+    f_round = finding("rounding", ["ue8m0-scale-rounding"], ["triton-fp32-block-scales"])
+    R.confirm_findings([f_pack, f_round], device="cuda", timeout=120)
+    assert f_pack.status == Status.CONFIRMED
+    cap = _cap(f_round.repro_results[0])
+    if cap[0] < 10:
+        assert f_round.status == Status.LIKELY
+        note = f_round.repro_results[0]["note"]
+        assert f"SM{cap[0]}{cap[1]}" in note and "emulat" in note
+    remedy = f_round.repro_results[1]
+    assert remedy["purpose"] == "remedy" and remedy["note"].startswith("remedy checked on this GPU")
+
+
+def test_guard_is_protected_with_transformers_5_17(suite):
+    from importlib.metadata import version
+
+    from packaging.version import Version
+
+    r = suite[0]["fp32-sf-guard"]
+    if Version(version("transformers")) >= Version("5.17.0"):
+        assert r["metrics"]["guard"] == "protected" and r["verdict"] == "not-reproduced"
