@@ -29,6 +29,9 @@ RULES: list[tuple[str, regex.Pattern, str]] = [
     ("hf-token", regex.compile(r"\bhf_[A-Za-z0-9]{20,}\b"), MASK),
     ("openai-key", regex.compile(r"\bsk-(?:proj-|ant-(?:api\d\d-)?|svcacct-)?[A-Za-z0-9_-]{20,}"), MASK),
     ("github-token", regex.compile(r"\b(?:ghp|gho|ghu|ghs|ghr|github_pat)_[A-Za-z0-9_]{20,}\b"), MASK),
+    # an access key id next to its secret (credentials files, "id:secret" strings)
+    ("aws-key-pair", regex.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}([\s:=,;|]+['\"]?)[A-Za-z0-9/+=]{40}(?![A-Za-z0-9/+=])"),
+     MASK + r"\1" + MASK),
     ("aws-access-key", regex.compile(r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA)[0-9A-Z]{16}\b"), MASK),
     ("aws-secret", regex.compile(r"(?i)(aws_?secret_?access_?key['\"]?\s*[=:]\s*['\"]?)[A-Za-z0-9/+=]{40}"), r"\1" + MASK),
     ("slack-token", regex.compile(r"\bxox[abprs]-[A-Za-z0-9-]{10,}\b"), MASK),
