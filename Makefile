@@ -28,7 +28,7 @@ $(VENV)/.installed: pyproject.toml
 # torch==2.13.0 is the CPU build that this kind of machine serves from a local file; the
 # repro kernels' CPU emulation tests need it. Chromium is for the HTML report's browser test.
 $(VENV)/.installed-test: $(VENV)/.installed
-	$(BIN)/python -m pip install -q -e '.[test]' 'torch==2.13.0'
+	$(BIN)/python -m pip install -q -e '.[test]' 'torch==2.13.0' numpy
 	@command -v chromium >/dev/null 2>&1 || { \
 	  if command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
 	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) \
