@@ -74,6 +74,7 @@ class Claims:
     also: dict[str, list[str]] = field(default_factory=dict)  # fingerprint -> other matching sig ids
     facts: list[Fact] = field(default_factory=list)  # facts captured by named groups
     warnings: list[str] = field(default_factory=list)
+    timed_out: set[tuple[str, str]] = field(default_factory=set)  # (sig id, pattern name): skipped from then on
 
 
 def _candidates(cat: Catalogue, text: str) -> list[Signature]:
@@ -93,11 +94,16 @@ def _candidates(cat: Catalogue, text: str) -> list[Signature]:
 
 
 def _search(p: Pattern, text: str, claims: Claims, sig: Signature):
+    if (sig.id, p.name) in claims.timed_out:
+        return None
     try:
         return p.compiled.search(text, timeout=REGEX_TIMEOUT)
     except TimeoutError:
+        # one runaway search per pattern per scan: on every event it would cost the timeout again
+        claims.timed_out.add((sig.id, p.name))
         claims.warnings.append(
-            f"signature {sig.id}: pattern {p.name!r} took longer than {REGEX_TIMEOUT}s on one event and was skipped"
+            f"signature {sig.id}: pattern {p.name!r} took longer than {REGEX_TIMEOUT}s on one event and was "
+            "skipped for the rest of this scan (check it with `fp8triage signatures validate`)"
         )
         return None
 
