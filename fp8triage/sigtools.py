@@ -194,10 +194,40 @@ class SampleResult:
         return f"{self.sample.sig_id}/{self.sample.kind}/{self.sample.path.name}"
 
 
-def _scan(text: str, source: str, cat: Catalogue, facts: Sequence[Fact]):
-    from .pipeline import scan_text  # the real scan path; imported late so `signatures list` stays light
+_PREFILTERS: dict = {}
 
-    return scan_text(text, source=source, catalogue=cat, cli_facts=list(facts))
+
+def _cached_prefilter(real):
+    """A memoizing stand-in for the pipeline's Prefilter constructor. The harness scans hundreds
+    of tiny samples against a handful of catalogues; compiling the (Hyperscan) prefilter is most
+    of each scan's cost, and a Prefilter is a pure function of its arguments."""
+
+    def make(*args, **kwargs):
+        args = [tuple(a) if not isinstance(a, (str, bytes)) and hasattr(a, "__iter__") else a for a in args]
+        kwargs = {k: tuple(v) if not isinstance(v, (str, bytes)) and hasattr(v, "__iter__") else v for k, v in kwargs.items()}
+        try:
+            key = (tuple(frozenset(a) if isinstance(a, tuple) else a for a in args),
+                   tuple(sorted((k, frozenset(v) if isinstance(v, tuple) else v) for k, v in kwargs.items())))
+            hash(key)
+        except TypeError:
+            return real(*args, **kwargs)
+        pf = _PREFILTERS.get(key)
+        if pf is None:
+            pf = _PREFILTERS[key] = real(*args, **kwargs)
+        return pf
+
+    return make
+
+
+def _scan(text: str, source: str, cat: Catalogue, facts: Sequence[Fact]):
+    from . import pipeline  # the real scan path; imported late so `signatures list` stays light
+
+    real = pipeline.Prefilter
+    pipeline.Prefilter = _cached_prefilter(real)
+    try:
+        return pipeline.scan_text(text, source=source, catalogue=cat, cli_facts=list(facts))
+    finally:
+        pipeline.Prefilter = real
 
 
 def run_sample(sample: Sample, cat: Catalogue) -> SampleResult:
@@ -494,8 +524,8 @@ def render_docs(cat: Catalogue) -> str:
         for r in sorted(s.remedies, key=lambda r: r.get("rank", 50)):
             when = f" — when {', '.join(describe(c) for c in r['when'])}" if r.get("when") else ""
             repro = f" — checked by {', '.join(f'`{x}`' for x in r['repro'])}" if r.get("repro") else ""
-            out.append(f"{r.get('rank', 50)}. {_md(r['title'])}{when}{repro}")
-            out.append(f"   `{r['action']['kind']}`: `{_code(_action_text(r['action']))}`")
+            out.append(f"- {_md(r['title'])}{when}{repro} (rank {r.get('rank', 50)})")
+            out.append(f"  `{r['action']['kind']}`: `{_code(_action_text(r['action']))}`")
         if not s.remedies:
             out.append("None.")
         out += ["", "### Known problems", "", (d.get("known_problems") or "None recorded.").strip(), ""]
