@@ -235,6 +235,8 @@ def load_catalogue(extra_dirs: Iterable[Path] = (), builtin: bool = True) -> Cat
             problems.append(Problem(str(d), "", "is not a directory of signature files"))
         else:
             dirs.append(d)
+            for other in sorted(p for p in d.iterdir() if p.suffix.lower() in (".yaml", ".yml", ".json", ".tml")):
+                problems.append(Problem(str(other), "", f"is not read: signatures are TOML files; write it as {other.stem}.toml"))
     sigs: list[Signature] = []
     seen: dict[str, Path] = {}
     files = signature_files(dirs)
