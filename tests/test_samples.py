@@ -107,3 +107,16 @@ def test_cli_test_one_signature_file():
     assert r.exit_code == 0, r.output
     assert "ok   [sample] ue8m0-pack-assert/match/corpus-005.log" in r.output
     assert "ue8m0-pack-assert/" in r.output and "fp8-block-size" not in r.output
+
+
+def test_signatures_test_command_in_a_subprocess(root):
+    """What CI runs: `python -m fp8triage signatures test` over the bundled catalogue."""
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, PYTHONPATH=str(root) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    p = subprocess.run([sys.executable, "-m", "fp8triage", "signatures", "test"], cwd=root, env=env,
+                       capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert "0 failed" in p.stderr
