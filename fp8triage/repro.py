@@ -136,7 +136,7 @@ def _base(rid: str, cmd: list[str], device: str) -> dict[str, Any]:
         "id": rid, "verdict": "error", "reason": "", "metrics": {}, "device": None, "capability": None,
         "versions": {}, "wall_s": None, "gpu_s": None, "command": shlex.join(cmd),
         "mode": "cuda" if device == "cuda" else ("cpu-emulation" if device == "cpu" else None),
-        "real_path": False, "machine_independent": False, "scope_note": "",
+        "real_path": False, "machine_independent": False, "scope_note": "", "kind": None,
     }
 
 
@@ -250,6 +250,9 @@ def _confirm_note(res: dict[str, Any]) -> tuple[bool, str]:
     """(confirms, note) for a result of a confirming repro."""
     v = res.get("verdict")
     scope = res.get("scope_note") or ""
+    if res.get("kind") == "remedy-check":
+        return False, (f"{res.get('id')} checks a remedy and cannot confirm the cause "
+                       f"(verdict {v}: {res.get('reason', '')})")
     if v == "reproduced":
         if res.get("machine_independent"):
             return True, f"confirmed: {res.get('reason', '')} ({scope or 'machine-independent mechanism'})"

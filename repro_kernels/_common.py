@@ -33,6 +33,10 @@ except ImportError:  # pragma: no cover - exercised only where torch is absent
     torch = None  # type: ignore[assignment]
 
 VERDICTS = ("reproduced", "not-reproduced", "not-applicable", "skipped", "error")
+# "mechanism": reproduced = the failure mechanism was shown; "remedy-check": reproduced = the remedy
+# computed the right answer (such a result never confirms a cause)
+KINDS = {"triton-fp32-block-scales": "remedy-check", "per-tensor-fp8": "remedy-check",
+         "grouped-mm-experts": "remedy-check"}
 FP8_MAX = 448.0  # largest finite float8_e4m3fn value
 BLOCK = 128  # DeepSeek-style block size: 1x128 activations, 128x128 weights
 
@@ -184,6 +188,7 @@ def main(kid: str, body: Callable[[Ctx], dict[str, Any]], script: str) -> None:
         "real_path": False,
         "machine_independent": False,
         "scope_note": "",
+        "kind": KINDS.get(kid, "mechanism"),
     }
     if torch is None:
         res.update(verdict="skipped", reason="torch is not installed; install fp8triage[repro] to run repro kernels")

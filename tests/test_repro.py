@@ -63,6 +63,8 @@ def test_every_result_follows_the_contract(cpu_results):
         assert 0 < r["wall_s"] < 120
         assert "--device cpu" in r["command"] and r["command"].endswith("--json")
         assert r["reason"]
+        expected_kind = "remedy-check" if rid in ("triton-fp32-block-scales", "per-tensor-fp8", "grouped-mm-experts") else "mechanism"
+        assert r["kind"] == expected_kind, rid
 
 
 @needs_torch
@@ -413,7 +415,7 @@ def test_confirm_upgrades_only_on_real_path_or_machine_independent(tmp_path, mon
                       "scope_note": "this is an SM90 GPU (NVIDIA H200); the mechanism was shown in emulation"},
         "cpu-mech": {"verdict": "reproduced", "mode": "cpu-emulation", "capability": None, "device": "cpu"},
         "no-mech": {"verdict": "not-reproduced", "real_path": True},
-        "fix-ok": {"verdict": "reproduced", "real_path": True},
+        "fix-ok": {"verdict": "reproduced", "real_path": True, "kind": "remedy-check"},
     })
     f_real = _finding("a", ["real-mech"], ["fix-ok"])
     f_indep = _finding("b", ["indep-mech"], status=Status.POSSIBLE)
@@ -422,7 +424,8 @@ def test_confirm_upgrades_only_on_real_path_or_machine_independent(tmp_path, mon
     f_no = _finding("e", ["no-mech", "emul-mech"])
     f_ruled = _finding("f", ["real-mech"], status=Status.RULED_OUT)
     f_missing = _finding("g", ["not-bundled"])
-    findings = [f_real, f_indep, f_emul, f_cpu, f_no, f_ruled, f_missing]
+    f_remedy_as_confirm = _finding("h", ["fix-ok"])  # a signature naming a remedy check as its confirmation
+    findings = [f_real, f_indep, f_emul, f_cpu, f_no, f_ruled, f_missing, f_remedy_as_confirm]
     R.confirm_findings(findings, device="cuda", timeout=30, directory=tmp_path)
 
     assert f_real.status == Status.CONFIRMED
@@ -432,6 +435,8 @@ def test_confirm_upgrades_only_on_real_path_or_machine_independent(tmp_path, mon
     assert f_no.status == Status.LIKELY
     assert f_ruled.status == Status.RULED_OUT
     assert f_missing.status == Status.LIKELY
+    assert f_remedy_as_confirm.status == Status.LIKELY
+    assert "checks a remedy" in f_remedy_as_confirm.repro_results[0]["note"]
 
     emul_note = f_emul.repro_results[0]["note"]
     assert "SM90" in emul_note and "emulation" in emul_note
