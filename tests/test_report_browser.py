@@ -334,3 +334,25 @@ def test_harness_sees_script_dialogs_and_requests(browser, tmp_path):
     assert any("fp8triage-test.invalid" in u for u in browser.requests())
     with pytest.raises(AssertionError):
         _check_safe(browser, page.as_uri())
+
+
+def test_dark_mode_and_print(browser, tmp_path):
+    page = tmp_path / "triage.html"
+    page.write_text(render_html(sample_result()), encoding="utf-8")
+    browser.open(page.as_uri())
+    bg = "getComputedStyle(document.documentElement).backgroundColor"
+    fg = "getComputedStyle(document.body).color"
+    light = (browser.eval(bg), browser.eval(fg))
+    browser.send("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+    dark = (browser.eval(bg), browser.eval(fg))
+    assert dark != light and dark[0] == "rgb(15, 18, 22)" and dark[1] == "rgb(228, 232, 236)"
+    (tmp_path / "dark.png").write_bytes(browser.screenshot())
+    browser.send("Emulation.setEmulatedMedia", {"media": "print", "features": []})
+    assert browser.eval("getComputedStyle(document.querySelector('button.copy')).display") == "none"
+    assert browser.eval("getComputedStyle(document.querySelector('nav.toc')).display") == "none"
+    assert browser.eval(bg) == "rgb(255, 255, 255)"
+    import base64
+
+    pdf = base64.b64decode(browser.send("Page.printToPDF", {"printBackground": False})["data"])
+    assert pdf.startswith(b"%PDF") and len(pdf) > 10_000
+    _check_safe(browser, page.as_uri())

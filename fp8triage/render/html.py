@@ -264,7 +264,8 @@ def _nice(lo: float, hi: float) -> tuple[float, float]:
         pad = abs(lo) * 0.1 or 1.0
         return lo - pad, hi + pad
     pad = (hi - lo) * 0.08
-    return lo - pad, hi + pad
+    # counts and other non-negative series should not get a negative axis
+    return (lo - pad if lo - pad >= 0 or lo < 0 else 0.0), hi + pad
 
 
 def metric_charts(metrics: Any, labels: dict[str, str] | None = None) -> list[dict[str, Any]]:
