@@ -358,7 +358,7 @@ def _repro_view(r: dict[str, Any]) -> dict[str, Any]:
     purpose = str(r.get("purpose", "confirm"))
     wall = r.get("wall_s")
     details = []
-    for label, key in (("mode", "mode"), ("device", "device"), ("compute capability", "capability")):
+    for label, key in (("kernel", "kind"), ("mode", "mode"), ("device", "device"), ("compute capability", "capability")):
         if r.get(key) not in (None, ""):
             details.append([label, fmt_value(r.get(key))])
     if _is_number(wall):
