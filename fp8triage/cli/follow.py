@@ -30,6 +30,8 @@ def run_follow(target: str, *, catalogue, facts, prefer: str, fmt: str, fail_on:
 
         if os.path.isdir(target):
             raise click.UsageError(f"--follow takes one file or '-', not a directory ({target})")
+        if not os.path.exists(target):
+            click.echo(f"fp8triage: {target} does not exist yet; waiting for it (Ctrl-C to stop)", err=True)
     name = "<stdin>" if target == "-" else target
     fl = Follower(catalogue, name, facts, prefer, idle)
     old = signal.signal(signal.SIGTERM, _raise_interrupt)
