@@ -210,9 +210,29 @@ STACK_ANCHORS = ("vllm", "vLLM", "VllmWorker", "EngineCore", "sglang", "SGLang",
                  "tensorrt_llm", "TensorRT-LLM", "trtllm", "lmdeploy", "transformers/", "from_pretrained")
 
 
+# Anchors that fire on ordinary lines of a busy server log ("GPU KV cache usage" in every vLLM
+# stats line, the "(VllmWorker rank=N pid=P)" / "(EngineCore_DP0 pid=P)" prefix of every worker
+# line, which normalise strips before STACK_MARKERS look) are replaced in the prefilter by
+# patterns that still find every line these facts can come from (issue 8).
+HOT_ANCHORS = ("GPU", "VllmWorker", "EngineCore")
+_GPU_NAME_HINT = r"(?:RTX|GB[0-9][0-9]|GH200|[BHA][0-9][0-9][0-9]|H20|L4|L20|A[1-4]0|A16|A2|T4|V100|P100|Jetson|DGX)"
+PREFILTER_PATTERNS = (
+    r"GPU[^\n]*" + _GPU_NAME_HINT,  # a GPU model name on a line that says GPU
+    _GPU_NAME_HINT + r"[^\n]*GPU",
+    r"[^\n]\((?:VllmWorker|EngineCore)",  # the marker after the line's start, i.e. not the worker prefix
+    r"^\((?:VllmWorker|EngineCore)[^ )\n]*\)",  # "(EngineCore_DP0)": a prefix that normalise keeps
+)
+
+
+def patterns() -> list[str]:
+    """Regular expressions for the prefilter (literals, classes, ``[^\\n]*``, ``^``: both
+    Hyperscan and Python ``re`` read them the same way)."""
+    return list(PREFILTER_PATTERNS)
+
+
 def anchors() -> tuple[list[str], list[str]]:
-    """(case-sensitive anchors, case-insensitive anchors) for the prefilter."""
-    cs: set[str] = set(GPU_ANCHORS) | set(STACK_ANCHORS)
+    """(case-sensitive anchors, case-insensitive anchors) for the prefilter; see ``patterns``."""
+    cs: set[str] = (set(GPU_ANCHORS) | set(STACK_ANCHORS)) - set(HOT_ANCHORS)
     ci: set[str] = set()
     for ex in EXTRACTORS:
         (ci if ex.ignore_case else cs).update(ex.anchors)

@@ -11,6 +11,7 @@ distinct event fingerprints (capped at ``MAX_GROUPS``).
 from __future__ import annotations
 
 import platform
+import re
 import time
 from datetime import datetime, timezone
 from typing import Callable, Iterable, Sequence
@@ -94,6 +95,7 @@ class Scanner:
         self.warnings: list[str] = []
         self._order = 0
         self._overflow = 0
+        self._worker_tokens: dict = {}  # worker name -> the raw words every line of it contains
 
     # -- events -----------------------------------------------------------------------------
     def _on_event(self, ev: Event) -> None:
@@ -112,12 +114,10 @@ class Scanner:
         if self.on_group is not None:
             self.on_group(g)
 
-    def _feed_line(self, asm: Assembler, raw: bytes, lineno: int, src: Source, fmt: LineFormat, notable: bool) -> bool:
+    def _feed_line(self, asm: Assembler, raw: bytes, lineno: int, src: Source, fmt: LineFormat, notable: bool):
         """One line through normalise, the environment-dump collector, log facts and the
-        assembler. The exhaustive path and the prefiltered path both come through here.
-        Returns whether the line's worker had an open event (the line continued or closed it)."""
+        assembler. The exhaustive path and the prefiltered path both come through here."""
         line = normalise(raw, src.name, lineno, fmt)
-        touched = line.worker in asm.open
         if notable and any(a in line.text for a in ENV_DUMP_ANCHORS):
             self._dump_budget = DUMP_LINES
         if self._dump_budget > 0 and len(self._dump_lines) < MAX_DUMP_LINES:
@@ -128,7 +128,7 @@ class Scanner:
         elif notable:
             self.logfacts.feed(line)
         asm.feed(line, notable)
-        return touched
+        return line
 
     def _feed_lines(self, asm: Assembler, buf: bytes, start: int, end: int, first_lineno: int,
                     src: Source, fmt: LineFormat) -> None:
@@ -145,63 +145,84 @@ class Scanner:
             lineno += 1
 
     def _feed_hits(self, asm: Assembler, chunk: bytes, first_lineno: int, src: Source, fmt: LineFormat,
-                   state: list[int]) -> None:
-        """The prefiltered path over one chunk of whole lines.
+                   base: int, touched: dict) -> None:
+        """The prefiltered path over one chunk of whole lines (``base``: its offset in the source).
 
-        A line that has no hit changes nothing when no event is open and no environment dump
+        A line without a hit changes nothing while no event is open and no environment dump
         is being read: it cannot start an event (only notable lines, traceback headers, frames
-        and chain markers can, and those are all hits), and it is not read for facts. So
-        lines are fed from each hit on while the assembler has an open event (or a dump is
-        being read), and skipped otherwise. An event whose worker writes nothing more for
-        ``FWD`` bytes stays open but stops pulling lines in (it is closed when its worker's
-        next fed line arrives, or at the end). ``state`` carries [bytes since the last line
-        that touched an open event or was a hit] across chunks."""
+        and chain markers can, and those are all hits), and it is not read for facts. So lines
+        are fed from each hit on while the assembler has an open event that is still live (or
+        a dump is being read), and skipped otherwise.
+
+        An event is live while its worker wrote to it within the last ``FWD`` bytes: lines are
+        then walked one by one (a line whose raw text lacks the words of every open worker's
+        name is skipped undecoded). A stale event does not pull every line in; the scan jumps
+        to the next hit or to the next line that may belong to its worker (found with
+        ``bytes.find`` on the worker's name, or, for lines without a worker prefix, the next
+        line that starts with neither "(" nor "["), so it is continued or closed exactly where
+        the exhaustive path would do it. ``touched``: worker -> offset of the line that last
+        started or continued its event."""
         starts, flags = self.prefilter.hits(chunk)
         n = len(chunk)
-        if chunk.endswith(b"\n"):
-            n -= 1
         find = chunk.find
         count = chunk.count
         pos = 0  # offset of the next line not yet accounted for
         lineno = first_lineno
-        idle_bytes = state[0]
         i = 0
         nstarts = len(starts)
         open_ = asm.open
+        tokens = self._worker_tokens
+        jsonl = fmt.jsonl
+        cand: dict = {}  # worker -> offset of its next candidate line in this chunk
         while pos < n:
-            if (open_ or self._dump_budget > 0) and idle_bytes < FWD:
-                # follow the open events line by line
+            if self._dump_budget > 0 or (open_ and any(base + pos - touched.get(w, -FWD) < FWD for w in open_)):
+                # follow the live events line by line
                 bits = flags.get(pos, 0)
-                nl = find(b"\n", pos)
-                stop = n if nl < 0 or nl > n else nl
-                raw = chunk[pos:stop]
-                busy = bits or self._dump_budget > 0
-                if self._feed_line(asm, raw, lineno, src, fmt, bool(bits & NOTABLE)) or busy:
-                    idle_bytes = 0
-                else:
-                    idle_bytes += stop - pos + 1
                 if i < nstarts and starts[i] <= pos:
                     i += 1
-                pos = stop + 1
-                lineno += 1
-                continue
-            # nothing open: jump to the next hit
-            while i < nstarts and starts[i] < pos:
-                i += 1
-            if i >= nstarts:
-                break
-            ls = starts[i]
-            lineno += count(b"\n", pos, ls)
-            pos = ls
-            idle_bytes = 0
-            bits = flags[ls]
+                if not bits and self._dump_budget <= 0 and not jsonl:
+                    # a line that belongs to no open event's worker is a no-op: skip it
+                    # without decoding (every word of a worker name is in the raw line)
+                    nl = find(b"\n", pos)
+                    stop = n if nl < 0 else nl
+                    raw = chunk[pos:stop]
+                    for w in open_:
+                        toks = tokens.get(w)
+                        if toks is None:
+                            toks = tokens[w] = _worker_tokens(w)
+                        if not toks or all(t in raw for t in toks):
+                            break
+                    else:
+                        pos = stop + 1
+                        lineno += 1
+                        continue
+            else:
+                # nothing live: jump to the next hit, or to the next line that may belong to
+                # the worker of a stale open event
+                while i < nstarts and starts[i] < pos:
+                    i += 1
+                target = starts[i] if i < nstarts else n
+                if open_ and not jsonl:
+                    for w in open_:
+                        c = cand.get(w, -1)
+                        if c < pos:
+                            c = cand[w] = _next_line_of(chunk, w, pos, tokens)
+                        if c < target:
+                            target = c
+                if target >= n:
+                    break
+                lineno += count(b"\n", pos, target)
+                pos = target
+                bits = flags.get(pos, 0)
+                if i < nstarts and starts[i] == pos:
+                    i += 1
             nl = find(b"\n", pos)
-            stop = n if nl < 0 or nl > n else nl
-            self._feed_line(asm, chunk[pos:stop], lineno, src, fmt, bool(bits & NOTABLE))
-            i += 1
+            stop = n if nl < 0 else nl
+            line = self._feed_line(asm, chunk[pos:stop], lineno, src, fmt, bool(bits & NOTABLE))
+            if line.worker in open_:
+                touched[line.worker] = base + pos
             pos = stop + 1
             lineno += 1
-        state[0] = idle_bytes
 
     # -- sources ----------------------------------------------------------------------------
     def scan_source(self, src: Source) -> None:
@@ -209,7 +230,8 @@ class Scanner:
         fmt: LineFormat | None = None
         total_lines = 0
         last_byte_nl = True
-        state = [0]
+        touched: dict = {}
+        base = 0
         for chunk in read_chunks(src):
             if fmt is None:
                 fmt = detect_format(chunk[:65536])
@@ -217,10 +239,10 @@ class Scanner:
             total_lines += chunk.count(b"\n")
             last_byte_nl = chunk.endswith(b"\n")
             if self.exhaustive:
-                end = len(chunk)
-                self._feed_lines(asm, chunk, 0, end - 1 if last_byte_nl else end, first, src, fmt)
+                self._feed_lines(asm, chunk, 0, len(chunk), first, src, fmt)
             else:
-                self._feed_hits(asm, chunk, first, src, fmt, state)
+                self._feed_hits(asm, chunk, first, src, fmt, base, touched)
+            base += len(chunk)
             if self.progress is not None:
                 self.progress(src.bytes_read)
         asm.finish()
@@ -272,6 +294,49 @@ class Scanner:
             ruled_out=ruled,
             warnings=warnings,
         )
+
+
+def _worker_tokens(worker: str | None) -> tuple[bytes, ...]:
+    """Words that every raw line of ``worker`` contains (normalise builds worker names from
+    pieces of the line's prefix); () when that cannot be relied on (no worker, non-ASCII)."""
+    if not worker or not worker.isascii() or not worker.isprintable():
+        return ()
+    return tuple(t.encode("ascii") for t in worker.split())
+
+
+# the next line that may have no worker prefix (a blank line, or one that starts with
+# neither "(" nor "["): where a stale event of worker None may continue
+_MAYBE_NO_WORKER = re.compile(rb"\n(?:[^(\[\n]|\n)")
+
+
+def _next_line_of(chunk: bytes, worker: str | None, pos: int, tokens: dict) -> int:
+    """Offset of the next line at or after ``pos`` (a line start) that may belong to
+    ``worker``; len(chunk) if none."""
+    n = len(chunk)
+    if worker is None:
+        if pos == 0 and chunk[:1] not in (b"(", b"["):
+            return 0
+        m = _MAYBE_NO_WORKER.search(chunk, pos - 1 if pos else 0)
+        return m.start() + 1 if m else n
+    toks = tokens.get(worker)
+    if toks is None:
+        toks = tokens[worker] = _worker_tokens(worker)
+    if not toks:
+        return n  # cannot be found cheaply: the event waits for the next hit of its worker
+    first, rest = toks[0], toks[1:]
+    at = pos
+    while True:
+        c = chunk.find(first, at)
+        if c < 0:
+            return n
+        ls = chunk.rfind(b"\n", 0, c) + 1
+        le = chunk.find(b"\n", c)
+        if le < 0:
+            le = n
+        line = chunk[ls:le]
+        if all(t in line for t in rest):
+            return ls
+        at = le + 1
 
 
 CASCADE_LOOKBACK = 200  # lines: "WorkerProc failed to start." is printed just before its traceback
