@@ -2,7 +2,6 @@
 the file, the key and what to write (through `fp8triage signatures validate`)."""
 from __future__ import annotations
 
-import shutil
 import time
 from pathlib import Path
 

@@ -5,10 +5,8 @@ The per-label table is printed (run with -s to see it) and recorded in docs/accu
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
-import pytest
 
 NEGATIVE = "not_fp8"
 CLAIMING = {"likely", "confirmed"}
