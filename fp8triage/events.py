@@ -39,6 +39,7 @@ WARNINGISH = regex.compile(r"\bWARNING\b|\bWARN\b|\bWarning\b|\bUserWarning\b|Fu
 
 MAX_EVENT_LINES = 4000  # a longer traceback keeps its head and its newest frames
 MAX_CONTINUATION = 12
+MAX_CHAIN = 64  # chained exceptions kept per traceback (the first and the newest)
 
 
 @dataclass
@@ -59,6 +60,12 @@ class _Builder:
             # keep the first half and slide the rest
             del self.lines[MAX_EVENT_LINES // 2]
             self.dropped += 1
+        # frames and chained exceptions are bounded the same way (a 100k-frame or endlessly chained
+        # traceback must not grow memory without limit)
+        if len(self.frames) >= MAX_EVENT_LINES:
+            del self.frames[MAX_EVENT_LINES // 2]
+        if len(self.chain) >= MAX_CHAIN:
+            del self.chain[MAX_CHAIN // 2]
         self.lines.append(line)
 
 

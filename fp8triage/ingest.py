@@ -161,7 +161,7 @@ def _read_upto(fh: BinaryIO, n: int) -> bytes:
     out = bytearray()
     while len(out) < n:
         try:
-            piece = fh.read1(n - len(out))
+            piece = fh.read1(min(n - len(out), 1 << 16))  # small steps: a break loses at most 64 KiB
         except (EOFError, gzip.BadGzipFile, zlib.error, OSError):
             if out:
                 return bytes(out)
