@@ -153,6 +153,57 @@ def read_chunks(src: Source, chunk_size: int = CHUNK) -> Iterator[bytes]:
             fh.close()
 
 
+def read_spans(src: Source, chunk_size: int | None = None) -> Iterator[tuple[bytes, int, int]]:
+    """The lines of ``read_chunks`` without copying each chunk again: yields ``(buf, start, end)``
+    where ``buf[start:end]`` holds whole newline-terminated lines (the last span of a source may
+    lack the newline). A line that straddles two reads comes as its own small span. The same
+    lines, cut at the same places, as ``read_chunks`` with the same ``chunk_size``."""
+    chunk_size = chunk_size or CHUNK
+    fh = _open(src)
+    carry = b""
+    try:
+        while True:
+            try:
+                data = _read_upto(fh, chunk_size)
+            except (EOFError, gzip.BadGzipFile, zlib.error, OSError) as e:
+                what = "truncated" if isinstance(e, EOFError) else f"corrupt ({e})"
+                src.warnings.append(
+                    f"{src.name}: compressed stream is {what}; scanned the {src.bytes_read + len(carry)} bytes before it"
+                )
+                data = b""
+            if not data:
+                break
+            src.bytes_read += len(data)
+            last = data.rfind(b"\n")
+            if last < 0:
+                buf = carry + data
+                if len(buf) > MAX_LINE:
+                    line = _cut_long(src, buf) + b"\n"
+                    yield line, 0, len(line)
+                    carry = _skip_to_newline(src, fh)
+                    continue
+                carry = buf
+                continue
+            start = 0
+            if carry:
+                first = data.find(b"\n")
+                line = carry + data[: first + 1]
+                yield line, 0, len(line)
+                start = first + 1
+            if last + 1 > start:
+                yield data, start, last + 1
+            carry = data[last + 1 :]
+            if len(carry) > MAX_LINE:
+                line = _cut_long(src, carry) + b"\n"
+                yield line, 0, len(line)
+                carry = _skip_to_newline(src, fh)
+        if carry:
+            yield carry, 0, len(carry)
+    finally:
+        if src.path is not None or src.data is not None:
+            fh.close()
+
+
 def _read_upto(fh: BinaryIO, n: int) -> bytes:
     """``fh.read(n)``, except that a compressed stream that breaks part-way first returns what it
     decoded before the break (``GzipFile.read`` would discard it); the next call raises."""

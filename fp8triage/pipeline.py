@@ -24,14 +24,14 @@ from .events import Assembler
 from .facts import resolve
 from .probe import derive_capabilities
 from .fingerprint import ALGORITHM_VERSION, fingerprint
-from .ingest import Source, expand_inputs, read_chunks
+from .ingest import Source, expand_inputs, read_spans
 from .logfacts import LogFacts
 from .logfacts import anchors as fact_anchors
 from .logfacts import patterns as fact_patterns
 from .matcher import Claims, Group, claim, judge, unknown_groups
 from .model import Event, Fact, InputInfo, ScanResult
 from .normalise import LineFormat, detect_format, normalise
-from .prefilter import NOTABLE, Prefilter
+from .prefilter import FACT, NOTABLE, Prefilter
 
 FWD = 32 * 1024  # bytes an open event keeps pulling lines in without its worker writing
 MAX_GROUPS = 20_000
@@ -82,11 +82,12 @@ class Scanner:
         self.on_group = on_group
         self.progress = progress
         cs, ci = fact_anchors()
-        sig_cs: set[str] = set(GENERIC_ANCHORS) | set(cs) | set(ENV_DUMP_ANCHORS)
-        sig_ci: set[str] = set(ci)
+        sig_cs: set[str] = set(GENERIC_ANCHORS) | set(ENV_DUMP_ANCHORS)
+        sig_ci: set[str] = set()
         for sig in catalogue.signatures:
             (sig_ci if sig.anchors_ignore_case else sig_cs).update(sig.anchors)
-        self.prefilter = Prefilter(sig_cs, sig_ci, patterns=fact_patterns(), structural=STRUCTURAL_ANCHORS)
+        self.prefilter = Prefilter(sig_cs, sig_ci, patterns=fact_patterns(), structural=STRUCTURAL_ANCHORS,
+                                   facts=cs, facts_ignore_case=ci)
         self.groups: dict[str, Group] = {}
         self.logfacts = LogFacts()
         self._dump_lines: list = []  # lines after an environment-dump header (collect_env, nvidia-smi, ...)
@@ -114,9 +115,12 @@ class Scanner:
         if self.on_group is not None:
             self.on_group(g)
 
-    def _feed_line(self, asm: Assembler, raw: bytes, lineno: int, src: Source, fmt: LineFormat, notable: bool):
+    def _feed_line(self, asm: Assembler, raw: bytes, lineno: int, src: Source, fmt: LineFormat, notable: bool,
+                   facts: bool = True):
         """One line through normalise, the environment-dump collector, log facts and the
-        assembler. The exhaustive path and the prefiltered path both come through here."""
+        assembler. The exhaustive path and the prefiltered path both come through here.
+        ``facts=False``: the line has no fact anchor or pattern, so log facts would find
+        nothing in it (the prefiltered path knows this from the prefilter's hit classes)."""
         line = normalise(raw, src.name, lineno, fmt)
         if notable and any(a in line.text for a in ENV_DUMP_ANCHORS):
             self._dump_budget = DUMP_LINES
@@ -125,14 +129,15 @@ class Scanner:
             # not evidence of which stack wrote the log)
             self._dump_lines.append(line)
             self._dump_budget -= 1
-        elif notable:
+        elif notable and facts:
             self.logfacts.feed(line)
         asm.feed(line, notable)
         return line
 
     def _feed_lines(self, asm: Assembler, buf: bytes, start: int, end: int, first_lineno: int,
-                    src: Source, fmt: LineFormat) -> None:
-        """Feed buf[start:end] (whole lines) to the assembler: every line (the exhaustive path)."""
+                    src: Source, fmt: LineFormat) -> int:
+        """Feed buf[start:end] (whole lines) to the assembler: every line (the exhaustive path).
+        Returns the number of the line after the last."""
         pos = start
         lineno = first_lineno
         contains = self.prefilter.contains_anchor
@@ -143,10 +148,12 @@ class Scanner:
             self._feed_line(asm, raw, lineno, src, fmt, contains(raw))
             pos = stop + 1
             lineno += 1
+        return lineno
 
-    def _feed_hits(self, asm: Assembler, chunk: bytes, first_lineno: int, src: Source, fmt: LineFormat,
-                   base: int, touched: dict) -> None:
-        """The prefiltered path over one chunk of whole lines (``base``: its offset in the source).
+    def _feed_hits(self, asm: Assembler, chunk: bytes, start: int, end: int, first_lineno: int, src: Source,
+                   fmt: LineFormat, base: int, touched: dict) -> int:
+        """The prefiltered path over chunk[start:end] (whole lines; ``base``: the offset of
+        chunk[0] in the source). Returns the number of the line after the last.
 
         A line without a hit changes nothing while no event is open and no environment dump
         is being read: it cannot start an event (only notable lines, traceback headers, frames
@@ -162,11 +169,11 @@ class Scanner:
         line that starts with neither "(" nor "["), so it is continued or closed exactly where
         the exhaustive path would do it. ``touched``: worker -> offset of the line that last
         started or continued its event."""
-        starts, flags = self.prefilter.hits(chunk)
-        n = len(chunk)
+        starts, flags = self.prefilter.hits(chunk, start, end)
+        n = end
         find = chunk.find
         count = chunk.count
-        pos = 0  # offset of the next line not yet accounted for
+        pos = start  # offset of the next line not yet accounted for
         lineno = first_lineno
         i = 0
         nstarts = len(starts)
@@ -183,7 +190,7 @@ class Scanner:
                 if not bits and self._dump_budget <= 0 and not jsonl:
                     # a line that belongs to no open event's worker is a no-op: skip it
                     # without decoding (every word of a worker name is in the raw line)
-                    nl = find(b"\n", pos)
+                    nl = find(b"\n", pos, n)
                     stop = n if nl < 0 else nl
                     raw = chunk[pos:stop]
                     for w in open_:
@@ -206,7 +213,7 @@ class Scanner:
                     for w in open_:
                         c = cand.get(w, -1)
                         if c < pos:
-                            c = cand[w] = _next_line_of(chunk, w, pos, tokens)
+                            c = cand[w] = _next_line_of(chunk, w, pos, n, tokens)
                         if c < target:
                             target = c
                 if target >= n:
@@ -216,43 +223,107 @@ class Scanner:
                 bits = flags.get(pos, 0)
                 if i < nstarts and starts[i] == pos:
                     i += 1
-            nl = find(b"\n", pos)
+            nl = find(b"\n", pos, n)
             stop = n if nl < 0 else nl
-            line = self._feed_line(asm, chunk[pos:stop], lineno, src, fmt, bool(bits & NOTABLE))
+            raw = chunk[pos:stop]
+            # log facts need a fact anchor or pattern in the line; decoding (JSON lines, ANSI
+            # codes between the letters of a word) could make one that the raw bytes lack
+            facts = bool(bits & FACT) or jsonl or b"\x1b" in raw
+            line = self._feed_line(asm, raw, lineno, src, fmt, bool(bits & NOTABLE), facts)
             if line.worker in open_:
                 touched[line.worker] = base + pos
             pos = stop + 1
             lineno += 1
+        if pos < n:
+            lineno += count(b"\n", pos, n)
+            if not chunk.endswith(b"\n", start, n):
+                lineno += 1  # the source's last line has no newline
+        return lineno
 
     # -- sources ----------------------------------------------------------------------------
     def scan_source(self, src: Source) -> None:
         asm = Assembler(self._on_event)
+        self._dump_budget = 0  # an environment dump ends with its file
         fmt: LineFormat | None = None
-        total_lines = 0
-        last_byte_nl = True
+        lineno = 1
         touched: dict = {}
         base = 0
-        for chunk in read_chunks(src):
+        for buf, start, end in read_spans(src):
             if fmt is None:
-                fmt = detect_format(chunk[:65536])
-            first = total_lines + 1
-            total_lines += chunk.count(b"\n")
-            last_byte_nl = chunk.endswith(b"\n")
+                fmt = detect_format(buf[start:min(end, start + 65536)])
             if self.exhaustive:
-                self._feed_lines(asm, chunk, 0, len(chunk), first, src, fmt)
+                lineno = self._feed_lines(asm, buf, start, end, lineno, src, fmt)
             else:
-                self._feed_hits(asm, chunk, first, src, fmt, base, touched)
-            base += len(chunk)
+                lineno = self._feed_hits(asm, buf, start, end, lineno, src, fmt, base - start, touched)
+            base += end - start
             if self.progress is not None:
                 self.progress(src.bytes_read)
         asm.finish()
-        if not last_byte_nl:
-            total_lines += 1
         fmt_name = (fmt.name if fmt else "text")
         if src.compressed:
             fmt_name = "gzip+" + fmt_name
-        self.inputs.append(InputInfo(src.name, src.bytes_read, total_lines, fmt_name))
+        self.inputs.append(InputInfo(src.name, src.bytes_read, lineno - 1, fmt_name))
         self.warnings.extend(src.warnings)
+
+    # -- parallel scans (--jobs) --------------------------------------------------------------
+    def reset(self) -> None:
+        """Forget what was scanned (a worker process reuses its Scanner for the next source)."""
+        self.groups = {}
+        self.logfacts = LogFacts()
+        self._dump_lines = []
+        self._dump_budget = 0
+        self.inputs = []
+        self.warnings = []
+        self._order = 0
+        self._overflow = 0
+
+    def state(self) -> dict:
+        """What a scan found, as plain picklable data for ``merge``."""
+        return {
+            "groups": sorted(self.groups.values(), key=lambda g: g.order),
+            "facts": self.logfacts.facts,
+            "stack_votes": self.logfacts.stack_votes,
+            "dump_lines": self._dump_lines,
+            "inputs": self.inputs,
+            "warnings": self.warnings,
+            "overflow": self._overflow,
+        }
+
+    def merge(self, state: dict) -> None:
+        """Add the state of a scan of later sources, as if they had been scanned here next:
+        groups keep their first-seen order, counts add up, the first value of a fact wins."""
+        for g in state["groups"]:
+            mine = self.groups.get(g.fingerprint)
+            if mine is not None:
+                mine.count += g.count
+                for w in g.workers:
+                    if w not in mine.workers:
+                        mine.workers.append(w)
+                mine.last = g.last
+                continue
+            if len(self.groups) >= MAX_GROUPS:
+                self._overflow += g.count
+                continue
+            self._order += 1
+            g.order = self._order
+            self.groups[g.fingerprint] = g
+            if self.on_group is not None:
+                self.on_group(g)
+        lf = self.logfacts
+        for f in state["facts"]:
+            key = (f.name, f.value.lower())
+            if key not in lf._seen:
+                lf._seen.add(key)
+                lf.facts.append(f)
+        for stack, (n, first) in state["stack_votes"].items():
+            m, mine_first = lf.stack_votes.get(stack, (0, first))
+            lf.stack_votes[stack] = (m + n, mine_first)
+        room = MAX_DUMP_LINES - len(self._dump_lines)
+        if room > 0:
+            self._dump_lines.extend(state["dump_lines"][:room])
+        self.inputs.extend(state["inputs"])
+        self.warnings.extend(state["warnings"])
+        self._overflow += state["overflow"]
 
     # -- result -----------------------------------------------------------------------------
     def result(
@@ -309,14 +380,13 @@ def _worker_tokens(worker: str | None) -> tuple[bytes, ...]:
 _MAYBE_NO_WORKER = re.compile(rb"\n(?:[^(\[\n]|\n)")
 
 
-def _next_line_of(chunk: bytes, worker: str | None, pos: int, tokens: dict) -> int:
-    """Offset of the next line at or after ``pos`` (a line start) that may belong to
-    ``worker``; len(chunk) if none."""
-    n = len(chunk)
+def _next_line_of(chunk: bytes, worker: str | None, pos: int, n: int, tokens: dict) -> int:
+    """Offset of the next line in chunk[pos:n] (``pos`` a line start) that may belong to
+    ``worker``; ``n`` if none."""
     if worker is None:
-        if pos == 0 and chunk[:1] not in (b"(", b"["):
-            return 0
-        m = _MAYBE_NO_WORKER.search(chunk, pos - 1 if pos else 0)
+        if chunk[pos - 1:pos] in (b"", b"\n") and chunk[pos:pos + 1] not in (b"(", b"["):
+            return pos
+        m = _MAYBE_NO_WORKER.search(chunk, pos - 1 if pos else 0, n)
         return m.start() + 1 if m else n
     toks = tokens.get(worker)
     if toks is None:
@@ -326,11 +396,11 @@ def _next_line_of(chunk: bytes, worker: str | None, pos: int, tokens: dict) -> i
     first, rest = toks[0], toks[1:]
     at = pos
     while True:
-        c = chunk.find(first, at)
+        c = chunk.find(first, at, n)
         if c < 0:
             return n
-        ls = chunk.rfind(b"\n", 0, c) + 1
-        le = chunk.find(b"\n", c)
+        ls = chunk.rfind(b"\n", pos, c) + 1 or pos
+        le = chunk.find(b"\n", c, n)
         if le < 0:
             le = n
         line = chunk[ls:le]
@@ -380,13 +450,65 @@ def scan_sources(
     prefer: str = "log",
     exhaustive: bool = False,
     progress: Callable[[int], None] | None = None,
+    jobs: int = 1,
 ) -> ScanResult:
+    """Scan ``sources`` in order. ``jobs`` > 1 scans files in that many worker processes
+    (each source in one worker) and merges the results in source order; claiming and
+    judging run once, here."""
     started = time.perf_counter()
     cat = catalogue or load_catalogue()
     sc = Scanner(cat, exhaustive=exhaustive, progress=progress)
-    for src in sources:
-        sc.scan_source(src)
+    parallel = [s for s in sources if s.path is not None and s.data is None]
+    if jobs > 1 and len(parallel) > 1:
+        _scan_parallel(sc, sources, jobs)
+    else:
+        for src in sources:
+            sc.scan_source(src)
     return sc.result(list(cli_facts) + list(extra_facts), prefer, started)
+
+
+_WORKER_SCANNER: Scanner | None = None
+
+
+def _worker_init(cat: Catalogue, exhaustive: bool) -> None:
+    global _WORKER_SCANNER
+    _WORKER_SCANNER = Scanner(cat, exhaustive=exhaustive)
+
+
+def _worker_scan(src: Source) -> dict:
+    sc = _WORKER_SCANNER
+    assert sc is not None
+    sc.reset()
+    sc.scan_source(src)
+    return sc.state()
+
+
+def _scan_parallel(sc: Scanner, sources: Sequence[Source], jobs: int) -> None:
+    """Scan files in worker processes (stdin and in-memory sources in this one), merging the
+    per-source states in the order the sources were given."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    try:
+        ctx = multiprocessing.get_context("fork")
+    except ValueError:  # no fork on this platform
+        ctx = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_worker_init,
+                             initargs=(sc.cat, sc.exhaustive)) as pool:
+        futures = [pool.submit(_worker_scan, s) if s.path is not None and s.data is None else None for s in sources]
+        done_bytes = 0
+        for src, fut in zip(sources, futures):
+            if fut is None:
+                local = Scanner(sc.cat, exhaustive=sc.exhaustive)
+                local.scan_source(src)
+                state = local.state()
+            else:
+                state = fut.result()
+            sc.merge(state)
+            src.bytes_read = state["inputs"][-1].bytes if state["inputs"] else src.bytes_read
+            done_bytes += src.bytes_read
+            if sc.progress is not None:
+                sc.progress(done_bytes)
 
 
 def scan_paths(paths: Sequence[str], **kw) -> ScanResult:

@@ -26,8 +26,11 @@ from __future__ import annotations
 import re
 from typing import Iterable
 
-NOTABLE = 1
-STRUCTURAL = 2
+NOTABLE = 1  # the line may start an event and is read for facts
+STRUCTURAL = 2  # the line may start or continue a traceback (frames, chain markers)
+FACT = 4  # the line has a fact anchor or pattern (log facts may find something in it)
+
+SMALL = 1 << 20  # below this many bytes Python ``re`` is used: compiling Hyperscan costs ~0.15 s
 
 
 class Prefilter:
@@ -37,63 +40,93 @@ class Prefilter:
         ignore_case: Iterable[str] = (),
         patterns: Iterable[str] = (),
         structural: Iterable[str] = (),
+        facts: Iterable[str] = (),
+        facts_ignore_case: Iterable[str] = (),
     ):
-        cs = sorted({a for a in anchors if a})
-        ci = sorted({a for a in ignore_case if a} - set(cs))
-        pats = sorted({p for p in patterns if p})
-        st = sorted({a for a in structural if a} - set(cs))
-        self.anchors = cs
-        self.anchors_ci = ci
-        self.patterns = pats
-        self.structural = st
-        # longest first, so the alternation reports one hit per position
-        parts = []
-        if cs:
-            parts.append("|".join(re.escape(a) for a in sorted(cs, key=len, reverse=True)))
-        if ci:
-            parts.append("(?i:" + "|".join(re.escape(a) for a in sorted(ci, key=len, reverse=True)) + ")")
-        parts.extend(f"(?:{p})" for p in pats)
-        self._re = re.compile("|".join(parts).encode("utf-8"), re.M) if parts else None
-        self._st_re = (
-            re.compile("|".join(re.escape(a) for a in sorted(st, key=len, reverse=True)).encode("utf-8")) if st else None
-        )
-        exprs: list[tuple[bytes, int, int]] = []  # (expression, class, caseless)
-        exprs += [(re.escape(a).encode("utf-8"), NOTABLE, 0) for a in cs]
-        exprs += [(re.escape(a).encode("utf-8"), NOTABLE, 1) for a in ci]
-        exprs += [(p.encode("utf-8"), NOTABLE, 2) for p in pats]
-        exprs += [(re.escape(a).encode("utf-8"), STRUCTURAL, 0) for a in st]
-        self._classes = [c for _e, c, _f in exprs]
-        self._hs = _hyperscan_db(exprs)
-        self.engine = "hyperscan" if self._hs is not None else "re"
+        """``anchors``/``ignore_case``: literals that make a line notable; ``patterns``: regular
+        expressions that make a line notable; ``facts``/``facts_ignore_case``: literals that
+        make a line notable and say that log facts may be found in it (``patterns`` are
+        fact patterns too); ``structural``: literals that make a line structural."""
+        bits: dict[tuple[str, int], int] = {}  # (expression, kind) -> class bits; kind 0 literal, 1 caseless, 2 regex
+        for a in anchors:
+            if a:
+                bits[(a, 0)] = bits.get((a, 0), 0) | NOTABLE
+        for a in ignore_case:
+            if a:
+                bits[(a, 1)] = bits.get((a, 1), 0) | NOTABLE
+        for a in facts:
+            if a:
+                bits[(a, 0)] = bits.get((a, 0), 0) | NOTABLE | FACT
+        for a in facts_ignore_case:
+            if a:
+                bits[(a, 1)] = bits.get((a, 1), 0) | NOTABLE | FACT
+        for p in patterns:
+            if p:
+                bits[(p, 2)] = NOTABLE | FACT
+        for a in structural:
+            if a:
+                bits[(a, 0)] = bits.get((a, 0), 0) | STRUCTURAL
+        self._bits = bits
+        self.anchors = sorted(e for (e, k), b in bits.items() if k == 0 and b & NOTABLE)
+        self.anchors_ci = sorted(e for (e, k), b in bits.items() if k == 1)
+        self.patterns = sorted(e for (e, k) in bits if k == 2)
+        self.structural = sorted(e for (e, k), b in bits.items() if k == 0 and b & STRUCTURAL)
+        # one alternation per class combination, for the `re` engine and single lines
+        self._res: list[tuple[re.Pattern, int]] = []
+        groups: dict[int, list[tuple[str, int]]] = {}
+        for (e, k), b in bits.items():
+            groups.setdefault(b, []).append((e, k))
+        for b, items in sorted(groups.items()):
+            rx = _alternation(items)
+            if rx is not None:
+                self._res.append((rx, b))
+        self._notable = [rx for rx, b in self._res if b & NOTABLE]
+        self._structural = [rx for rx, b in self._res if b & STRUCTURAL]
+        self._hs = None
+        self._hs_tried = False
+        self.engine = "hyperscan" if _hyperscan_available() else "re"
 
     def contains_anchor(self, raw_line: bytes) -> bool:
         """True if one line is notable (has an anchor or a pattern hit): it may start an event
         and is read for facts. Used by the exhaustive path and follow mode."""
-        return self._re is not None and self._re.search(raw_line) is not None
+        return any(rx.search(raw_line) is not None for rx in self._notable)
 
     def is_structural(self, raw_line: bytes) -> bool:
-        return self._st_re is not None and self._st_re.search(raw_line) is not None
+        return any(rx.search(raw_line) is not None for rx in self._structural)
 
-    def hits(self, buf) -> tuple[list[int], dict[int, int]]:
-        """(sorted start offsets of the lines of ``buf`` with a hit, {line start: class bits}).
+    def _db(self):
+        if not self._hs_tried:
+            self._hs_tried = True
+            exprs = []
+            for (e, k), b in sorted(self._bits.items()):
+                exprs.append((e.encode("utf-8") if k == 2 else re.escape(e).encode("utf-8"), k, b))
+            self._classes = [b for _e, _k, b in exprs]
+            self._hs = _hyperscan_db(exprs)
+            if self._hs is None:
+                self.engine = "re"
+        return self._hs
 
-        ``buf`` is bytes-like and holds whole lines (a chunk from ``ingest.read_chunks``)."""
-        ends: dict[int, int] = {}  # match end offset -> class bits
-        if self._hs is not None:
+    def hits(self, buf, start: int = 0, end: int | None = None) -> tuple[list[int], dict[int, int]]:
+        """(sorted start offsets of the lines of buf[start:end] with a hit, {line start: class
+        bits}). buf[start:end] holds whole lines (a span from ``ingest.read_spans``)."""
+        if end is None:
+            end = len(buf)
+        ends: dict[int, int] = {}  # match end offset (in buf) -> class bits
+        db = self._db() if end - start >= SMALL else None
+        if db is not None:
             classes = self._classes
             get = ends.get
 
             def on_match(i, _frm, to, _flags, _ctx):
+                to += start
                 ends[to] = get(to, 0) | classes[i]
 
-            self._hs.scan(buf, match_event_handler=on_match)
+            db.scan(memoryview(buf)[start:end] if start or end != len(buf) else buf, match_event_handler=on_match)
         else:
-            if self._re is not None:
-                for m in self._re.finditer(buf):
-                    ends[m.end()] = ends.get(m.end(), 0) | NOTABLE
-            if self._st_re is not None:
-                for m in self._st_re.finditer(buf):
-                    ends[m.end()] = ends.get(m.end(), 0) | STRUCTURAL
+            for rx, b in self._res:
+                for m in rx.finditer(buf, start, end):
+                    e = m.end()
+                    ends[e] = ends.get(e, 0) | b
         flags: dict[int, int] = {}
         if not ends:
             return [], flags
@@ -101,20 +134,42 @@ class Prefilter:
         find = buf.find
         line_start, line_end = -1, -1
         for off in sorted(ends):
-            bits = ends[off]
             if off > line_end:  # a new line (a match ends at or before the newline of its line)
-                line_start = rfind(b"\n", 0, off - 1) + 1 if off > 0 else 0
-                line_end = find(b"\n", off - 1) if off > 0 else find(b"\n")
+                line_start = rfind(b"\n", start, off - 1) + 1 if off > start else start
+                if line_start < start:
+                    line_start = start
+                line_end = find(b"\n", max(off - 1, start), end)
                 if line_end < 0:
-                    line_end = len(buf)
-            flags[line_start] = flags.get(line_start, 0) | bits
+                    line_end = end
+            flags[line_start] = flags.get(line_start, 0) | ends[off]
         return sorted(flags), flags
 
-    # kept for callers that only want the notable lines
     def line_starts(self, buf, start: int = 0) -> list[int]:
-        """Start offsets of the lines (within buf, at or after ``start``) that are notable."""
+        """Start offsets of the notable lines of ``buf`` at or after ``start``."""
         starts, flags = self.hits(buf)
         return [s for s in starts if flags[s] & NOTABLE and s >= start]
+
+
+def _alternation(items: list[tuple[str, int]]):
+    cs = sorted((e for e, k in items if k == 0), key=len, reverse=True)
+    ci = sorted((e for e, k in items if k == 1), key=len, reverse=True)
+    rx = [e for e, k in items if k == 2]
+    parts = []
+    if cs:
+        parts.append("|".join(re.escape(a) for a in cs))
+    if ci:
+        parts.append("(?i:" + "|".join(re.escape(a) for a in ci) + ")")
+    parts.extend(f"(?:{p})" for p in sorted(rx))
+    return re.compile("|".join(parts).encode("utf-8"), re.M) if parts else None
+
+
+def _hyperscan_available() -> bool:
+    import importlib.util
+
+    try:
+        return importlib.util.find_spec("hyperscan") is not None
+    except (ImportError, ValueError):
+        return False
 
 
 def _hyperscan_db(exprs: list[tuple[bytes, int, int]]):
@@ -125,7 +180,7 @@ def _hyperscan_db(exprs: list[tuple[bytes, int, int]]):
     except Exception:  # not installed, or no binary for this platform
         return None
     flags = []
-    for _e, _c, kind in exprs:
+    for _e, kind, _b in exprs:
         if kind == 1:
             flags.append(hyperscan.HS_FLAG_CASELESS)
         elif kind == 2:
@@ -135,7 +190,7 @@ def _hyperscan_db(exprs: list[tuple[bytes, int, int]]):
     try:
         db = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
         db.compile(
-            expressions=[e for e, _c, _k in exprs], ids=list(range(len(exprs))), elements=len(exprs), flags=flags
+            expressions=[e for e, _k, _b in exprs], ids=list(range(len(exprs))), elements=len(exprs), flags=flags
         )
     except Exception:
         return None

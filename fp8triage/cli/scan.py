@@ -35,9 +35,11 @@ FORMATS = ("text", "json", "markdown", "html")
 @click.option("--db", "db_path", type=click.Path(dir_okay=False), envvar="FP8TRIAGE_DB",
               help="History database to record this run in (default: $FP8TRIAGE_DB, else $XDG_DATA_HOME/fp8triage/history.db).")
 @click.option("--no-history", is_flag=True, help="Do not record this run in the history database.")
+@click.option("-j", "--jobs", type=click.IntRange(min=0), default=1, show_default=True,
+              help="Scan up to N files at once, in separate processes (0: one per CPU). Helps with several large files.")
 @handle_errors
 def scan(logs, fmt, output, fact_args, model_dir, env_files, facts_from, signature_dirs, confirm, device,
-         repro_timeout, fail_on, verbose, color, exhaustive, follow=False, db_path=None, no_history=False):
+         repro_timeout, fail_on, verbose, color, exhaustive, follow=False, db_path=None, no_history=False, jobs=1):
     """Find the root cause of FP8 failures in server logs.
 
     LOG can be a file, a directory (searched for *.log, *.txt, *.gz, ...), a .gz file, or "-"
@@ -70,8 +72,19 @@ def scan(logs, fmt, output, fact_args, model_dir, env_files, facts_from, signatu
             raise click.UsageError("--follow takes exactly one file, or '-' for standard input")
         sys.exit(run_follow(logs[0], catalogue=cat, facts=list(cli_facts) + list(other_facts), prefer=facts_from,
                             fmt=fmt, fail_on=fail_on, db_path=db_path, no_history=no_history))
-    result = scan_paths(list(logs), catalogue=cat, cli_facts=cli_facts, extra_facts=other_facts,
-                        prefer=facts_from, exhaustive=exhaustive)
+    from .progress import for_scan
+
+    if jobs == 0:
+        import os
+
+        jobs = os.cpu_count() or 1
+    bar = for_scan(logs)
+    try:
+        result = scan_paths(list(logs), catalogue=cat, cli_facts=cli_facts, extra_facts=other_facts,
+                            prefer=facts_from, exhaustive=exhaustive, progress=bar, jobs=jobs)
+    finally:
+        if bar is not None:
+            bar.close()
     result.warnings.extend(redact(n) for n in notes)
     if confirm:
         from ..repro import confirm_findings
