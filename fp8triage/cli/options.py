@@ -117,4 +117,6 @@ def write_output(path: str | None, text: str) -> None:
         except OSError as e:
             raise click.ClickException(f"{path}: cannot be written ({e.strerror or e})") from None
     else:
-        click.echo(text, nl=False)
+        # color=True: the renderer already chose (--color/--no-color, NO_COLOR, TTY); click would
+        # otherwise strip the colour codes of an explicit --color whenever stdout is not a terminal
+        click.echo(text, nl=False, color=True)
