@@ -224,6 +224,11 @@ PREFILTER_PATTERNS = (
 )
 
 
+# Cheaper stand-ins for the prefilter's Hyperscan pass (a leading "NAME[^\n]*" makes it try
+# every short name as a match start): it searches for the hint, then checks the line.
+PREFILTER_HINTS = {_GPU_NAME_HINT + r"[^\n]*GPU": _GPU_NAME_HINT}
+
+
 def patterns() -> list[str]:
     """Regular expressions for the prefilter (literals, classes, ``[^\\n]*``, ``^``: both
     Hyperscan and Python ``re`` read them the same way)."""

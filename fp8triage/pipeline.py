@@ -27,6 +27,7 @@ from .fingerprint import ALGORITHM_VERSION, fingerprint
 from .ingest import Source, expand_inputs, read_spans
 from .logfacts import LogFacts
 from .logfacts import anchors as fact_anchors
+from .logfacts import PREFILTER_HINTS
 from .logfacts import patterns as fact_patterns
 from .matcher import Claims, Group, claim, judge, unknown_groups
 from .model import Event, Fact, InputInfo, ScanResult
@@ -87,7 +88,7 @@ class Scanner:
         for sig in catalogue.signatures:
             (sig_ci if sig.anchors_ignore_case else sig_cs).update(sig.anchors)
         self.prefilter = Prefilter(sig_cs, sig_ci, patterns=fact_patterns(), structural=STRUCTURAL_ANCHORS,
-                                   facts=cs, facts_ignore_case=ci)
+                                   facts=cs, facts_ignore_case=ci, hints=PREFILTER_HINTS)
         self.groups: dict[str, Group] = {}
         self.logfacts = LogFacts()
         self._dump_lines: list = []  # lines after an environment-dump header (collect_env, nvidia-smi, ...)
