@@ -8,7 +8,7 @@
 Every tool runs as a subprocess, as a user would run it, several times, interleaved (so a
 background load hits all tools alike), with the file in the page cache (it is read once
 first). Printed per tool: median and best wall time, MB/s, the ratio of median wall times
-against ``grep -E`` with the same patterns, user+sys CPU time, and peak RSS (``os.wait4``).
+against ``grep -E`` with the same patterns, user+sys CPU time, and peak RSS (GNU ``time``).
 
 What grep and rg get (``bench/out/patterns-*.txt``, written on every run):
 
@@ -82,16 +82,29 @@ def run_once(cmd: list[str]) -> dict:
         return _run(cmd, out)
 
 
+GNU_TIME = "/usr/bin/time" if os.path.exists("/usr/bin/time") else None
+
+
 def _run(cmd: list[str], stdout) -> dict:
-    t0 = time.perf_counter()
-    p = subprocess.Popen(cmd, stdout=stdout, stderr=subprocess.PIPE)
-    _pid, status, ru = os.wait4(p.pid, 0)
-    wall = time.perf_counter() - t0
-    p.returncode = os.waitstatus_to_exitcode(status)
-    err = p.stderr.read().decode(errors="replace") if p.stderr else ""
-    if p.stderr:
-        p.stderr.close()
-    return {"wall": wall, "cpu": ru.ru_utime + ru.ru_stime, "rss_mb": ru.ru_maxrss / 1024, "rc": p.returncode,
+    """Wall time (this process's clock), CPU time (os.wait4) and peak RSS. On Linux a child's
+    ru_maxrss includes the size of the process that forked it (this Python), so the peak RSS
+    comes from GNU time (a small C program) running the command, where installed."""
+    with tempfile.NamedTemporaryFile("r") as tf:
+        full = [GNU_TIME, "-f", "%M", "-o", tf.name, *cmd] if GNU_TIME else cmd
+        t0 = time.perf_counter()
+        p = subprocess.Popen(full, stdout=stdout, stderr=subprocess.PIPE)
+        _pid, status, ru = os.wait4(p.pid, 0)
+        wall = time.perf_counter() - t0
+        p.returncode = os.waitstatus_to_exitcode(status)
+        err = p.stderr.read().decode(errors="replace") if p.stderr else ""
+        if p.stderr:
+            p.stderr.close()
+        rss_kb = ru.ru_maxrss
+        if GNU_TIME:
+            lines = [ln for ln in tf.read().splitlines() if ln.strip().isdigit()]
+            if lines:
+                rss_kb = int(lines[-1])
+    return {"wall": wall, "cpu": ru.ru_utime + ru.ru_stime, "rss_mb": rss_kb / 1024, "rc": p.returncode,
             "stderr": err[-500:]}
 
 

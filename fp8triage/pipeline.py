@@ -88,7 +88,7 @@ class Scanner:
         for sig in catalogue.signatures:
             (sig_ci if sig.anchors_ignore_case else sig_cs).update(sig.anchors)
         self.prefilter = Prefilter(sig_cs, sig_ci, patterns=fact_patterns(), structural=STRUCTURAL_ANCHORS,
-                                   facts=cs, facts_ignore_case=ci, hints=PREFILTER_HINTS)
+                                   facts=cs, facts_ignore_case=ci, hints=tuple(PREFILTER_HINTS.items()))
         self.groups: dict[str, Group] = {}
         self.logfacts = LogFacts()
         self._dump_lines: list = []  # lines after an environment-dump header (collect_env, nvidia-smi, ...)

@@ -43,16 +43,18 @@ class Prefilter:
         structural: Iterable[str] = (),
         facts: Iterable[str] = (),
         facts_ignore_case: Iterable[str] = (),
-        hints: dict[str, str] | None = None,
+        hints: Iterable[tuple[str, str]] | dict[str, str] = (),
     ):
         """``anchors``/``ignore_case``: literals that make a line notable; ``patterns``: regular
         expressions that make a line notable; ``facts``/``facts_ignore_case``: literals that
         make a line notable and say that log facts may be found in it (``patterns`` are
         fact patterns too); ``structural``: literals that make a line structural.
-        ``hints``: pattern -> a regex that matches wherever the pattern does and costs
-        Hyperscan less (e.g. without a leading ``NAME[^\\n]*``): Hyperscan searches for the
-        hint, and the lines it hits are checked with the pattern itself."""
-        self.hints = {p: h for p, h in (hints or {}).items() if p in set(patterns)}
+        ``hints``: (pattern, a regex that matches wherever the pattern does and costs
+        Hyperscan less (e.g. without a leading ``NAME[^\\n]*``)) pairs: Hyperscan searches
+        for the hint, and the lines it hits are checked with the pattern itself."""
+        patterns = list(patterns)
+        pairs = hints.items() if isinstance(hints, dict) else hints
+        self.hints = {p: h for p, h in pairs if p in set(patterns)}
         bits: dict[tuple[str, int], int] = {}  # (expression, kind) -> class bits; kind 0 literal, 1 caseless, 2 regex
         for a in anchors:
             if a:
