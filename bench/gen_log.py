@@ -149,7 +149,7 @@ class Body:
             else:
                 # a client went away in the middle of a streamed response
                 out.append([
-                    f"(APIServer pid=1) ERROR @TS@ [serving_chat.py:1036] Error in chat completion stream generator.",
+                    "(APIServer pid=1) ERROR @TS@ [serving_chat.py:1036] Error in chat completion stream generator.",
                     "(APIServer pid=1) Traceback (most recent call last):",
                     '(APIServer pid=1)   File "/usr/local/lib/python3.12/dist-packages/vllm/entrypoints/openai/serving_chat.py", '
                     f"line {r.choice([512, 515])}, in chat_completion_stream_generator",

@@ -29,7 +29,7 @@ from .catalogue import Catalogue
 from .cascades import cascade_kind
 from .events import Assembler
 from .facts import resolve
-from .matcher import Claims, Group, claim, judge
+from .matcher import Claims, Group, claim, judge, unknown_of
 from .model import Fact, Finding, InputInfo, ScanResult, UnknownGroup
 from .normalise import LineFormat, detect_format, normalise
 from .pipeline import Scanner
@@ -295,7 +295,7 @@ class Follower:
             # held consequences now have a root cause
             root = out[0].finding.id
             for h in self._held:
-                out.append(Notice("consequence", self.clock(), unknown=_unknown_of(h.group), of=root, cascade=h.kind))
+                out.append(Notice("consequence", self.clock(), unknown=unknown_of(h.group), of=root, cascade=h.kind))
                 self._reported.add(h.group.fingerprint)
             self._held = []
         return out
@@ -307,11 +307,11 @@ class Follower:
         if kind:
             if self._found:
                 self._reported.add(g.fingerprint)
-                return [Notice("consequence", self.clock(), unknown=_unknown_of(g), of=self._found[0], cascade=kind)]
+                return [Notice("consequence", self.clock(), unknown=unknown_of(g), of=self._found[0], cascade=kind)]
             self._held.append(_Held(g, kind, self.clock()))
             return []
         self._reported.add(g.fingerprint)
-        return [Notice("unknown", self.clock(), unknown=_unknown_of(g))]
+        return [Notice("unknown", self.clock(), unknown=unknown_of(g))]
 
     def _release_held(self, force: bool) -> list[Notice]:
         now = self.clock()
@@ -319,7 +319,7 @@ class Follower:
         for h in self._held:
             if force or now - h.since >= self.hold:
                 self._reported.add(h.group.fingerprint)
-                out.append(Notice("unknown", now, unknown=_unknown_of(h.group), cascade=h.kind))
+                out.append(Notice("unknown", now, unknown=unknown_of(h.group), cascade=h.kind))
             else:
                 keep.append(h)
         self._held = keep
@@ -333,22 +333,6 @@ class Follower:
         res = sc.result(self.facts, self.prefer, self.started)
         res.meta["mode"] = "follow"
         return res
-
-
-def _unknown_of(g: Group) -> UnknownGroup:
-    from .fingerprint import mask
-
-    ev = g.event
-    return UnknownGroup(
-        fingerprint=g.fingerprint,
-        kind=ev.kind.value,
-        headline=mask(ev.headline)[:300],
-        sample=ev.lines[-8:] if len(ev.lines) > 8 else ev.lines,
-        count=g.count,
-        workers=g.workers,
-        first=ev.lines[0],
-        last=g.last or ev.lines[0],
-    )
 
 
 def follow(

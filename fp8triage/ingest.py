@@ -109,55 +109,20 @@ def _open(src: Source) -> BinaryIO:
     return raw
 
 
-def read_chunks(src: Source, chunk_size: int = CHUNK) -> Iterator[bytes]:
-    """Yield newline-terminated chunks (the last may lack the newline).
-
-    A corrupt or truncated gzip stream yields what was readable and records a warning.
-    Lines longer than MAX_LINE are cut.
-    """
-    fh = _open(src)
-    carry = b""
-    try:
-        while True:
-            try:
-                data = _read_upto(fh, chunk_size)
-            except (EOFError, gzip.BadGzipFile, zlib.error, OSError) as e:
-                what = "truncated" if isinstance(e, EOFError) else f"corrupt ({e})"
-                src.warnings.append(
-                    f"{src.name}: compressed stream is {what}; scanned the {src.bytes_read + len(carry)} bytes before it"
-                )
-                data = b""
-            if not data:
-                break
-            src.bytes_read += len(data)
-            buf = carry + data if carry else data
-            cut = buf.rfind(b"\n")
-            if cut < 0:
-                if len(buf) > MAX_LINE:
-                    yield _cut_long(src, buf) + b"\n"
-                    carry = b""
-                    # skip the rest of this line
-                    carry = _skip_to_newline(src, fh)
-                    continue
-                carry = buf
-                continue
-            chunk, carry = buf[: cut + 1], buf[cut + 1 :]
-            if len(carry) > MAX_LINE:
-                chunk += _cut_long(src, carry) + b"\n"
-                carry = _skip_to_newline(src, fh)
-            yield chunk
-        if carry:
-            yield carry
-    finally:
-        if src.path is not None or src.data is not None:
-            fh.close()
+def read_chunks(src: Source, chunk_size: int | None = None) -> Iterator[bytes]:
+    """Yield newline-terminated chunks (the last may lack the newline): the spans of
+    ``read_spans`` as bytes. Nothing is lost: a corrupt or truncated gzip stream yields what was
+    readable and records a warning; lines longer than MAX_LINE are cut (and reported)."""
+    for buf, start, end in read_spans(src, chunk_size):
+        yield buf[start:end] if (start, end) != (0, len(buf)) else buf
 
 
 def read_spans(src: Source, chunk_size: int | None = None) -> Iterator[tuple[bytes, int, int]]:
-    """The lines of ``read_chunks`` without copying each chunk again: yields ``(buf, start, end)``
-    where ``buf[start:end]`` holds whole newline-terminated lines (the last span of a source may
-    lack the newline). A line that straddles two reads comes as its own small span. The same
-    lines, cut at the same places, as ``read_chunks`` with the same ``chunk_size``."""
+    """The source's lines without copying each read again: yields ``(buf, start, end)`` where
+    ``buf[start:end]`` holds whole newline-terminated lines (the last span of a source may lack
+    the newline). A line that straddles two reads comes as its own small span. A corrupt or
+    truncated gzip stream yields what was readable and records a warning; lines longer than
+    MAX_LINE are cut."""
     chunk_size = chunk_size or CHUNK
     fh = _open(src)
     carry = b""

@@ -16,7 +16,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
-import regex
 
 from .catalogue import Catalogue, Pattern, Signature
 from .conditions import combine, evaluate
@@ -321,8 +320,6 @@ def unknown_groups(
 ) -> list[UnknownGroup]:
     """Error groups that no finding explains. A group claimed only by a ruled-out signature is
     listed too: the facts say that signature is not the cause, so the error is unexplained."""
-    from .fingerprint import mask
-
     ruled = set(ruled_out)
     explained = {h.group.fingerprint for sid, hs in claims.primary.items() if sid not in ruled for h in hs}
     explained |= {h.group.fingerprint for sid, hs in claims.supporting.items() if sid not in ruled for h in hs}
@@ -330,18 +327,23 @@ def unknown_groups(
     for g in groups:
         if g.fingerprint in explained or not g.event.is_error:
             continue
-        ev = g.event
-        out.append(
-            UnknownGroup(
-                fingerprint=g.fingerprint,
-                kind=ev.kind.value,
-                headline=mask(ev.headline)[:300],
-                sample=ev.lines[-8:] if len(ev.lines) > 8 else ev.lines,
-                count=g.count,
-                workers=g.workers,
-                first=ev.lines[0],
-                last=g.last or ev.lines[0],
-            )
-        )
+        out.append(unknown_of(g))
     out.sort(key=lambda u: -u.count)
     return out[:limit] if limit else out
+
+
+def unknown_of(g: Group) -> UnknownGroup:
+    """The unknown-error view of a group: masked headline, the last lines as its sample."""
+    from .fingerprint import mask
+
+    ev = g.event
+    return UnknownGroup(
+        fingerprint=g.fingerprint,
+        kind=ev.kind.value,
+        headline=mask(ev.headline)[:300],
+        sample=ev.lines[-8:],
+        count=g.count,
+        workers=g.workers,
+        first=ev.lines[0],
+        last=g.last or ev.lines[0],
+    )

@@ -124,7 +124,6 @@ def test_chunk_boundaries(cat, tmp_path, monkeypatch):
     gen = _gen()
     chunk = 64 * 1024
     monkeypatch.setattr(ingest, "CHUNK", chunk)
-    monkeypatch.setattr(ingest.read_chunks, "__defaults__", (chunk,))
     out = tmp_path / "boundaries.log"
     offsets = [chunk * k - 100 * k for k in range(1, 40, 3)]
     manifest = gen.generate(out, 3 * 1024 * 1024, seed=21, style="vllm", at_offsets=offsets)

@@ -10,7 +10,6 @@ keep the other findings and repros, kill the hung kernels' process groups, and e
 from __future__ import annotations
 
 import json
-import os
 import time
 from pathlib import Path
 
