@@ -36,13 +36,30 @@ class CatalogueError(Exception):
         super().__init__("; ".join(str(p) for p in problems))
 
 
+EVIDENCE_KINDS = ("message", "frame", "location", "tokens")
+
+
 @dataclass(frozen=True)
 class Pattern:
+    """One piece of evidence a signature looks for in an event.
+
+    ``kind`` says what it is matched against: ``message`` the event's text (the failure's own
+    words), ``frame`` each traceback or native backtrace frame as ``path:function``, ``location``
+    each source location the event names (a ``.cu``/``.hpp``/``.py`` path, a ``jit/`` path),
+    ``tokens`` an unordered set of words that must all occur in one event. ``strength`` is
+    ``strong`` (can make a finding likely on its own) or ``weak`` (possible, unless the facts
+    support it); messages default to strong, the rest to weak."""
+
     name: str
-    source: str
-    compiled: Any  # regex.Pattern
+    source: str  # the regex ("" for tokens)
+    compiled: Any  # regex.Pattern, or None for tokens
     role: str  # "primary" | "supporting"
-    kinds: frozenset[str]  # empty: any kind
+    kinds: frozenset[str]  # event kinds it applies to; empty: any kind
+    kind: str = "message"
+    strength: str = "strong"
+    exc_types: frozenset[str] = frozenset()  # exception types it applies to (when the event has one)
+    tokens_all: tuple[str, ...] = ()
+    tokens_any: tuple[str, ...] = ()
 
 
 @dataclass
@@ -149,6 +166,20 @@ def build_signature(path: Path, data: dict[str, Any], schema_checked: bool = Fal
     patterns: list[Pattern] = []
     ev = data["evidence"]
     for i, p in enumerate(ev["patterns"]):
+        kind = p.get("kind", "message")
+        strength = p.get("strength", "strong" if kind == "message" else "weak")
+        common = dict(kind=kind, strength=strength, exc_types=frozenset(p.get("exc_types", [])))
+        if kind == "tokens":
+            words = tuple(p.get("all", []))
+            if len(words) < 2:
+                problems.append(Problem(name, f"evidence.patterns.{i}.all", 'a tokens pattern needs all = ["word", "word", ...] (two or more stable words)'))
+                continue
+            patterns.append(Pattern(p["name"], "", None, p.get("role", "primary"), frozenset(p.get("kinds", [])),
+                                    tokens_all=words, tokens_any=tuple(p.get("any", [])), **common))
+            continue
+        if "regex" not in p:
+            problems.append(Problem(name, f"evidence.patterns.{i}", f"a {kind} pattern needs regex = '''...'''"))
+            continue
         flags = regex.MULTILINE
         if p.get("ignore_case"):
             flags |= regex.IGNORECASE
@@ -161,7 +192,7 @@ def build_signature(path: Path, data: dict[str, Any], schema_checked: bool = Fal
             if group.startswith("fact_") and canonical_name(group[5:]) is None:
                 problems.append(Problem(name, f"evidence.patterns.{i}.regex",
                                         f"named group (?P<{group}>...) names no known fact; write (?P<fact_NAME>...) with NAME from `fp8triage facts`"))
-        patterns.append(Pattern(p["name"], p["regex"], compiled, p.get("role", "primary"), frozenset(p.get("kinds", []))))
+        patterns.append(Pattern(p["name"], p["regex"], compiled, p.get("role", "primary"), frozenset(p.get("kinds", [])), **common))
     anchors = list(ev.get("anchors", []))
     if any(p.role == "primary" for p in patterns) and not anchors:
         problems.append(

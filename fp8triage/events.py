@@ -36,6 +36,16 @@ ERRORISH = regex.compile(
 # the start of another log record: never a continuation of an exception message
 LOGLIKE = regex.compile(r"^(?:\[?(?:INFO|DEBUG|WARNING|WARN|ERROR|CRITICAL|TRACE|FATAL)\]?[:\s]|\d{4}-\d\d-\d\d|\[\d|\d\d:\d\d:\d\d)")
 WARNINGISH = regex.compile(r"\bWARNING\b|\bWARN\b|\bWarning\b|\bUserWarning\b|FutureWarning")
+# native stack frames: TensorRT-LLM / glibc backtraces ("1       0x7ffb85c9bc41 tensorrt_llm::...(...) + 100"),
+# torch's C++ stacks ("frame #3: at::native::foo(...) + 0x1d (0x7f.. in /usr/lib/libtorch_cuda.so)"), gdb ("#3 0x.. in foo")
+NATIVE_FRAME = regex.compile(
+    r"^(?:\d+\s+0x[0-9a-fA-F]+\s+(?P<sym>.+)"
+    r"|frame #\d+: (?:0x[0-9a-fA-F]+\s*)?(?P<sym2>.+)"
+    r"|#\d+\s+0x[0-9a-fA-F]+ in (?P<sym3>.+))$"
+)
+# a terminal, a logger or a paste wraps long lines at a fixed width: a header-less, unindented line right
+# after a line at least this long continues it
+WRAP_MIN = 60
 
 MAX_EVENT_LINES = 4000  # a longer traceback keeps its head and its newest frames
 MAX_CONTINUATION = 12
@@ -51,6 +61,7 @@ class _Builder:
     message: str = ""
     chain: list[str] = field(default_factory=list)
     frames: list[tuple[str, str]] = field(default_factory=list)
+    wrapped: list[int] = field(default_factory=list)
     cont: int = 0
     dropped: int = 0
     exc_level: str | None = None
@@ -79,10 +90,17 @@ class Assembler:
     def __init__(self, emit: Callable[[Event], None]):
         self.emit = emit
         self.open: dict[str | None, _Builder] = {}
+        self._last: str | None = None  # the worker of the line fed last
 
     # -- public -----------------------------------------------------------------------------
     def feed(self, line: Line, notable: bool) -> None:
         w = line.worker
+        if w is None and line.level is None and self._last is not None and None not in self.open:
+            # a prefixed line wrapped by the terminal or the paste: its tail has no prefix of its own
+            b = self.open.get(self._last)
+            if b is not None and self._wrap(b, line):
+                return
+        self._last = w
         b = self.open.get(w)
         if b is not None:
             if self._continue(b, line):
@@ -214,26 +232,54 @@ class Assembler:
             return self._message_continuation(b, line, strict=True)
         return self._message_continuation(b, line)
 
+    def _wrap(self, b: _Builder, line: Line) -> bool:
+        """Add ``line`` as the wrapped tail of the builder's last line, if it looks like one."""
+        stripped = line.text.strip()
+        prev = b.lines[-1].text if b.lines else ""
+        if not stripped or len(prev) < WRAP_MIN or line.text[:1] in (" ", "\t"):
+            return False
+        if (TRACEBACK_START.search(line.text) or FRAME.match(line.text) or CHAIN_MARKER.match(line.text)
+                or LOGLIKE.match(stripped) or EXCEPTION_LINE.match(stripped) or NATIVE_FRAME.match(stripped)):
+            return False
+        b.add(line)
+        b.wrapped.append(len(b.lines) - 1)
+        if b.kind is not EventKind.TRACEBACK or b.state in ("exc", "exc-blank"):
+            b.message = _join_wrapped(b.message, stripped)
+        return True
+
     def _message_continuation(self, b: _Builder, line: Line, strict: bool = False) -> bool:
         text = line.text
         stripped = text.strip()
         if not stripped or b.cont >= MAX_CONTINUATION:
+            if stripped:
+                nf = NATIVE_FRAME.match(stripped)
+                if nf and len(b.frames) < MAX_EVENT_LINES:  # a long native backtrace: frames only
+                    b.add(line)
+                    b.frames.append((nf.group("sym") or nf.group("sym2") or nf.group("sym3") or "", ""))
+                    return True
             return False
         if TRACEBACK_START.search(text) or FRAME.match(text) or CHAIN_MARKER.match(text) or LOGLIKE.match(stripped):
             return False
         indented = text[:1] in (" ", "\t")
-        # a numbered native backtrace line:  "1       0x7ffb85c9bc41 tensorrt_llm::..."
-        backtrace = regex.match(r"^\d+\s+0x[0-9a-f]+\s", stripped) is not None
+        nf = NATIVE_FRAME.match(stripped)
+        if nf:
+            b.add(line)
+            b.frames.append((nf.group("sym") or nf.group("sym2") or nf.group("sym3") or "", ""))
+            return True
         # no logger header on either line, or the same header on both (vLLM logs every line of a
         # multi-line message through its logger: "ERROR ... CUDA kernel errors might be ...")
         bare = line.level == b.exc_level and not strict
-        if indented or backtrace or bare:
+        if indented or bare:
             if bare and not indented and EXCEPTION_LINE.match(stripped):
                 return False
             b.add(line)
             b.cont += 1
+            b.wrapped.append(len(b.lines) - 1)
             if b.kind in (EventKind.ERROR, EventKind.CPP_ASSERT) and b.cont <= 4:
-                b.message = (b.message + " " + stripped).strip()
+                b.message = _join_wrapped(b.message, stripped)
+            return True
+        if strict and self._wrap(b, line):  # a warning's message wrapped by the terminal
+            b.cont += 1
             return True
         return False
 
@@ -255,9 +301,14 @@ class Assembler:
             message=b.message,
             frames=b.frames,
             chain=b.chain,
+            wrapped=b.wrapped,
             workers=[w] if w else [],
         )
         self.emit(ev)
+
+
+def _join_wrapped(message: str, piece: str) -> str:
+    return (message + " " + piece).strip()
 
 
 def _frame(m: regex.Match) -> tuple[str, str]:

@@ -16,6 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
+import regex
+
 
 from .catalogue import Catalogue, Pattern, Signature
 from .conditions import combine, evaluate
@@ -57,12 +59,26 @@ class Group:
         self.last = ev.lines[0]
 
 
+@dataclass(frozen=True)
+class Match:
+    """Where a pattern matched in an event, whatever its kind."""
+
+    line: int  # index into event.lines of the evidence line
+    span: tuple[int, int] | None  # within the evidence text
+    text: str | None = None  # the evidence text when it is not the physical line (a joined wrapped message)
+    facts: tuple[tuple[str, str, int], ...] = ()  # (group name, value, line index) of named fact_ groups
+
+
 @dataclass
 class Hit:
     sig: Signature
     pattern: Pattern
-    match: Any  # regex.Match on group.event.text
+    match: Match
     group: Group
+
+    @property
+    def strong(self) -> bool:
+        return self.pattern.strength == "strong"
 
 
 @dataclass
@@ -92,6 +108,98 @@ def _candidates(cat: Catalogue, text: str) -> list[Signature]:
     return out
 
 
+# source locations an event names: C++/CUDA/Python files (with or without a line number) and JIT paths
+LOCATION = regex.compile(
+    r"(?:[\w.+~-]*/)*[\w.+-]+\.(?:cuh|cu|hpp|hh|h|cpp|cc|cxx|py|pyx|so)(?::\d+)?\b|\bjit/[\w./-]+"
+)
+
+
+def _offset_line(ev: Event, offset: int) -> tuple[int, int]:
+    """(line index, offset within that line) of an offset into ``ev.text``."""
+    pos = 0
+    for i, ln in enumerate(ev.lines):
+        end = pos + len(ln.text)
+        if offset <= end:
+            return i, offset - pos
+        pos = end + 1
+    return len(ev.lines) - 1, 0
+
+
+def _regex_match(m: Any, ev: Event) -> Match:
+    i, s0 = _offset_line(ev, m.start())
+    j, e0 = _offset_line(ev, max(m.start(), m.end()))
+    span = (s0, e0 if j == i else len(ev.lines[i].text))
+    facts = tuple(
+        (name, value, _offset_line(ev, m.start(name))[0]) for name, value in m.groupdict().items() if name.startswith("fact_") and value
+    )
+    return Match(i, (span[0], max(span[0], span[1])), None, facts)
+
+
+def _find_line(ev: Event, needle: str) -> int:
+    for i, ln in enumerate(ev.lines):
+        if needle and needle in ln.text:
+            return i
+    return len(ev.lines) - 1
+
+
+def _exc_ok(p: Pattern, ev: Event) -> bool:
+    if not p.exc_types or not ev.exc_type:
+        return True
+    return ev.exc_type.rsplit(".", 1)[-1] in p.exc_types or ev.exc_type in p.exc_types
+
+
+def match_pattern(p: Pattern, ev: Event, claims: Claims, sig: Signature) -> Match | None:
+    """Match one evidence pattern of any kind against an event."""
+    if (p.kinds and ev.kind.value not in p.kinds) or not _exc_ok(p, ev):
+        return None
+    if p.kind == "tokens":
+        low = ev.text.lower()
+        if not all(t.lower() in low for t in p.tokens_all):
+            return None
+        if p.tokens_any and not any(t.lower() in low for t in p.tokens_any):
+            return None
+        words = [t.lower() for t in p.tokens_all]
+        best = max(range(len(ev.lines)), key=lambda i: (sum(w in ev.lines[i].text.lower() for w in words), -i))
+        return Match(best, None)
+    if p.kind == "frame":
+        for path, func in ev.frames:
+            m = _search(p, f"{path}:{func}" if func else path, claims, sig)
+            if m is not None:
+                return Match(_find_line(ev, path), None)
+        return None
+    if p.kind == "location":
+        seen = set()
+        for loc in [*LOCATION.findall(ev.text), *(path for path, _ in ev.frames)]:
+            if loc in seen:
+                continue
+            seen.add(loc)
+            m = _search(p, loc, claims, sig)
+            if m is not None:
+                return Match(_find_line(ev, loc), None)
+        return None
+    m = _search(p, ev.text, claims, sig)
+    if m is not None:
+        return _regex_match(m, ev)
+    if ev.wrapped:
+        # a message wrapped by a terminal or a logger: cut mid-word at a fixed width (""), or at a space (" ")
+        for sep in ("", " "):
+            joined = ev.unwrapped(sep)
+            text = "\n".join(t for _, t in joined)
+            m = _search(p, text, claims, sig)
+            if m is None:
+                continue
+            pos, k = 0, 0
+            for k, (_, t) in enumerate(joined):
+                if m.start() <= pos + len(t):
+                    break
+                pos += len(t) + 1
+            first, t = joined[k]
+            s0 = m.start() - pos
+            return Match(first, (s0, min(len(t), m.end() - pos)), t,
+                         tuple((n, v, first) for n, v in m.groupdict().items() if n.startswith("fact_") and v))
+    return None
+
+
 def _search(p: Pattern, text: str, claims: Claims, sig: Signature):
     if (sig.id, p.name) in claims.timed_out:
         return None
@@ -117,63 +225,47 @@ def claim(cat: Catalogue, groups: list[Group], claims: Claims | None = None) -> 
             continue
         matched: list[Hit] = []
         for sig in cands:
-            for p in sig.primary:
-                if p.kinds and g.event.kind.value not in p.kinds:
-                    continue
-                m = _search(p, text, claims, sig)
+            hit = None
+            # strong evidence first: a signature's message pattern beats its frames, locations, tokens
+            for p in sorted(sig.primary, key=lambda p: p.strength != "strong"):
+                m = match_pattern(p, g.event, claims, sig)
                 if m is not None:
-                    matched.append(Hit(sig, p, m, g))
+                    hit = Hit(sig, p, m, g)
                     break
+            if hit is not None:
+                matched.append(hit)
         if matched:
-            best = max(matched, key=lambda h: (h.sig.priority, -cat.signatures.index(h.sig)))
+            # the failure's own message beats a signature that only recognised the frames or location
+            best = max(matched, key=lambda h: (h.strong, h.sig.priority, -cat.signatures.index(h.sig)))
             claims.primary.setdefault(best.sig.id, []).append(best)
             claims.claimed.add(g.fingerprint)
             others = [h.sig.id for h in matched if h is not best]
             if others:
                 claims.also[g.fingerprint] = others
-            for name, value in best.match.groupdict().items():
-                if name.startswith("fact_") and value:
-                    ln = _line_at(g.event, best.match.start(name))
-                    fname = canonical_name(name[5:]) or name[5:]
-                    claims.facts.append(
-                        Fact(fname, normalise_value(fname, value), f"log {ln.source}:{ln.lineno} (matched by {best.sig.id})", "log")
-                    )
+            for name, value, idx in best.match.facts:
+                ln = g.event.lines[idx]
+                fname = canonical_name(name[5:]) or name[5:]
+                claims.facts.append(
+                    Fact(fname, normalise_value(fname, value), f"log {ln.source}:{ln.lineno} (matched by {best.sig.id})", "log")
+                )
         for sig in cands:
             for p in sig.supporting:
-                if p.kinds and g.event.kind.value not in p.kinds:
-                    continue
-                m = _search(p, text, claims, sig)
+                m = match_pattern(p, g.event, claims, sig)
                 if m is not None:
                     claims.supporting.setdefault(sig.id, []).append(Hit(sig, p, m, g))
                     break
     return claims
 
 
-def _line_at(ev: Event, offset: int) -> Line:
-    pos = 0
-    for ln in ev.lines:
-        end = pos + len(ln.text)
-        if offset <= end:
-            return ln
-        pos = end + 1
-    return ev.lines[-1]
-
-
-def _evidence(hit: Hit) -> Evidence:
+def _evidence(hit: Hit, symptom: bool = False) -> Evidence:
     ev = hit.group.event
-    start, end = hit.match.span()
-    pos = 0
-    for ln in ev.lines:
-        line_end = pos + len(ln.text)
-        if start <= line_end:
-            s = start - pos
-            e = min(end, line_end) - pos
-            return Evidence(
-                ln.source, ln.lineno, ln.text, (s, max(s, e)), tuple(hit.group.workers), hit.pattern.name
-            )
-        pos = line_end + 1
-    last = ev.lines[-1]
-    return Evidence(last.source, last.lineno, last.text, None, tuple(hit.group.workers), hit.pattern.name)
+    m = hit.match
+    ln = ev.lines[min(m.line, len(ev.lines) - 1)]
+    kind = "symptom" if symptom else hit.pattern.kind
+    return Evidence(
+        ln.source, ln.lineno, m.text if m.text is not None else ln.text, m.span, tuple(hit.group.workers),
+        hit.pattern.name, kind, hit.pattern.strength,
+    )
 
 
 # -- conditions and remedies ---------------------------------------------------------------
@@ -237,11 +329,36 @@ def _used_facts(results: list[ConditionResult], facts: Mapping[str, Fact]) -> li
     return out
 
 
-def make_finding(sig: Signature, facts: Mapping[str, Fact], hits: list[Hit], support: list[Hit]) -> Finding:
+def _facts_support(results: list[ConditionResult]) -> bool:
+    """Some condition holds on a fact actually seen (not an assumed default), and none fails."""
+    if any(r.truth is Truth.FAILS for r in results):
+        return False
+    return any(r.truth is Truth.HOLDS and r.source and not r.source.startswith("default") for r in results)
+
+
+def evidence_strength(hits: list[Hit], symptom: bool) -> str:
+    if symptom:
+        return "symptom"
+    return "strong" if any(h.strong for h in hits) else "weak"
+
+
+def make_finding(sig: Signature, facts: Mapping[str, Fact], hits: list[Hit], support: list[Hit], symptom: bool = False) -> Finding:
     results = evaluate_conditions(sig, facts)
     status, decide, contra = _status(results)
     from_facts = not hits and not support
-    evidence = [_evidence(h) for h in sorted(hits, key=lambda h: h.group.order)[:MAX_EVIDENCE]]
+    strength = evidence_strength(hits, symptom) if not from_facts else "strong"
+    if strength != "strong" and status is Status.LIKELY and not _facts_support(results):
+        # frames, a source location, a set of tokens or a symptom alone: the cause is only possible
+        # until a fact seen in the log or the machine supports it
+        status = Status.POSSIBLE
+    if strength == "weak" and status is not Status.RULED_OUT:
+        kinds = sorted({h.pattern.kind for h in hits})
+        decide = list(decide) + [
+            f"the failure's own error message (only the {' and '.join(kinds)} matched: the line may be cut, reworded or missing)"
+        ]
+    # strong hits first, then in log order
+    ordered = sorted(hits, key=lambda h: (not h.strong, h.group.order))
+    evidence = [_evidence(h, symptom) for h in ordered[:MAX_EVIDENCE]]
     evidence += [_evidence(h) for h in support[: max(0, MAX_EVIDENCE - len(evidence))]]
     workers: list[str] = []
     for h in hits + support:
@@ -269,6 +386,7 @@ def make_finding(sig: Signature, facts: Mapping[str, Fact], hits: list[Hit], sup
         decide=decide,
         contradicted_by=contra,
         from_facts_only=from_facts,
+        strength=strength,
     )
 
 
@@ -281,11 +399,12 @@ def judge(
     for sig in cat.signatures:
         hits = claims.primary.get(sig.id, [])
         support = claims.supporting.get(sig.id, []) if (hits or sig.silent) else []
+        symptom = False
         if sig.silent and not hits and support:
             # symptoms only: the symptom lines are the evidence
-            hits, support = support, []
+            hits, support, symptom = support, [], True
         if hits or support:
-            f = make_finding(sig, facts, hits, support)
+            f = make_finding(sig, facts, hits, support, symptom)
         elif facts_only and sig.preflight and sig.conditions:
             results = evaluate_conditions(sig, facts)
             truth, _, _ = combine(results)
@@ -301,12 +420,18 @@ def judge(
         if not (f.from_facts_only and evidenced & set(cat.get(f.id).data.get("covered_by", [])))
     ]
     first_line = {}
+    failure: dict[str, bool] = {}
     for sig_id, hs in claims.primary.items():
         first_line[sig_id] = min(h.group.order for h in hs)
+        failure[sig_id] = any(h.group.event.is_error for h in hs)
     findings.sort(
         key=lambda f: (
             f.status.rank,
             f.from_facts_only,
+            # a failure (an error, an assertion, a traceback) is the root cause before a warning or
+            # a symptom line, and the failure's own message before frames or a location
+            not failure.get(f.id, False),
+            f.strength != "strong",
             f.severity.rank,
             -(cat.get(f.id).priority if cat.get(f.id) else 50),
             first_line.get(f.id, 1 << 30),

@@ -79,6 +79,7 @@ class Event:
     message: str = ""  # final exception message / the error line text (continuations joined)
     frames: list[tuple[str, str]] = field(default_factory=list)  # (module path, function), innermost last
     chain: list[str] = field(default_factory=list)  # earlier exceptions in a chained traceback ("Type: msg")
+    wrapped: list[int] = field(default_factory=list)  # indices of lines that continue the line before (a wrapped message)
     fingerprint: str = ""
     workers: list[str] = field(default_factory=list)  # every worker on which this event was seen
     count: int = 1  # how many times it was seen (all workers)
@@ -91,6 +92,22 @@ class Event:
     @property
     def text(self) -> str:
         return "\n".join(ln.text for ln in self.lines)
+
+    def unwrapped(self, sep: str) -> list[tuple[int, str]]:
+        """The event's lines with wrapped continuations joined to the line they continue, as
+        (index of the first physical line, joined text). ``sep`` goes between the pieces: ""
+        for a message cut at a fixed column mid-word, " " for one wrapped at a word boundary."""
+        out: list[tuple[int, str]] = []
+        cont = set(self.wrapped)
+        for i, ln in enumerate(self.lines):
+            if i in cont and out:
+                first, text = out[-1]
+                piece = ln.text.strip()
+                joined = text + piece if sep == "" and text.endswith(" ") else text.rstrip() + sep + piece
+                out[-1] = (first, joined)
+            else:
+                out.append((i, ln.text))
+        return out
 
     @property
     def is_error(self) -> bool:
@@ -150,6 +167,8 @@ class Evidence:
     span: tuple[int, int] | None = None  # matched span within text, if the match lies on this line
     workers: tuple[str, ...] = ()
     pattern: str = ""  # name of the evidence pattern that matched
+    kind: str = "message"  # what matched: message | frame | location | tokens | symptom
+    strength: str = "strong"  # strong: the failure's own message; weak: frames, location, tokens
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -159,6 +178,8 @@ class Evidence:
             "span": list(self.span) if self.span else None,
             "workers": list(self.workers),
             "pattern": self.pattern,
+            "kind": self.kind,
+            "strength": self.strength,
         }
 
 
@@ -206,6 +227,7 @@ class Finding:
     contradicted_by: list[str] = field(default_factory=list)  # for ruled-out
     repro_results: list[dict[str, Any]] = field(default_factory=list)
     from_facts_only: bool = False  # no log evidence: a risk judged from the facts
+    strength: str = "strong"  # strongest evidence: strong (the message), weak (frames/location/tokens), symptom
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -229,6 +251,7 @@ class Finding:
             "decide": self.decide,
             "contradicted_by": self.contradicted_by,
             "from_facts_only": self.from_facts_only,
+            "evidence_strength": self.strength,
         }
 
 

@@ -328,6 +328,8 @@ def check_signature(sig: Any, samples: Iterable[str] = (), *, timeout: float = S
     problems = []
     raw = sig.data.get("evidence", {}).get("patterns", [])
     for i, p in enumerate(sig.patterns):
+        if p.compiled is None:  # a tokens pattern: substring tests, nothing to backtrack
+            continue
         idx = next((j for j, r in enumerate(raw) if r.get("name") == p.name), i)
         v = check_pattern(p.compiled, samples, timeout=timeout)
         if not v.ok:

@@ -164,6 +164,8 @@ def _anchor_problems(sig: Signature, s: Sample) -> list[Problem]:
         return out
     lines = hay.splitlines()
     for p in sig.primary:
+        if p.kind != "message":
+            continue  # frames, locations and tokens: the anchors are checked on the whole sample above
         m = p.compiled.search(text)
         if m is None:
             continue
@@ -360,7 +362,8 @@ def show(cat: Catalogue, sig_id: str, sig_dir: Path | None = None) -> dict:
              "when": [describe(c) for c in r.get("when", [])], "repro": r.get("repro", []), "rank": r.get("rank", 50)}
             for r in sorted(sig.remedies, key=lambda r: r.get("rank", 50))
         ],
-        "evidence": [{"name": p.name, "role": p.role, "regex": p.source} for p in sig.patterns],
+        "evidence": [{"name": p.name, "role": p.role, "kind": p.kind, "strength": p.strength, "regex": p.source,
+                      "tokens": list(p.tokens_all), "exc_types": sorted(p.exc_types)} for p in sig.patterns],
         "anchors": sig.anchors,
         "repro": sig.repro,
         "references": sig.references,
@@ -517,7 +520,9 @@ def render_docs(cat: Catalogue) -> str:
             out.append("Anchors: " + ", ".join(f"`{a}`" for a in s.anchors))
             out.append("")
         for p in s.patterns:
-            out.append(f"- `{p.name}` ({p.role}): `{_code(p.source)}`")
+            what = f"`{_code(p.source)}`" if p.compiled is not None else "all of " + ", ".join(f"`{_code(t)}`" for t in p.tokens_all)
+            exc = f", {'/'.join(sorted(p.exc_types))}" if p.exc_types else ""
+            out.append(f"- `{p.name}` ({p.role}, {p.kind}, {p.strength}{exc}): {what}")
         out += ["", "### Conditions", ""]
         out += [f"- {_md(_cond_text(c))}" for c in s.conditions] or ["None: the log evidence alone decides."]
         out += ["", "### Remedies", ""]

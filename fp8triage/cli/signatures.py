@@ -98,7 +98,10 @@ def render_show(info: dict) -> str:
             out.append(f"  {r['rank']:>3}. {r['title']}{when}")
             for ln in sigtools._action_text(r["action"]).splitlines():
                 out.append(f"         {ln}")
-    out += ["", "Evidence"] + [f"  - {e['name']} ({e['role']}): {e['regex']}" for e in info["evidence"]]
+    out += ["", "Evidence"] + [
+        f"  - {e['name']} ({e['role']}, {e['kind']}, {e['strength']}): " + (e["regex"] or "all of " + ", ".join(e["tokens"]))
+        for e in info["evidence"]
+    ]
     out += ["", "Known problems"] + (_indent(info["known_problems"]) if info["known_problems"] else ["  none recorded"])
     if info["references"]:
         out += ["", "References"] + [f"  - {r['ref']}" + (f"  {r['url']}" if r.get("url") else "") for r in info["references"]]

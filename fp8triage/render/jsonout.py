@@ -6,7 +6,7 @@ from typing import Any
 
 from ..model import ScanResult
 
-SCHEMA_VERSION = "1.0"
+SCHEMA_VERSION = "1.1"
 
 
 def result_dict(result: ScanResult, *, exit_code: int | None = None) -> dict[str, Any]:
