@@ -43,9 +43,11 @@ NATIVE_FRAME = regex.compile(
     r"|frame #\d+: (?:0x[0-9a-fA-F]+\s*)?(?P<sym2>.+)"
     r"|#\d+\s+0x[0-9a-fA-F]+ in (?P<sym3>.+))$"
 )
+PARTIAL_FRAME = regex.compile(r'^\s*File "[^"]+$')
 # a terminal, a logger or a paste wraps long lines at a fixed width: a header-less, unindented line right
 # after a line at least this long continues it
 WRAP_MIN = 60
+WRAP_MIN_PREFIXED = 16
 
 MAX_EVENT_LINES = 4000  # a longer traceback keeps its head and its newest frames
 MAX_CONTINUATION = 12
@@ -62,6 +64,7 @@ class _Builder:
     chain: list[str] = field(default_factory=list)
     frames: list[tuple[str, str]] = field(default_factory=list)
     wrapped: list[int] = field(default_factory=list)
+    frame_at: int = -1  # index of the line the last frame was read from
     cont: int = 0
     dropped: int = 0
     exc_level: str | None = None
@@ -95,10 +98,12 @@ class Assembler:
     # -- public -----------------------------------------------------------------------------
     def feed(self, line: Line, notable: bool) -> None:
         w = line.worker
-        if w is None and line.level is None and self._last is not None and None not in self.open:
+        unprefixed_tb = self.open.get(None)
+        if (w is None and line.level is None and self._last is not None
+                and not (unprefixed_tb is not None and unprefixed_tb.kind is EventKind.TRACEBACK and line.text[:1] in (" ", "\t"))):
             # a prefixed line wrapped by the terminal or the paste: its tail has no prefix of its own
             b = self.open.get(self._last)
-            if b is not None and self._wrap(b, line):
+            if b is not None and self._wrap(b, line, indented_ok=True):
                 return
         self._last = w
         b = self.open.get(w)
@@ -126,9 +131,12 @@ class Assembler:
             return
         fm = FRAME.match(text)
         if fm:
-            b = _Builder(EventKind.TRACEBACK, [line], "frames")
+            b = _Builder(EventKind.TRACEBACK, [line], "frames", frame_at=0)
             b.frames.append(_frame(fm))
             self.open[w] = b
+            return
+        if PARTIAL_FRAME.match(text):  # a frame line cut by a terminal: its tail follows
+            self.open[w] = _Builder(EventKind.TRACEBACK, [line], "frames")
             return
         if CHAIN_MARKER.match(text):
             self.open[w] = _Builder(EventKind.TRACEBACK, [line], "chained")
@@ -177,6 +185,7 @@ class Assembler:
                 if fm:
                     b.add(line)
                     b.frames.append(_frame(fm))
+                    b.frame_at = len(b.lines) - 1
                     b.state = "frames"
                     return True
                 if CHAIN_MARKER.match(text):
@@ -197,6 +206,9 @@ class Assembler:
                     b.add(line)
                     return True
                 em = EXCEPTION_LINE.match(stripped)
+                if not em and b.lines and FRAME.match(b.lines[-1].text) and len(b.lines[-1].text) >= WRAP_MIN:
+                    if self._wrap(b, line):  # the tail of a frame line cut by a terminal
+                        return True
                 if em or b.frames:
                     # the final (or a chained) exception line
                     if b.exc_type:
@@ -232,19 +244,41 @@ class Assembler:
             return self._message_continuation(b, line, strict=True)
         return self._message_continuation(b, line)
 
-    def _wrap(self, b: _Builder, line: Line) -> bool:
-        """Add ``line`` as the wrapped tail of the builder's last line, if it looks like one."""
+    def _wrap(self, b: _Builder, line: Line, indented_ok: bool = False) -> bool:
+        """Add ``line`` as the wrapped tail of the builder's last line, if it looks like one: the line
+        before is long (wrapping happens at a fixed width) and this one starts nothing of its own."""
+        if line.worker is not None or line.level is not None:
+            return False  # a line with a prefix of its own starts a record; a wrapped tail has none
         stripped = line.text.strip()
-        prev = b.lines[-1].text if b.lines else ""
-        if not stripped or len(prev) < WRAP_MIN or line.text[:1] in (" ", "\t"):
+        last = b.lines[-1] if b.lines else None
+        prev = last.text if last else ""
+        if not stripped or (line.text[:1] in (" ", "\t") and not indented_ok):
+            return False
+        # a line's width is its logger/worker prefix (removed from its text) plus its text, so a
+        # prefixed line can be cut with little text; a line that ends a sentence was not cut
+        prefixed = last is not None and (last.level is not None or last.worker is not None)
+        if len(prev) < (WRAP_MIN_PREFIXED if prefixed else WRAP_MIN) or prev.rstrip()[-1:] in (".", "!", "?", ";", "}", "]"):
             return False
         if (TRACEBACK_START.search(line.text) or FRAME.match(line.text) or CHAIN_MARKER.match(line.text)
                 or LOGLIKE.match(stripped) or EXCEPTION_LINE.match(stripped) or NATIVE_FRAME.match(stripped)):
             return False
         b.add(line)
         b.wrapped.append(len(b.lines) - 1)
-        if b.kind is not EventKind.TRACEBACK or b.state in ("exc", "exc-blank"):
-            b.message = _join_wrapped(b.message, stripped)
+        if b.kind is EventKind.TRACEBACK and b.state in ("frames", "chained"):
+            # the logical line: the last unwrapped line and every wrapped piece after it
+            k = len(b.lines) - 1
+            while k > 0 and k in b.wrapped:
+                k -= 1
+            whole = "".join(ln.text for ln in b.lines[k:])
+            fm = FRAME.match(whole)  # a frame line cut in two (or more)
+            if fm:
+                if b.frames and b.frame_at == k:
+                    b.frames[-1] = _frame(fm)  # it was read from a cut piece: take the whole line
+                else:
+                    b.frames.append(_frame(fm))
+                b.frame_at = k
+        elif b.kind is not EventKind.TRACEBACK or b.state in ("exc", "exc-blank"):
+            b.message = _join_wrapped(b.message, line.text)
         return True
 
     def _message_continuation(self, b: _Builder, line: Line, strict: bool = False) -> bool:
@@ -258,7 +292,8 @@ class Assembler:
                     b.frames.append((nf.group("sym") or nf.group("sym2") or nf.group("sym3") or "", ""))
                     return True
             return False
-        if TRACEBACK_START.search(text) or FRAME.match(text) or CHAIN_MARKER.match(text) or LOGLIKE.match(stripped):
+        if (TRACEBACK_START.search(text) or FRAME.match(text) or PARTIAL_FRAME.match(text) or CHAIN_MARKER.match(text)
+                or LOGLIKE.match(stripped)):
             return False
         indented = text[:1] in (" ", "\t")
         nf = NATIVE_FRAME.match(stripped)
@@ -278,7 +313,7 @@ class Assembler:
             if b.kind in (EventKind.ERROR, EventKind.CPP_ASSERT) and b.cont <= 4:
                 b.message = _join_wrapped(b.message, stripped)
             return True
-        if strict and self._wrap(b, line):  # a warning's message wrapped by the terminal
+        if self._wrap(b, line):  # a message wrapped by the terminal after its logger header
             b.cont += 1
             return True
         return False
@@ -308,7 +343,7 @@ class Assembler:
 
 
 def _join_wrapped(message: str, piece: str) -> str:
-    return (message + " " + piece).strip()
+    return (message.rstrip() + " " + piece.strip()).strip()
 
 
 def _frame(m: regex.Match) -> tuple[str, str]:

@@ -81,6 +81,9 @@ class Hit:
         return self.pattern.strength == "strong"
 
 
+_NO_GROUP: Any = None  # placeholder group of a hit before it is attached to one
+
+
 @dataclass
 class Claims:
     primary: dict[str, list[Hit]] = field(default_factory=dict)  # sig id -> hits
@@ -148,9 +151,21 @@ def _exc_ok(p: Pattern, ev: Event) -> bool:
     return ev.exc_type.rsplit(".", 1)[-1] in p.exc_types or ev.exc_type in p.exc_types
 
 
+# failures with a cause of their own: frames, a location or tokens never claim them for an FP8 signature
+# (an OOM raised inside an FP8 GEMM's frames is still an OOM)
+OTHER_FAILURE = regex.compile(
+    r"OutOfMemoryError|out of memory|CUDA_ERROR_OUT_OF_MEMORY|CUBLAS_STATUS_ALLOC_FAILED|NCCL error|ncclInternalError|"
+    r"ncclSystemError|ncclUnhandledCudaError|KeyboardInterrupt|Address already in use|Connection refused|"
+    r"No space left on device|Too many open files|DistStoreError|TimeoutError|timed out",
+    regex.IGNORECASE,
+)
+
+
 def match_pattern(p: Pattern, ev: Event, claims: Claims, sig: Signature) -> Match | None:
     """Match one evidence pattern of any kind against an event."""
     if (p.kinds and ev.kind.value not in p.kinds) or not _exc_ok(p, ev):
+        return None
+    if p.strength == "weak" and (OTHER_FAILURE.search(ev.headline) or any(OTHER_FAILURE.search(c) for c in ev.chain[-2:])):
         return None
     if p.kind == "tokens":
         low = ev.text.lower()
@@ -200,6 +215,64 @@ def match_pattern(p: Pattern, ev: Event, claims: Claims, sig: Signature) -> Matc
     return None
 
 
+PARTIAL_MIN = 20  # characters of a cut message that must match the start of a known one
+_NOT_PARTIAL = regex.compile(r"\(\?[=!<]|\\A|\\K|\(\?s\)|\(\?[a-z]*s[a-z]*\)")
+
+
+def partial_ok(p: Pattern) -> bool:
+    """Whether a pattern can say that a cut line is the start of its message: lookarounds and
+    whole-event scans (\\A, \\K, dot-all) would take any cut text for a start."""
+    return p.kind == "message" and p.compiled is not None and not _NOT_PARTIAL.search(p.source)
+
+
+CUT_ANCHOR_MIN = 6  # characters of an anchor that a cut line must end with
+
+
+def _cut_candidates(cat: Catalogue, tail: str) -> list[tuple[Signature, int]]:
+    """(signature, offset) for each signature one of whose anchors the line's end cuts: the line
+    ends with the anchor's first CUT_ANCHOR_MIN or more characters ("... or higher req")."""
+    out = []
+    low = tail.lower()
+    for sig in cat.signatures:
+        hay = low if sig.anchors_ignore_case else tail
+        for a in sig.anchors:
+            a = a.lower() if sig.anchors_ignore_case else a
+            i = hay.rfind(a[:CUT_ANCHOR_MIN])
+            if i >= 0 and len(hay) - i < len(a) and a.startswith(hay[i:]):
+                out.append((sig, i))
+                break
+    return out
+
+
+def match_cut(cat: Catalogue, ev: Event, claims: Claims) -> list[Hit]:
+    """Weak hits for an event whose last line ends inside a signature's message: a paste or an
+    excerpt cut mid-line. The line must end inside one of the signature's anchors, and the cut
+    text must match the start of one of its messages for PARTIAL_MIN characters or more, up to
+    the end of the line."""
+    if not ev.lines:
+        return []
+    joined = ev.unwrapped(" ") if ev.wrapped else [(len(ev.lines) - 1, ev.lines[-1].text)]
+    idx, tail = joined[-1]
+    tail = tail.rstrip()
+    if len(tail) < PARTIAL_MIN:
+        return []
+    hits = []
+    for sig, at in _cut_candidates(cat, tail):
+        for p in sig.primary:
+            if not partial_ok(p) or (p.kinds and ev.kind.value not in p.kinds) or not _exc_ok(p, ev):
+                continue
+            try:
+                m = p.compiled.search(tail, partial=True, timeout=REGEX_TIMEOUT)
+            except TimeoutError:
+                continue
+            if m is None or not m.partial or m.end() - m.start() < PARTIAL_MIN or m.start() > at:
+                continue
+            cut = Pattern(p.name, p.source, p.compiled, p.role, p.kinds, "message", "weak", p.exc_types)
+            hits.append(Hit(sig, cut, Match(idx, (m.start(), m.end()), tail if ev.wrapped else None), _NO_GROUP))
+            break
+    return hits
+
+
 def _search(p: Pattern, text: str, claims: Claims, sig: Signature):
     if (sig.id, p.name) in claims.timed_out:
         return None
@@ -220,6 +293,8 @@ def claim(cat: Catalogue, groups: list[Group], claims: Claims | None = None) -> 
     claims = claims or Claims()
     for g in groups:
         text = g.event.text
+        if g.event.wrapped:  # an anchor may be cut in two by the wrap
+            text = "\n".join([text, *(t for sep in ("", " ") for _, t in g.event.unwrapped(sep))])
         cands = _candidates(cat, text)
         if not cands:
             continue
@@ -234,6 +309,8 @@ def claim(cat: Catalogue, groups: list[Group], claims: Claims | None = None) -> 
                     break
             if hit is not None:
                 matched.append(hit)
+        if not matched and g.count == 1 and g.event.is_error:
+            matched = [Hit(h.sig, h.pattern, h.match, g) for h in match_cut(cat, g.event, claims)]
         if matched:
             # the failure's own message beats a signature that only recognised the frames or location
             best = max(matched, key=lambda h: (h.strong, h.sig.priority, -cat.signatures.index(h.sig)))

@@ -102,8 +102,8 @@ class Event:
         for i, ln in enumerate(self.lines):
             if i in cont and out:
                 first, text = out[-1]
-                piece = ln.text.strip()
-                joined = text + piece if sep == "" and text.endswith(" ") else text.rstrip() + sep + piece
+                # cut at a fixed column: the pieces join as they are; at a word: one space between
+                joined = text + ln.text if sep == "" else text.rstrip() + sep + ln.text.strip()
                 out[-1] = (first, joined)
             else:
                 out.append((i, ln.text))

@@ -182,6 +182,7 @@ class Scanner:
         tokens = self._worker_tokens
         jsonl = fmt.jsonl
         cand: dict = {}  # worker -> offset of its next candidate line in this chunk
+        after_fed = -1  # offset of the line after the one fed last
         while pos < n:
             if self._dump_budget > 0 or (open_ and any(base + pos - touched.get(w, -FWD) < FWD for w in open_)):
                 # follow the live events line by line
@@ -201,9 +202,11 @@ class Scanner:
                         if not toks or all(t in raw for t in toks):
                             break
                     else:
-                        pos = stop + 1
-                        lineno += 1
-                        continue
+                        # the line right after a fed one may be its wrapped tail (no prefix of its own)
+                        if not (pos == after_fed and raw[:1] not in (b"(", b"[")):
+                            pos = stop + 1
+                            lineno += 1
+                            continue
             else:
                 # nothing live: jump to the next hit, or to the next line that may belong to
                 # the worker of a stale open event
@@ -234,6 +237,7 @@ class Scanner:
             if line.worker in open_:
                 touched[line.worker] = base + pos
             pos = stop + 1
+            after_fed = pos
             lineno += 1
         if pos < n:
             lineno += count(b"\n", pos, n)
