@@ -78,6 +78,11 @@ class LineFeed:
         if not self.quiet:
             self.emit(ev)
 
+    def feed_dump_only(self, raw: bytes, lineno: int) -> bool:
+        """Give a line to the open environment dump only (a parallel range reading the dump
+        that runs past its end); False once the dump has ended."""
+        return self.dumps.feed(normalise(raw, self.source, lineno, self.fmt), False)
+
     def feed(self, raw: bytes, lineno: int, bits: int) -> Line:
         line = normalise(raw, self.source, lineno, self.fmt)
         in_dump = self.dumps.feed(line, bool(bits & DUMP)) if (bits & DUMP or self.dumps.open) else False

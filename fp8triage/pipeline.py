@@ -87,12 +87,13 @@ class Scanner:
         exhaustive: bool = False,
         on_group: Callable[[Group], None] | None = None,
         progress: Callable[[int], None] | None = None,
+        prefilter: Prefilter | None = None,
     ):
         self.cat = catalogue
         self.exhaustive = exhaustive
         self.on_group = on_group
         self.progress = progress
-        self.prefilter = Prefilter(tuple(prefilter_rules(catalogue)), hints=tuple(PREFILTER_HINTS.items()))
+        self.prefilter = prefilter or Prefilter(tuple(prefilter_rules(catalogue)), hints=tuple(PREFILTER_HINTS.items()))
         self.groups: dict[str, Group] = {}
         self.logfacts = LogFacts()
         self.dumps = DumpReader(MAX_DUMP_LINES)
@@ -308,63 +309,26 @@ def scan_sources(
     progress: Callable[[int], None] | None = None,
     jobs: int = 1,
 ) -> ScanResult:
-    """Scan ``sources`` in order. ``jobs`` > 1 scans files in that many worker processes
-    (each source in one worker) and merges the results in source order; claiming and
-    judging run once, here."""
+    """Scan ``sources`` in order. ``jobs`` > 1 (0: one per CPU) scans in that many worker
+    processes when the input is big enough (``parallel.worth_it``): several files at once, and
+    a big file in byte ranges; the result is the sequential one. Claiming and judging run
+    once, here. Raises ``parallel.Interrupted`` on SIGINT/SIGTERM/SIGHUP during a parallel scan
+    (every worker is stopped first)."""
     started = time.perf_counter()
     cat = catalogue or load_catalogue()
     sc = Scanner(cat, exhaustive=exhaustive, progress=progress)
-    parallel = [s for s in sources if s.path is not None and s.data is None]
-    if jobs > 1 and len(parallel) > 1:
-        _scan_parallel(sc, sources, jobs)
+    if jobs == 0:
+        import os
+
+        jobs = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    from . import parallel
+
+    if parallel.worth_it(sources, jobs):
+        parallel.scan_parallel(sc, sources, jobs, progress)
     else:
         for src in sources:
             sc.scan_source(src)
     return sc.result(list(cli_facts) + list(extra_facts), prefer, started)
-
-
-_WORKER_SCANNER: Scanner | None = None
-
-
-def _worker_init(cat: Catalogue, exhaustive: bool) -> None:
-    global _WORKER_SCANNER
-    _WORKER_SCANNER = Scanner(cat, exhaustive=exhaustive)
-
-
-def _worker_scan(src: Source) -> dict:
-    sc = _WORKER_SCANNER
-    assert sc is not None
-    sc.reset()
-    sc.scan_source(src)
-    return sc.state()
-
-
-def _scan_parallel(sc: Scanner, sources: Sequence[Source], jobs: int) -> None:
-    """Scan files in worker processes (stdin and in-memory sources in this one), merging the
-    per-source states in the order the sources were given."""
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
-    try:
-        ctx = multiprocessing.get_context("fork")
-    except ValueError:  # no fork on this platform
-        ctx = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_worker_init,
-                             initargs=(sc.cat, sc.exhaustive)) as pool:
-        futures = [pool.submit(_worker_scan, s) if s.path is not None and s.data is None else None for s in sources]
-        done_bytes = 0
-        for src, fut in zip(sources, futures):
-            if fut is None:
-                local = Scanner(sc.cat, exhaustive=sc.exhaustive)
-                local.scan_source(src)
-                state = local.state()
-            else:
-                state = fut.result()
-            sc.merge(state)
-            src.bytes_read = state["inputs"][-1].bytes if state["inputs"] else src.bytes_read
-            done_bytes += src.bytes_read
-            if sc.progress is not None:
-                sc.progress(done_bytes)
 
 
 def scan_paths(paths: Sequence[str], **kw) -> ScanResult:

@@ -85,6 +85,10 @@ class Prefilter:
         """True if the line may start an event (EVIDENCE or ALERT)."""
         return bool(self.classify(raw_line) & EVENT)
 
+    def compile(self) -> None:
+        """Build the Hyperscan database now (before worker processes fork, so they share it)."""
+        self._db()
+
     def _db(self):
         if not self._hs_tried:
             self._hs_tried = True
