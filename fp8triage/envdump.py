@@ -172,6 +172,70 @@ def find_env_dumps(lines: Iterable[Line]) -> list[EnvDump]:
     return [d for d in dumps if d.facts]
 
 
+class DumpReader:
+    """Environment dumps embedded in a log, read line by line as the scan goes (the scan's
+    collector; ``find_env_dumps`` is the same rule over a list of lines).
+
+    A dump starts at a header line (``_START``; the scan passes ``header=True`` only for lines
+    the prefilter found a dump anchor in) and ends where its own structure ends
+    (``_Block.accepts``: a logger record, a blank run, a line of another shape), not after a
+    fixed number of lines, so the log after a pasted dump is read as log. The lines of each
+    dump are kept (at most ``max_lines`` in all) and parsed by ``facts()`` at the end, so a
+    parallel scan can renumber them before they become fact sources.
+    """
+
+    def __init__(self, max_lines: int = 8000):
+        self.max_lines = max_lines
+        self.blocks: list[tuple[str, str, list[Line]]] = []  # (format, start kind, lines)
+        self.kept = 0
+        self._block: _Block | None = None
+        self._lines: list[Line] | None = None
+
+    @property
+    def open(self) -> bool:
+        return self._block is not None
+
+    def feed(self, line: Line, header: bool) -> bool:
+        """True when ``line`` belongs to a dump (its first line or a later one)."""
+        text = line.text.rstrip("\r\n")
+        b = self._block
+        if b is not None:
+            if line.source == b.source and b.accepts(text, line):
+                b.add(line.lineno, text)
+                if self._lines is not None and self.kept < self.max_lines:
+                    self._lines.append(line)
+                    self.kept += 1
+                return True
+            self._block = self._lines = None
+        if not header:
+            return False
+        m = _START.match(text)
+        if m is None:
+            return False
+        kind = m.lastgroup
+        fmt = {"collect": "torch-collect-env", "tf": "transformers-env", "smi": "nvidia-smi"}.get(kind, "nvidia-smi-csv")
+        self._block = _Block(fmt, line.source, kind)
+        self._block.add(line.lineno, text)
+        if self.kept < self.max_lines:
+            self._lines = [line]
+            self.kept += 1
+            self.blocks.append((fmt, kind, self._lines))
+        return True
+
+    def close(self) -> None:
+        """The source ended: a dump does not continue into the next one."""
+        self._block = self._lines = None
+
+    def facts(self) -> list[Fact]:
+        out: list[Fact] = []
+        for fmt, kind, lines in self.blocks:
+            b = _Block(fmt, lines[0].source, kind)
+            for ln in lines:
+                b.add(ln.lineno, ln.text.rstrip("\r\n"))
+            out.extend(b.finish().facts)
+        return out
+
+
 class _Block:
     def __init__(self, fmt: str, source: str, start_kind: str):
         self.format = fmt

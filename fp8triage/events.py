@@ -260,7 +260,8 @@ class Assembler:
         if len(prev) < (WRAP_MIN_PREFIXED if prefixed else WRAP_MIN) or prev.rstrip()[-1:] in (".", "!", "?", ";", "}", "]"):
             return False
         if (TRACEBACK_START.search(line.text) or FRAME.match(line.text) or CHAIN_MARKER.match(line.text)
-                or LOGLIKE.match(stripped) or EXCEPTION_LINE.match(stripped) or NATIVE_FRAME.match(stripped)):
+                or LOGLIKE.match(stripped) or EXCEPTION_LINE.match(stripped) or NATIVE_FRAME.match(stripped)
+                or (stripped[:1] == "{" and stripped[-1:] == "}")):  # a JSON record is a record of its own
             return False
         b.add(line)
         b.wrapped.append(len(b.lines) - 1)

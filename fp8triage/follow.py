@@ -1,19 +1,23 @@
 """Follow mode: a growing log file or a pipe, one notice per finding as soon as its event is
 complete, so an alerting pipeline can act on the first occurrence.
 
-Core only: ``follow(...)`` yields ``Notice`` objects and never prints. The per-line path is
-the batch pipeline's stages in their order (normalise → prefilter check → Assembler →
-fingerprint/group via ``Scanner``'s event handler → ``claim`` on the new group → ``judge`` with
-the facts known so far), line by line instead of in chunks. ``Scanner.scan_source`` is not
-used: it waits for large chunks.
+Core only: ``follow(...)`` yields ``Notice`` objects and never prints. Each line goes
+through ``Scanner.feed_line``, the same per-line entry point as ``scan`` (its bits from
+``Prefilter.classify``; normalise, environment-dump reader, log facts, assembler), then the
+new event groups are claimed and judged with the facts known so far.
 
 - An event closes when its worker's next unrelated line arrives, or when that worker has
   been quiet for ``idle`` seconds (a traceback at the end of a crash has no next line).
 - Each signature is reported once (its first finding); each unknown error group once.
 - An unknown error that is a typical consequence of a root cause ("Engine core initialization
-  failed", "WorkerProc died") is held for ``hold`` seconds: if a finding arrives meanwhile it
-  is reported as a consequence of that finding, else as unknown. vLLM prints "WorkerProc
-  failed to start." just before the root cause's traceback.
+  failed", "WorkerProc failed to start") is judged by the batch rule, not by the clock: it is
+  held until a root cause arrives whose first evidence starts no more than
+  ``CASCADE_LOOKBACK`` (200) lines after the error's last occurrence (then it is reported
+  once, as a consequence), or until the input is past that line with no event still open
+  from before it (then once, as unknown). vLLM prints "WorkerProc failed to start." just
+  before the root cause's traceback, so how fast the lines arrive does not change the
+  result. The only clock-based release is the input going quiet for ``hold`` seconds (2 s),
+  its end, or Ctrl-C.
 - Files: polled every ``poll`` seconds; rotation (the path now names another inode: the old
   file is read to its end first) and truncation (the file got shorter) start over at line 1.
 """
@@ -26,13 +30,11 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator
 
 from .catalogue import Catalogue
-from .cascades import cascade_kind
-from .events import Assembler
 from .facts import resolve
 from .matcher import Claims, Group, claim, judge, unknown_of
 from .model import Fact, Finding, InputInfo, ScanResult, UnknownGroup
-from .normalise import LineFormat, detect_format, normalise
-from .pipeline import Scanner
+from .normalise import LineFormat, detect_format
+from .pipeline import CASCADE_LOOKBACK, Scanner, consequence_kind, first_evidence_lines, follows_from
 
 READ_SIZE = 1 << 16
 MAX_PARTIAL = 1 << 20  # a line longer than this without a newline is cut
@@ -184,12 +186,15 @@ def _stdin_lines(poll: float, stop: Callable[[], bool]) -> Iterator[Any]:
 class _Held:
     group: Group
     kind: str
-    since: float
 
 
 @dataclass
 class Follower:
-    """Feed raw lines; collect notices. ``result()`` is the whole run as a ScanResult."""
+    """Feed raw lines; collect notices. ``result()`` is the whole run as a ScanResult.
+
+    Lines go through ``Scanner.feed_line``, the per-line entry point of every scan (dump
+    reader, log facts, assembler), so follow mode reads what ``scan`` reads. Consequences are
+    judged by the batch rules (``pipeline.consequence_kind`` and ``pipeline.follows_from``)."""
 
     catalogue: Catalogue
     source: str
@@ -203,16 +208,17 @@ class Follower:
     def __post_init__(self) -> None:
         self.facts = list(self.facts)
         self.scanner = Scanner(self.catalogue, on_group=self._new_group)
-        self.asm = Assembler(self.scanner._on_event)
         self.claims = Claims()
         self.fmt: LineFormat | None = None
         self.lineno = 0
         self.lines_total = 0
         self.bytes_total = 0
         self._touched: dict[str | None, float] = {}
+        self._last_input = self.clock()
         self._new: list[Group] = []
         self._reported: set[str] = set()  # signature ids and fingerprints already reported
         self._found: list[str] = []  # reported signature ids, in order
+        self._root: str | None = None  # the first reported finding that consequences attach to
         self._held: list[_Held] = []
         self.started = time.perf_counter()
 
@@ -220,23 +226,26 @@ class Follower:
     def feed(self, raw: bytes) -> list[Notice]:
         if self.fmt is None:
             self.fmt = detect_format(raw + b"\n")
+            self.scanner.feed.begin(self.source, self.fmt)
         self.lineno += 1
         self.lines_total += 1
         self.bytes_total += len(raw) + 1
-        line = normalise(raw, self.source, self.lineno, self.fmt)
-        notable = self.scanner.prefilter.contains_anchor(raw)
-        if notable:
-            self.scanner.logfacts.feed(line)
-        self._touched[line.worker] = self.clock()
-        self.asm.feed(line, notable)
+        line = self.scanner.feed_line(raw, self.lineno)
+        now = self.clock()
+        self._touched[line.worker] = now
+        self._last_input = now
         return self._process()
 
     def restart(self, reason: str, event: str) -> list[Notice]:
-        """The source was rotated or truncated: close open events, start at line 1 again."""
-        self.asm.gap()
+        """The source was rotated or truncated: close open events, start at line 1 again
+        (held errors are judged first: line numbers start over)."""
+        self.scanner.feed.end()
+        out = self._process()
+        released = self._release_held(force=True)
+        self.notices.extend(released)
+        out += released
         self.lineno = 0
         self.fmt = None
-        out = self._process()
         n = Notice(event, self.clock(), note=reason)
         self.notices.append(n)
         return out + [n]
@@ -244,16 +253,18 @@ class Follower:
     def tick(self) -> list[Notice]:
         """Nothing new arrived for a while: close events whose worker has been quiet for ``idle``."""
         now = self.clock()
-        for w in list(self.asm.open):
+        asm = self.scanner.feed.asm
+        for w in list(asm.open):
             if now - self._touched.get(w, now) >= self.idle:
-                self.asm._close(w)  # noqa: SLF001 - the Assembler has no per-worker flush of its own
+                asm._close(w)  # noqa: SLF001 - the Assembler has no per-worker flush of its own
         return self._process()
 
     def finish(self) -> list[Notice]:
-        self.asm.finish()
+        self.scanner.feed.end()
         out = self._process()
-        out += self._release_held(force=True)
-        return out
+        released = self._release_held(force=True)
+        self.notices.extend(released)
+        return out + released
 
     # judging -------------------------------------------------------------------------------------
     def _new_group(self, g: Group) -> None:
@@ -279,6 +290,10 @@ class Follower:
         self.notices.extend(out)
         return out
 
+    def _root_first_lines(self) -> dict[str, int]:
+        hits = self.claims.primary.get(self._root, []) or self.claims.supporting.get(self._root, [])
+        return first_evidence_lines(hits)
+
     def _judge(self) -> list[Notice]:
         groups = sorted(self.scanner.groups.values(), key=lambda g: g.order)
         facts = list(self.facts) + self.scanner.logfacts.finish() + self.claims.facts
@@ -290,34 +305,54 @@ class Follower:
                 continue
             self._reported.add(f.id)
             self._found.append(f.id)
+            if self._root is None and f.severity.value != "info":
+                self._root = f.id
             out.append(Notice("finding", self.clock(), finding=f))
-        if out:
-            # held consequences now have a root cause
-            root = out[0].finding.id
+        if self._root is not None and self._held:
+            # held errors that follow from the root cause (by the batch rule) are its consequences
+            first = self._root_first_lines()
+            keep = []
             for h in self._held:
-                out.append(Notice("consequence", self.clock(), unknown=unknown_of(h.group), of=root, cascade=h.kind))
-                self._reported.add(h.group.fingerprint)
-            self._held = []
+                u = unknown_of(h.group)
+                if follows_from(u, first):
+                    out.append(Notice("consequence", self.clock(), unknown=u, of=self._root, cascade=h.kind))
+                    self._reported.add(h.group.fingerprint)
+                else:
+                    keep.append(h)
+            self._held = keep
         return out
 
     def _unknown(self, g: Group) -> list[Notice]:
         if g.fingerprint in self._reported:
             return []
-        kind = cascade_kind(g.event.headline + "\n" + g.event.text)
+        u = unknown_of(g)
+        kind = consequence_kind(u)
         if kind:
-            if self._found:
+            if self._root is not None and follows_from(u, self._root_first_lines()):
                 self._reported.add(g.fingerprint)
-                return [Notice("consequence", self.clock(), unknown=unknown_of(g), of=self._found[0], cascade=kind)]
-            self._held.append(_Held(g, kind, self.clock()))
+                return [Notice("consequence", self.clock(), unknown=u, of=self._root, cascade=kind)]
+            self._held.append(_Held(g, kind))
             return []
         self._reported.add(g.fingerprint)
-        return [Notice("unknown", self.clock(), unknown=unknown_of(g))]
+        return [Notice("unknown", self.clock(), unknown=u)]
 
     def _release_held(self, force: bool) -> list[Notice]:
+        """Report held errors as unknown once no root cause can claim them any more: its first
+        evidence would have to start within CASCADE_LOOKBACK lines after the error's last
+        occurrence, so once the input is past that line (and no event that started before it
+        is still open) the batch rule cannot attach it. The input going quiet for ``hold``
+        seconds, its end and Ctrl-C also release them."""
+        if not self._held:
+            return []
         now = self.clock()
+        quiet = now - self._last_input >= self.hold
         out, keep = [], []
         for h in self._held:
-            if force or now - h.since >= self.hold:
+            last = (h.group.last or h.group.event.lines[0]).lineno
+            limit = last + CASCADE_LOOKBACK
+            past = self.lineno > limit and not any(
+                b.lines and b.lines[0].lineno <= limit for b in self.scanner.feed.asm.open.values())
+            if force or quiet or past:
                 self._reported.add(h.group.fingerprint)
                 out.append(Notice("unknown", now, unknown=unknown_of(h.group), cascade=h.kind))
             else:

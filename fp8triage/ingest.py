@@ -117,14 +117,21 @@ def read_chunks(src: Source, chunk_size: int | None = None) -> Iterator[bytes]:
         yield buf[start:end] if (start, end) != (0, len(buf)) else buf
 
 
-def read_spans(src: Source, chunk_size: int | None = None) -> Iterator[tuple[bytes, int, int]]:
+def read_spans(src: Source, chunk_size: int | None = None, start: int = 0,
+               stop: int | None = None) -> Iterator[tuple[bytes, int, int]]:
     """The source's lines without copying each read again: yields ``(buf, start, end)`` where
     ``buf[start:end]`` holds whole newline-terminated lines (the last span of a source may lack
     the newline). A line that straddles two reads comes as its own small span. A corrupt or
     truncated gzip stream yields what was readable and records a warning; lines longer than
-    MAX_LINE are cut."""
+    MAX_LINE are cut. ``start``/``stop``: read only this byte range of an uncompressed file
+    (both line starts or the end; a parallel scan's share, see ``split_points``)."""
     chunk_size = chunk_size or CHUNK
     fh = _open(src)
+    if start or stop is not None:
+        if src.compressed or src.path is None:
+            fh.close()
+            raise ValueError("byte ranges are read only from uncompressed files")
+        fh = _Range(fh, start, stop)
     carry = b""
     try:
         while True:
@@ -167,6 +174,50 @@ def read_spans(src: Source, chunk_size: int | None = None) -> Iterator[tuple[byt
     finally:
         if src.path is not None or src.data is not None:
             fh.close()
+
+
+class _Range:
+    """A file read from ``start`` up to ``stop`` (exclusive), as if that were all of it."""
+
+    def __init__(self, fh, start: int, stop: int | None):
+        self.fh = fh
+        fh.seek(start)
+        self.left = None if stop is None else max(0, stop - start)
+
+    def read(self, n: int = -1) -> bytes:
+        if self.left is not None:
+            n = self.left if n < 0 else min(n, self.left)
+        data = self.fh.read(n)
+        if self.left is not None:
+            self.left -= len(data)
+        return data
+
+    def close(self) -> None:
+        self.fh.close()
+
+
+def split_points(path: Path, size: int, parts: int) -> list[int]:
+    """Offsets that cut a file into ``parts`` byte ranges of about equal size, each moved to
+    the start of the next line (so that no line is split); first 0, last ``size``."""
+    cuts = [0]
+    with open(path, "rb") as fh:
+        for k in range(1, parts):
+            at = max(size * k // parts, cuts[-1])
+            fh.seek(at)
+            while True:
+                data = fh.read(1 << 16)
+                if not data:
+                    at = size
+                    break
+                nl = data.find(b"\n")
+                if nl >= 0:
+                    at += nl + 1
+                    break
+                at += len(data)
+            if cuts[-1] < at < size:
+                cuts.append(at)
+    cuts.append(size)
+    return cuts
 
 
 def _read_upto(fh: BinaryIO, n: int) -> bytes:

@@ -26,7 +26,11 @@ class Extractor:
     anchors: tuple[str, ...]
     pattern: regex.Pattern
     make: Callable[[regex.Match], list[tuple[str, str]]]  # -> [(fact name, value)]
-    ignore_case: bool = False
+    # the prefilter's trigger: a regular expression that matches on every line where
+    # ``pattern`` can (literals, classes, alternation only: Hyperscan and Python ``re`` must
+    # read it alike; ``[ \t]`` rather than ``\s``, which would cross lines in a buffer)
+    trigger: str = ""
+    ignore_case: bool = False  # the anchors and the trigger are case-insensitive
 
 
 def _one(fact: str, group: str = "v") -> Callable[[regex.Match], list[tuple[str, str]]]:
@@ -54,12 +58,15 @@ EXTRACTORS: list[Extractor] = [
             regex.I,
         ),
         _cap,
+        trigger=r"(?:compute|device|cuda|current|gpu)[ _]capabilit",
+        ignore_case=True,
     ),
     Extractor(
         "capability-actual",
         ("actual = ", "Current capability", "capability is"),
         regex.compile(r"(?:actual = `?|Current capability:\s*|capability is\s*)(?P<cap>\d{1,2}\.\d|\d{2,3})\b"),
         _cap,
+        trigger=r"actual = |Current capability:|capability is",
     ),
     Extractor(
         "capability-sm",
@@ -68,12 +75,14 @@ EXTRACTORS: list[Extractor] = [
             r"(?:current device is|with CUDA capability|on \.target|target|device is|running on)\s*'?(?P<cap>(?:sm|SM)_?\d{2,3})[af]?\b"
         ),
         _cap,
+        trigger=r"(?:target|device is|with CUDA capability|running on)[ \t]*'?(?:sm|SM)_?[0-9][0-9]",
     ),
     Extractor(
         "capability-tuple",
         ("get_device_capability", "(9, 0)", "(10, 0)", "(12, 0)", "(12, 1)", "(10, 3)", "(8, 9)", "(8, 0)", "(8, 6)"),
         regex.compile(r"(?:capability|NVIDIA [\w ]+?)\s*[:=]?\s*\((?P<major>\d{1,2}), (?P<minor>\d)\)"),
         _cap,
+        trigger=r"(?:capability|NVIDIA [0-9A-Za-z_ ]*)[ \t]*[:=]?[ \t]*\([0-9][0-9]?, [0-9]\)",
     ),
     # versions
     Extractor(
@@ -83,48 +92,57 @@ EXTRACTORS: list[Extractor] = [
             r"(?:vLLM (?:API server )?version:?\s*|Initializing a V\d LLM engine \(|\bvllm(?:==|\s+version:?\s*|\s+(?=v?\d)))" + _V
         ),
         _one("vllm"),
+        trigger=r"vLLM (?:API server )?version|Initializing a V[0-9] LLM engine \(|\bvllm(?:==|[ \t]+version|[ \t]+v?[0-9])",
     ),
     Extractor(
         "sglang-version",
         ("sglang", "SGLang"),
         regex.compile(r"\b(?:sglang|SGLang)(?:==|\s+version:?\s*|\s+(?=v?\d))" + _V),
         _one("sglang"),
+        trigger=r"\b(?:sglang|SGLang)(?:==|[ \t]+version|[ \t]+v?[0-9])",
     ),
     Extractor(
         "torch-version",
         ("torch", "PyTorch"),
         regex.compile(r"(?<![\w/.-])(?:torch(?:==|\s+version:?\s*|\s+(?=v?\d))|PyTorch version:\s*)" + _V),
         _one("torch"),
+        trigger=r"torch(?:==|[ \t]+version|[ \t]+v?[0-9])|PyTorch version:",
     ),
     Extractor(
         "transformers-version",
         ("transformers",),
         regex.compile(r"(?<![\w/.-])(?:`?transformers`?(?:==|\s+version:?\s*|\s+(?=v?\d)))" + _V),
         _one("transformers"),
+        trigger=r"transformers`?(?:==|[ \t]+version|[ \t]+v?[0-9])",
     ),
     Extractor(
         "triton-version",
         ("triton",),
         regex.compile(r"(?<![\w/.-])triton(?:==|\s+version:?\s*|\s+(?=v?\d))" + _V),
         _one("triton"),
+        trigger=r"triton(?:==|[ \t]+version|[ \t]+v?[0-9])",
     ),
     Extractor(
         "deepgemm-version",
         ("deep_gemm", "deep-gemm", "DeepGEMM", "deepgemm"),
         regex.compile(r"(?<![\w/.-])(?<!sgl-)(?:deep[_-]?gemm|DeepGEMM)(?:==|-(?=\d)|\s+version:?\s*|\s+(?=v?\d+\.\d))" + _V, regex.I),
         _one("deep_gemm"),
+        trigger=r"deep[_-]?gemm(?:==|-[0-9]|[ \t]+version|[ \t]+v?[0-9])",
+        ignore_case=True,
     ),
     Extractor(
         "sgl-deepgemm-version",
         ("sgl-deep-gemm", "sgl_deep_gemm"),
         regex.compile(r"sgl[-_]deep[-_]gemm(?:==|\s+|-)" + _V),
         _one("sgl_deep_gemm"),
+        trigger=r"sgl[-_]deep[-_]gemm(?:==|[ \t]+|-)v?[0-9]",
     ),
     Extractor(
         "flashinfer-version",
         ("flashinfer",),
         regex.compile(r"(?<![\w/.-])flashinfer(?:-python)?(?:==|\s+version:?\s*|\s+(?=v?\d))" + _V),
         _one("flashinfer"),
+        trigger=r"flashinfer(?:-python)?(?:==|[ \t]+version|[ \t]+v?[0-9])",
     ),
     Extractor(
         "cuda-version",
@@ -133,12 +151,14 @@ EXTRACTORS: list[Extractor] = [
             r"(?:CUDA Version:?\s*|CUDA version:?\s*|CUDA runtime (?:version )?|Cuda compilation tools, release\s*)(?P<v>\d{2}\.\d)"
         ),
         _one("cuda"),
+        trigger=r"CUDA [Vv]ersion|CUDA runtime|Cuda compilation tools",
     ),
     Extractor(
         "driver-version",
         ("Driver Version", "driver version"),
         regex.compile(r"[Dd]river [Vv]ersion:?\s*(?P<v>\d{3}\.\d+(?:\.\d+)?)"),
         _one("driver"),
+        trigger=r"[Dd]river [Vv]ersion",
     ),
     # environment variable settings (not advice such as "set VLLM_USE_DEEP_GEMM=0 to ...")
     Extractor(
@@ -148,6 +168,7 @@ EXTRACTORS: list[Extractor] = [
             r"(?<!(?:[Ss]et|[Uu]se|[Tt]ry|[Ss]etting|globally,)\s`?)(?<![\w])(?P<name>" + _ENV_ALT + r")\s*(?:=|:\s)\s*['\"]?(?P<value>[\w./:-]*)"
         ),
         lambda m: [(m.group("name"), m.group("value"))] if m.group("value") else [],
+        trigger="(?:" + "|".join(sorted(DISPATCH_ENV_VARS, key=len, reverse=True)) + r")[ \t]*(?:=|:[ \t])",
     ),
     # the model
     Extractor(
@@ -157,18 +178,21 @@ EXTRACTORS: list[Extractor] = [
             r"(?:\bmodel='|\bmodel=\"|--model(?:-path)?[= ]+|\bmodel_path[=:]\s*['\"]?|pretrained=|Loading model:?\s*)(?P<v>[\w./~-]+[\w-])"
         ),
         _one("model"),
+        trigger=r"""\bmodel='|\bmodel="|--model|\bmodel_path[=:]|pretrained=|Loading model""",
     ),
     Extractor(
         "quantization",
         ("quantization", "quant_method"),
         regex.compile(r"(?:\bquantization[=:]\s*['\"]?|--quantization\s+|quant_method['\"]?\s*[:=]\s*['\"]?)(?P<v>[\w-]+)"),
         _one("quantization"),
+        trigger=r"\bquantization[=:]|--quantization[ \t]|quant_method",
     ),
     Extractor(
         "experts-implementation",
         ("experts_implementation",),
         regex.compile(r"experts_implementation\s*=\s*['\"](?P<v>\w+)"),
         _one("experts_implementation"),
+        trigger=r"experts_implementation[ \t]*=",
     ),
     Extractor(
         "scale-dtype",
@@ -177,12 +201,14 @@ EXTRACTORS: list[Extractor] = [
             r"(?:_scale(?:_inv)?\S*\s+torch\.(?P<a>float32|float8_e8m0fnu)|these scales are plain (?P<b>float32))"
         ),
         lambda m: [("scale_dtype", m.group("a") or m.group("b"))],
+        trigger=r"torch\.(?:float32|float8_e8m0fnu)|scales are plain float32",
     ),
     Extractor(
         "scale-fmt",
         ("scale_fmt",),
         regex.compile(r"scale_fmt['\"]?\s*[=:]\s*['\"]?(?P<v>ue8m0|float)\b"),
         _one("scale_fmt"),
+        trigger=r"""scale_fmt['"]?[ \t]*[=:]""",
     ),
 ]
 
@@ -206,42 +232,38 @@ STACK_MARKERS: list[tuple[str, regex.Pattern]] = [
     ("lmdeploy", regex.compile(r"\blmdeploy\b")),
     ("transformers", regex.compile(r"\btransformers/(?:modeling|integrations|quantizers|models)|from_pretrained")),
 ]
-STACK_ANCHORS = ("vllm", "vLLM", "VllmWorker", "EngineCore", "sglang", "SGLang", "sgl_kernel", "sgl-workspace",
-                 "tensorrt_llm", "TensorRT-LLM", "trtllm", "lmdeploy", "transformers/", "from_pretrained")
 
 
-# Anchors that fire on ordinary lines of a busy server log ("GPU KV cache usage" in every vLLM
-# stats line, the "(VllmWorker rank=N pid=P)" / "(EngineCore_DP0 pid=P)" prefix of every worker
-# line, which normalise strips before STACK_MARKERS look) are replaced in the prefilter by
-# patterns that still find every line these facts can come from (issue 8).
-HOT_ANCHORS = ("GPU", "VllmWorker", "EngineCore")
+# What the prefilter searches for to find the lines log facts can come from (class FACT).
+# Facts are not events: these lines are read for facts and nothing else, so a trigger must be
+# narrow (a version banner, not every line that says "torch"). GPU names: only on a line that
+# says GPU ("GPU" alone is in every vLLM stats line). Stack markers: the worker marker
+# "(VllmWorker" / "(EngineCore" counts only where it is not the line's prefix (``normalise``
+# strips that before the markers look).
+_GPU_CONTEXT_WORDS = r"(?:GPU|NVIDIA|GeForce|Tesla|Quadro|DGX)"
 _GPU_NAME_HINT = r"(?:RTX|GB[0-9][0-9]|GH200|[BHA][0-9][0-9][0-9]|H20|L4|L20|A[1-4]0|A16|A2|T4|V100|P100|Jetson|DGX)"
 PREFILTER_PATTERNS = (
-    r"GPU[^\n]*" + _GPU_NAME_HINT,  # a GPU model name on a line that says GPU
-    _GPU_NAME_HINT + r"[^\n]*GPU",
-    r"[^\n]\((?:VllmWorker|EngineCore)",  # the marker after the line's start, i.e. not the worker prefix
+    _GPU_CONTEXT_WORDS + r"[^\n]*" + _GPU_NAME_HINT,  # a GPU model name on a line that says GPU, NVIDIA, ...
+    _GPU_NAME_HINT + r"[^\n]*" + _GPU_CONTEXT_WORDS,
+    r"\bvllm[/.]|vLLM|\bsglang[/.]|SGLang|sgl_kernel|sgl-workspace|tensorrt_llm|TensorRT-LLM|trtllm-build|\blmdeploy\b"
+    r"|transformers/(?:modeling|integrations|quantizers|models)|from_pretrained",
+    r"[^ \t\"\n]\((?:VllmWorker|EngineCore)",  # the marker after the line's start, i.e. not the worker prefix
     r"^\((?:VllmWorker|EngineCore)[^ )\n]*\)",  # "(EngineCore_DP0)": a prefix that normalise keeps
 )
 
 
 # Cheaper stand-ins for the prefilter's Hyperscan pass (a leading "NAME[^\n]*" makes it try
 # every short name as a match start): it searches for the hint, then checks the line.
-PREFILTER_HINTS = {_GPU_NAME_HINT + r"[^\n]*GPU": _GPU_NAME_HINT}
+PREFILTER_HINTS = {_GPU_NAME_HINT + r"[^\n]*" + _GPU_CONTEXT_WORDS: _GPU_NAME_HINT}
 
 
-def patterns() -> list[str]:
-    """Regular expressions for the prefilter (literals, classes, ``[^\\n]*``, ``^``: both
-    Hyperscan and Python ``re`` read them the same way)."""
-    return list(PREFILTER_PATTERNS)
-
-
-def anchors() -> tuple[list[str], list[str]]:
-    """(case-sensitive anchors, case-insensitive anchors) for the prefilter; see ``patterns``."""
-    cs: set[str] = (set(GPU_ANCHORS) | set(STACK_ANCHORS)) - set(HOT_ANCHORS)
-    ci: set[str] = set()
-    for ex in EXTRACTORS:
-        (ci if ex.ignore_case else cs).update(ex.anchors)
-    return sorted(cs), sorted(ci)
+def triggers() -> list[tuple[str, bool]]:
+    """(regular expression, ignore case) pairs that find every line a log fact can come from
+    (Hyperscan and Python ``re`` read them alike: literals, classes, alternation,
+    ``[^\\n]*``, ``\\b``, ``^``)."""
+    out = [(ex.trigger, ex.ignore_case) for ex in EXTRACTORS if ex.trigger]
+    out += [(p, False) for p in PREFILTER_PATTERNS]
+    return out
 
 
 # values of --model that name a backend, not a model (lm_eval --model vllm)
@@ -253,9 +275,27 @@ class LogFacts:
     as alternatives so a conflict can be shown."""
 
     def __init__(self) -> None:
-        self.facts: list[Fact] = []
+        # (name, value, line, note): the source text is made when the facts are read, so a
+        # parallel scan can renumber the lines first
+        self.raw: list[tuple[str, str, Line, str]] = []
         self._seen: set[tuple[str, str]] = set()
         self.stack_votes: dict[str, tuple[int, Line]] = {}
+
+    @property
+    def facts(self) -> list[Fact]:
+        return [Fact(name, value, f"log {ln.source}:{ln.lineno}" + (f" ({note})" if note else ""), "log")
+                for name, value, ln, note in self.raw]
+
+    def merge(self, other: "LogFacts") -> None:
+        """Add the facts of a scan of later lines (the first value of a fact still wins)."""
+        for rec in other.raw:
+            key = (rec[0], rec[1].lower())
+            if key not in self._seen:
+                self._seen.add(key)
+                self.raw.append(rec)
+        for stack, (n, first) in other.stack_votes.items():
+            m, mine_first = self.stack_votes.get(stack, (0, first))
+            self.stack_votes[stack] = (m + n, mine_first)
 
     def _add(self, name: str, value: str, line: Line, note: str = "") -> None:
         value = value.strip().strip("'\"`")
@@ -264,8 +304,7 @@ class LogFacts:
         if name == "model" and value.lower() in _NOT_MODELS:
             return
         self._seen.add((name, value.lower()))
-        src = f"log {line.source}:{line.lineno}" + (f" ({note})" if note else "")
-        self.facts.append(Fact(name, value, src, "log"))
+        self.raw.append((name, value, line, note))
 
     def add_fact(self, name: str, value: str, line: Line, note: str = "") -> None:
         """A fact captured by a signature's named group (?P<fact_NAME>...)."""

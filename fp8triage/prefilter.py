@@ -1,84 +1,65 @@
-"""One multi-pattern pass over large byte chunks, so the exact patterns run only near hits.
+"""One multi-pattern pass over large byte chunks: which lines are worth decoding, and why.
 
-Every signature declares the literals its evidence cannot appear without (``anchors``); the
-fact extractors and the event assembler add theirs, and a few facts use small regular
-expressions instead of literals that would fire on ordinary lines (``patterns``, e.g. a GPU
-model name near "GPU", rather than "GPU" alone, which every vLLM stats line contains).
+Each expression the prefilter searches for carries class bits; a line's bits are the union
+of the bits of every expression found in it:
 
-Two classes of hits:
+* **EVIDENCE**: a signature's evidence anchor (the line may start an event);
+* **ALERT**: a generic error or warning word ("Error", "WARNING", "failed", ...): the line
+  starts an event unless its logger header says INFO or DEBUG (decided after decoding);
+* **FACT**: a log-fact trigger (a version banner, a GPU name near "GPU", an env var setting):
+  the line is read for facts and nothing else;
+* **DUMP**: the header of an environment dump (``collect_env``, ``nvidia-smi``, ...);
+* **STRUCTURAL**: the line may start or continue a traceback (``File "..."`` frames,
+  chained-exception markers).
 
-* **notable** (anchors and patterns): the line may start an event and is read for facts;
-* **structural** (``structural``): the line may start or continue a traceback without being
-  notable (``File "..."`` frames, chained-exception markers). The scanner feeds these lines
-  to the assembler, but they do not start events on their own.
+Facts are not events: a line whose only bits are FACT or DUMP never starts an event, so a
+server that prints "torch.compile takes 12 s in total" at every restart costs a regex test,
+not an event.
 
 ``Prefilter.hits(buf)`` returns the start offsets of the lines with a hit and, for each, the
-class bits. Hyperscan does the search where it is installed (one compiled database, one pass
-over the chunk, one Python callback per match); otherwise one compiled alternation per class
-(Python ``re``). Both engines see the same patterns, and ``contains_anchor`` (one line, used
-by the exhaustive reference path and follow mode) uses ``re`` with the same patterns, so the
-engines cannot disagree about which lines are notable: patterns are restricted to what both
-understand identically (literals, character classes, alternation, ``[^\\n]*``, ``^`` in
-multi-line mode).
+bits. Hyperscan does the search where it is installed (one compiled database, one pass over
+the chunk, one Python callback per match); otherwise one compiled alternation per bit
+combination (Python ``re``). ``classify(line)`` gives the same bits for one line (the
+exhaustive reference path and follow mode), with ``re`` and the same expressions, so the
+engines cannot disagree: expressions are restricted to what both read identically (literals,
+character classes, alternation, ``[^\\n]*``, ``\\b``, ``^`` in multi-line mode).
 """
 from __future__ import annotations
 
 import re
 from typing import Iterable
 
-NOTABLE = 1  # the line may start an event and is read for facts
+EVIDENCE = 1  # a signature's evidence anchor: the line may start an event
 STRUCTURAL = 2  # the line may start or continue a traceback (frames, chain markers)
-FACT = 4  # the line has a fact anchor or pattern (log facts may find something in it)
+FACT = 4  # a log-fact trigger: log facts may be found in the line
 _VERIFY = 8  # internal: a pattern's cheaper Hyperscan stand-in hit; the line is checked with the pattern
+DUMP = 16  # an environment-dump header
+ALERT = 32  # a generic error/warning word: starts an event unless the line is INFO/DEBUG
+EVENT = EVIDENCE | ALERT  # bits that may start an event
+NOTABLE = EVENT  # the name used before issue 13
+
+# expression kinds
+LITERAL, LITERAL_CI, REGEX, REGEX_CI = 0, 1, 2, 3
 
 SMALL = 1 << 20  # below this many bytes Python ``re`` is used: compiling Hyperscan costs ~0.15 s
 
+Rule = tuple[str, int, int]  # (expression, kind, bits)
+
 
 class Prefilter:
-    def __init__(
-        self,
-        anchors: Iterable[str],
-        ignore_case: Iterable[str] = (),
-        patterns: Iterable[str] = (),
-        structural: Iterable[str] = (),
-        facts: Iterable[str] = (),
-        facts_ignore_case: Iterable[str] = (),
-        hints: Iterable[tuple[str, str]] | dict[str, str] = (),
-    ):
-        """``anchors``/``ignore_case``: literals that make a line notable; ``patterns``: regular
-        expressions that make a line notable; ``facts``/``facts_ignore_case``: literals that
-        make a line notable and say that log facts may be found in it (``patterns`` are
-        fact patterns too); ``structural``: literals that make a line structural.
-        ``hints``: (pattern, a regex that matches wherever the pattern does and costs
+    def __init__(self, rules: Iterable[Rule], hints: Iterable[tuple[str, str]] | dict[str, str] = ()):
+        """``rules``: (expression, kind, bits) with kind LITERAL, LITERAL_CI, REGEX or
+        REGEX_CI. ``hints``: (regex, a regex that matches wherever it does and costs
         Hyperscan less (e.g. without a leading ``NAME[^\\n]*``)) pairs: Hyperscan searches
-        for the hint, and the lines it hits are checked with the pattern itself."""
-        patterns = list(patterns)
+        for the hint, and the lines it hits are checked with the regex itself."""
+        bits: dict[tuple[str, int], int] = {}
+        for e, k, b in rules:
+            if e:
+                bits[(e, k)] = bits.get((e, k), 0) | b
         pairs = hints.items() if isinstance(hints, dict) else hints
-        self.hints = {p: h for p, h in pairs if p in set(patterns)}
-        bits: dict[tuple[str, int], int] = {}  # (expression, kind) -> class bits; kind 0 literal, 1 caseless, 2 regex
-        for a in anchors:
-            if a:
-                bits[(a, 0)] = bits.get((a, 0), 0) | NOTABLE
-        for a in ignore_case:
-            if a:
-                bits[(a, 1)] = bits.get((a, 1), 0) | NOTABLE
-        for a in facts:
-            if a:
-                bits[(a, 0)] = bits.get((a, 0), 0) | NOTABLE | FACT
-        for a in facts_ignore_case:
-            if a:
-                bits[(a, 1)] = bits.get((a, 1), 0) | NOTABLE | FACT
-        for p in patterns:
-            if p:
-                bits[(p, 2)] = NOTABLE | FACT
-        for a in structural:
-            if a:
-                bits[(a, 0)] = bits.get((a, 0), 0) | STRUCTURAL
+        self.hints = {p: h for p, h in pairs if (p, REGEX) in bits}
         self._bits = bits
-        self.anchors = sorted(e for (e, k), b in bits.items() if k == 0 and b & NOTABLE)
-        self.anchors_ci = sorted(e for (e, k), b in bits.items() if k == 1)
-        self.patterns = sorted(e for (e, k) in bits if k == 2)
-        self.structural = sorted(e for (e, k), b in bits.items() if k == 0 and b & STRUCTURAL)
+        self.rules = sorted((e, k, b) for (e, k), b in bits.items())
         # one alternation per class combination, for the `re` engine and single lines
         self._res: list[tuple[re.Pattern, int]] = []
         groups: dict[int, list[tuple[str, int]]] = {}
@@ -88,30 +69,39 @@ class Prefilter:
             rx = _alternation(items)
             if rx is not None:
                 self._res.append((rx, b))
-        self._notable = [rx for rx, b in self._res if b & NOTABLE]
-        self._structural = [rx for rx, b in self._res if b & STRUCTURAL]
         self._hs = None
         self._hs_tried = False
         self.engine = "hyperscan" if _hyperscan_available() else "re"
 
-    def contains_anchor(self, raw_line: bytes) -> bool:
-        """True if one line is notable (has an anchor or a pattern hit): it may start an event
-        and is read for facts. Used by the exhaustive path and follow mode."""
-        return any(rx.search(raw_line) is not None for rx in self._notable)
+    def classify(self, raw_line: bytes) -> int:
+        """The bits of one line (what ``hits`` would give it)."""
+        out = 0
+        for rx, b in self._res:
+            if b & ~out and rx.search(raw_line) is not None:
+                out |= b
+        return out
 
-    def is_structural(self, raw_line: bytes) -> bool:
-        return any(rx.search(raw_line) is not None for rx in self._structural)
+    def contains_anchor(self, raw_line: bytes) -> bool:
+        """True if the line may start an event (EVIDENCE or ALERT)."""
+        return bool(self.classify(raw_line) & EVENT)
+
+    def compile(self) -> None:
+        """Build the Hyperscan database now (before worker processes fork, so they share it)."""
+        self._db()
 
     def _db(self):
         if not self._hs_tried:
             self._hs_tried = True
             exprs = []
             for (e, k), b in sorted(self._bits.items()):
-                if k == 2 and e in self.hints:
+                if k == REGEX and e in self.hints:
                     exprs.append((self.hints[e].encode("utf-8"), k, _VERIFY))
                     continue
-                exprs.append((e.encode("utf-8") if k == 2 else re.escape(e).encode("utf-8"), k, b))
+                exprs.append((e.encode("utf-8") if k >= REGEX else re.escape(e).encode("utf-8"), k, b))
             if self.hints:
+                self._hint_bits = 0
+                for p in self.hints:
+                    self._hint_bits |= self._bits[(p, REGEX)]
                 self._verify = re.compile(
                     "|".join(f"(?:{p})" for p in sorted(self.hints)).encode("utf-8"), re.M)
             self._classes = [b for _e, _k, b in exprs]
@@ -162,7 +152,7 @@ class Prefilter:
                     b &= ~_VERIFY
                     le = find(b"\n", ls, end)
                     if self._verify.search(buf, ls, end if le < 0 else le):
-                        b |= NOTABLE | FACT
+                        b |= self._hint_bits
                     if b:
                         flags[ls] = b
                     else:
@@ -172,19 +162,19 @@ class Prefilter:
     def line_starts(self, buf, start: int = 0) -> list[int]:
         """Start offsets of the notable lines of ``buf`` at or after ``start``."""
         starts, flags = self.hits(buf)
-        return [s for s in starts if flags[s] & NOTABLE and s >= start]
+        return [s for s in starts if flags[s] & EVENT and s >= start]
 
 
 def _alternation(items: list[tuple[str, int]]):
-    cs = sorted((e for e, k in items if k == 0), key=len, reverse=True)
-    ci = sorted((e for e, k in items if k == 1), key=len, reverse=True)
-    rx = [e for e, k in items if k == 2]
+    cs = sorted((e for e, k in items if k == LITERAL), key=len, reverse=True)
+    ci = sorted((e for e, k in items if k == LITERAL_CI), key=len, reverse=True)
     parts = []
     if cs:
         parts.append("|".join(re.escape(a) for a in cs))
     if ci:
         parts.append("(?i:" + "|".join(re.escape(a) for a in ci) + ")")
-    parts.extend(f"(?:{p})" for p in sorted(rx))
+    parts.extend(f"(?:{p})" for p in sorted(e for e, k in items if k == REGEX))
+    parts.extend(f"(?i:{p})" for p in sorted(e for e, k in items if k == REGEX_CI))
     return re.compile("|".join(parts).encode("utf-8"), re.M) if parts else None
 
 
@@ -206,10 +196,12 @@ def _hyperscan_db(exprs: list[tuple[bytes, int, int]]):
         return None
     flags = []
     for _e, kind, _b in exprs:
-        if kind == 1:
+        if kind == LITERAL_CI:
             flags.append(hyperscan.HS_FLAG_CASELESS)
-        elif kind == 2:
+        elif kind == REGEX:
             flags.append(hyperscan.HS_FLAG_MULTILINE)
+        elif kind == REGEX_CI:
+            flags.append(hyperscan.HS_FLAG_MULTILINE | hyperscan.HS_FLAG_CASELESS)
         else:
             flags.append(0)
     try:

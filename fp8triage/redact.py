@@ -58,7 +58,8 @@ RULES: list[tuple[str, regex.Pattern, str]] = [
 
 # Cheap literal checks, so clean lines skip the regexes. Every rule above needs one of these.
 _TRIGGERS = ("hf_", "sk-", "gh", "github_pat", "AKIA", "ASIA", "AGPA", "AIDA", "AROA", "ANPA", "xox", "eyJ",
-             "earer", "EARER", "asic", "oken", "OKEN", "://", "ECRET", "ecret", "ASSW", "assw", "KEY", "key",
+             "earer", "EARER", "asic", "token=", "token:", "token ", "token\t", "token'", 'token"', "Token", "TOKEN",
+             "://", "ECRET", "ecret", "ASSW", "assw", "KEY", "key",
              "Key", "REDENTIAL", "redential", "PAT", "PRIVATE")
 
 

@@ -6,7 +6,9 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-CORPUS_CANDIDATES = [ROOT.parent / "shared" / "corpus", ROOT / "shared" / "corpus", Path("/work/shared/corpus")]
+# relative to the checkout only: CI and every machine put the corpus beside it (../shared/corpus);
+# some copies of a checkout carry it inside (shared/corpus)
+CORPUS_CANDIDATES = [ROOT.parent / "shared" / "corpus", ROOT / "shared" / "corpus"]
 
 
 def corpus_dir() -> Path | None:

@@ -1,0 +1,173 @@
+"""Line selectors: which lines of a span of bytes are decoded, and with which prefilter bits.
+
+A selector walks ``buf[start:end]`` (whole lines) and calls ``feed.feed(raw, lineno, bits)``
+(``fp8triage.linefeed.LineFeed``) for the lines it selects; it returns the number of the
+line after the last. Two selectors, one sink, so the equivalence test compares selectors:
+
+* ``every_line``: every line, with ``Prefilter.classify``'s bits (the exhaustive reference,
+  ``--no-prefilter``; follow mode does the same one line at a time).
+* ``prefiltered``: one prefilter pass over the span (``Prefilter.hits``), then only the lines
+  with a hit, plus the lines an open event or an open environment dump pulls in.
+
+Why skipping is exact: a line without a hit changes nothing while no event and no dump is
+open. It cannot start an event (only EVENT hits, traceback headers, frames and chain markers
+can, and those are all hits), it cannot start a dump (DUMP hits only), and it is not read for
+facts (FACT hits only). While an event is open, a line may continue or close it, so lines are
+fed, except those that cannot belong to an open event's worker.
+
+An event is *live* while its worker wrote to it within the last ``FWD`` bytes: lines are then
+walked one by one (a line whose raw text lacks the words of every open worker's name is
+skipped undecoded). A stale event does not pull every line in; the walk jumps to the next
+hit or to the next line that may belong to its worker (``bytes.find`` on the worker's name;
+for lines without a worker prefix, the next line that starts with neither "(" nor "["), where
+it is continued or closed exactly as ``every_line`` would do it.
+
+The selector only reads ``feed.open`` (worker -> open event) and ``feed.dump_open``; the
+unit tests drive it with a recording stand-in.
+"""
+from __future__ import annotations
+
+import re
+
+from .prefilter import Prefilter
+
+FWD = 32 * 1024  # bytes an open event keeps pulling lines in without its worker writing
+
+
+def every_line(pf: Prefilter, feed, buf: bytes, start: int, end: int, lineno: int) -> int:
+    """Feed every line of buf[start:end] with its bits."""
+    pos = start
+    classify = pf.classify
+    find = buf.find
+    while pos < end:
+        nl = find(b"\n", pos, end)
+        stop = end if nl < 0 else nl
+        raw = buf[pos:stop]
+        feed.feed(raw, lineno, classify(raw))
+        pos = stop + 1
+        lineno += 1
+    return lineno
+
+
+def prefiltered(pf: Prefilter, feed, buf: bytes, start: int, end: int, lineno: int, *, base: int = 0,
+                touched: dict | None = None, jsonl: bool = False) -> int:
+    """Feed the lines of buf[start:end] that can change anything. ``base``: the offset of
+    buf[0] in the source (``touched``, worker -> source offset of the line that last started
+    or continued its event, is kept across spans). ``jsonl``: JSON-wrapped lines, whose raw
+    bytes may hide a worker's name (escapes): no line of a live event is skipped and stale
+    events wait for the next hit."""
+    if touched is None:
+        touched = {}
+    starts, flags = pf.hits(buf, start, end)
+    n = end
+    find = buf.find
+    count = buf.count
+    pos = start  # offset of the next line not yet accounted for
+    i = 0
+    nstarts = len(starts)
+    open_ = feed.open
+    tokens: dict = {}
+    cand: dict = {}  # worker -> offset of its next candidate line in this span
+    after_fed = -1  # offset of the line after the one fed last
+    while pos < n:
+        open_ = feed.open
+        dump = feed.dump_open
+        if dump or (open_ and any(base + pos - touched.get(w, -FWD) < FWD for w in open_)):
+            # follow the live events (or the dump) line by line
+            bits = flags.get(pos, 0)
+            if i < nstarts and starts[i] <= pos:
+                i += 1
+            if not bits and not dump and not jsonl:
+                # a line that belongs to no open event's worker is a no-op: skip it
+                # without decoding (every word of a worker name is in the raw line)
+                nl = find(b"\n", pos, n)
+                stop = n if nl < 0 else nl
+                raw = buf[pos:stop]
+                for w in open_:
+                    toks = tokens.get(w)
+                    if toks is None:
+                        toks = tokens[w] = worker_tokens(w)
+                    if not toks or all(t in raw for t in toks):
+                        break
+                else:
+                    # the line right after a fed one may be its wrapped tail (a terminal or a paste
+                    # cut it; the tail has no prefix of its own): the assembler decides
+                    if not (pos == after_fed and raw[:1] not in (b"(", b"[")):
+                        pos = stop + 1
+                        lineno += 1
+                        continue
+        else:
+            # nothing live: jump to the next hit, or to the next line that may belong to
+            # the worker of a stale open event
+            while i < nstarts and starts[i] < pos:
+                i += 1
+            target = starts[i] if i < nstarts else n
+            if open_ and not jsonl:
+                for w in open_:
+                    c = cand.get(w, -1)
+                    if c < pos:
+                        c = cand[w] = next_line_of(buf, w, pos, n, tokens)
+                    if c < target:
+                        target = c
+            if target >= n:
+                break
+            lineno += count(b"\n", pos, target)
+            pos = target
+            bits = flags.get(pos, 0)
+            if i < nstarts and starts[i] == pos:
+                i += 1
+        nl = find(b"\n", pos, n)
+        stop = n if nl < 0 else nl
+        line = feed.feed(buf[pos:stop], lineno, bits)
+        if line.worker in feed.open:
+            touched[line.worker] = base + pos
+        pos = stop + 1
+        after_fed = pos
+        lineno += 1
+    if pos < n:
+        lineno += count(b"\n", pos, n)
+        if not buf.endswith(b"\n", start, n):
+            lineno += 1  # the source's last line has no newline
+    return lineno
+
+
+def worker_tokens(worker: str | None) -> tuple[bytes, ...]:
+    """Words that every raw line of ``worker`` contains (normalise builds worker names from
+    pieces of the line's prefix); () when that cannot be relied on (no worker, non-ASCII)."""
+    if not worker or not worker.isascii() or not worker.isprintable():
+        return ()
+    return tuple(t.encode("ascii") for t in worker.split())
+
+
+# the next line that may have no worker prefix (a blank line, or one that starts with
+# neither "(" nor "["): where a stale event of worker None may continue
+_MAYBE_NO_WORKER = re.compile(rb"\n(?:[^(\[\n]|\n)")
+
+
+def next_line_of(buf: bytes, worker: str | None, pos: int, n: int, tokens: dict) -> int:
+    """Offset of the next line in buf[pos:n] (``pos`` a line start) that may belong to
+    ``worker``; ``n`` if none."""
+    if worker is None:
+        if buf[pos - 1:pos] in (b"", b"\n") and buf[pos:pos + 1] not in (b"(", b"["):
+            return pos
+        m = _MAYBE_NO_WORKER.search(buf, pos - 1 if pos else 0, n)
+        return m.start() + 1 if m else n
+    toks = tokens.get(worker)
+    if toks is None:
+        toks = tokens[worker] = worker_tokens(worker)
+    if not toks:
+        return n  # cannot be found cheaply: the event waits for the next hit of its worker
+    first, rest = toks[0], toks[1:]
+    at = pos
+    while True:
+        c = buf.find(first, at, n)
+        if c < 0:
+            return n
+        ls = buf.rfind(b"\n", pos, c) + 1 or pos
+        le = buf.find(b"\n", c, n)
+        if le < 0:
+            le = n
+        line = buf[ls:le]
+        if all(t in line for t in rest):
+            return ls
+        at = le + 1
