@@ -585,6 +585,7 @@ def mine_wheel(lib: str, src: WheelSource, log, keep_wheels: bool) -> dict[tuple
 class Rule:
     regex: re.Pattern
     library: re.Pattern | None
+    location: re.Pattern | None
     signature: str | None
     unrelated: str | None
 
@@ -596,6 +597,7 @@ def load_rules(path: Path) -> list[Rule]:
         if bool(r.get("signature")) == bool(r.get("unrelated")):
             raise SystemExit(f"{path}: rule {i + 1} needs exactly one of 'signature' or 'unrelated'")
         rules.append(Rule(re.compile(r["match"]), re.compile(r["library"]) if r.get("library") else None,
+                          re.compile(r["location"]) if r.get("location") else None,
                           r.get("signature"), r.get("unrelated")))
     return rules
 
@@ -606,6 +608,8 @@ def apply_rules(recs: list[Rec], rules: list[Rule]) -> list[Rec]:
         rec.signature = rec.unrelated = None
         for rule in rules:
             if rule.library and not rule.library.fullmatch(rec.library):
+                continue
+            if rule.location and not rule.location.search(rec.location):
                 continue
             if rule.regex.search(rec.template):
                 rec.signature, rec.unrelated = rule.signature, rule.unrelated
