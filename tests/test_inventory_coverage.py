@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 INVENTORY = ROOT / "signatures" / "messages"
 # the libraries docs/inventory.md reports; each must have a checked-in inventory
 LIBRARIES = ("deepgemm", "flashinfer", "fbgemm", "cutlass", "vllm", "sglang", "sgl-kernel", "sgl-deep-gemm",
-             "transformers", "compressed-tensors", "tensorrt-llm", "torch")
+             "transformers", "compressed-tensors", "torch")
 
 
 def _records() -> list[dict]:
@@ -58,6 +58,15 @@ VALUES = [
 def sample_value(name: str, rec: dict, before: str = "") -> str:
     if re.search(r"requires $", before) and name in ("arch", "arch_name"):
         return "Hopper (SM90) or Blackwell (SM100)"
+    if re.search(r"(?i)current capability: $", before):
+        return "75"           # the check fires only below the minimum
+    if re.search(r"(?i)(?:min(?:imum)?|required) capability: $", before) or re.search(r"(?i)^min_cap", name):
+        return "89"
+    if (re.search(r"(?i)capability:? $", before) or re.search(r"SM ?$|sm_$", before)) and not re.search(
+            r"major|minor", name):
+        return "120"
+    if re.search(r"(?i)major_versions", name):
+        return "[9, 10]"
     if name == "file":
         loc = rec["location"].rsplit(":", 1)[0]
         return loc if "/" in loc else f"csrc/{loc}"
@@ -82,7 +91,7 @@ def contexts(rec: dict) -> list[str]:
     base = Path(loc.rsplit(":", 1)[0]).name
     line = sample_value("line", rec)
     compiled = bool(re.search(r"\.(?:so[.\d]*|cu|cuh|cpp|cc|h|hpp)(?::\d+)?$", loc))
-    if rec["library"] == "tensorrt-llm" and compiled:
+    if "tensorrt_llm" in loc and compiled:
         ctx = f"RuntimeError: [TensorRT-LLM][ERROR] Assertion failed: {msg} (/src/tensorrt_llm/cpp/{base}:{line})"
     elif rec.get("exception") and re.fullmatch(r"[A-Za-z_][\w.]*", rec["exception"]):
         ctx = f"{rec['exception'].rsplit('.', 1)[-1]}: {msg}"
