@@ -90,6 +90,7 @@ class Claims:
     supporting: dict[str, list[Hit]] = field(default_factory=dict)
     claimed: set[str] = field(default_factory=set)  # fingerprints claimed by some signature
     also: dict[str, list[str]] = field(default_factory=dict)  # fingerprint -> other matching sig ids
+    weak: dict[str, list[Hit]] = field(default_factory=dict)  # fingerprint -> every weak hit, when only weak ones matched
     facts: list[Fact] = field(default_factory=list)  # facts captured by named groups
     warnings: list[str] = field(default_factory=list)
     timed_out: set[tuple[str, str]] = field(default_factory=set)  # (sig id, pattern name): skipped from then on
@@ -215,7 +216,7 @@ def match_pattern(p: Pattern, ev: Event, claims: Claims, sig: Signature) -> Matc
     return None
 
 
-PARTIAL_MIN = 20  # characters of a cut message that must match the start of a known one
+PARTIAL_MIN = 14  # characters of a cut message that must match the start of a known one
 _NOT_PARTIAL = regex.compile(r"\(\?[=!<]|\\A|\\K|\(\?s\)|\(\?[a-z]*s[a-z]*\)")
 
 
@@ -229,8 +230,9 @@ CUT_ANCHOR_MIN = 6  # characters of an anchor that a cut line must end with
 
 
 def _cut_candidates(cat: Catalogue, tail: str) -> list[tuple[Signature, int]]:
-    """(signature, offset) for each signature one of whose anchors the line's end cuts: the line
-    ends with the anchor's first CUT_ANCHOR_MIN or more characters ("... or higher req")."""
+    """(signature, offset) for each signature with an anchor in the line, or one that the line's
+    end cuts (the line ends with the anchor's first CUT_ANCHOR_MIN or more characters: "... or
+    higher req")."""
     out = []
     low = tail.lower()
     for sig in cat.signatures:
@@ -238,10 +240,23 @@ def _cut_candidates(cat: Catalogue, tail: str) -> list[tuple[Signature, int]]:
         for a in sig.anchors:
             a = a.lower() if sig.anchors_ignore_case else a
             i = hay.rfind(a[:CUT_ANCHOR_MIN])
-            if i >= 0 and len(hay) - i < len(a) and a.startswith(hay[i:]):
+            if i >= 0 and (hay.startswith(a, i) or (len(hay) - i < len(a) and a.startswith(hay[i:]))):
                 out.append((sig, i))
                 break
     return out
+
+
+_SENTINEL = "\x00"  # no message contains it: a pattern that can consume it was inside a wildcard
+
+
+def _cut_inside_literal(p: Pattern, tail: str, m: Any) -> bool:
+    """The partial match ran out of text inside the message's own words, not inside a wildcard
+    (``[^\\n]*deep_gemm`` is "partial" on any line: it would take more of anything)."""
+    try:
+        m2 = p.compiled.search(tail + _SENTINEL, pos=m.start(), partial=True, timeout=REGEX_TIMEOUT)
+    except TimeoutError:
+        return False
+    return m2 is None or m2.start() != m.start() or not m2.partial
 
 
 def match_cut(cat: Catalogue, ev: Event, claims: Claims) -> list[Hit]:
@@ -266,6 +281,8 @@ def match_cut(cat: Catalogue, ev: Event, claims: Claims) -> list[Hit]:
             except TimeoutError:
                 continue
             if m is None or not m.partial or m.end() - m.start() < PARTIAL_MIN or m.start() > at:
+                continue
+            if not _cut_inside_literal(p, tail, m):
                 continue
             cut = Pattern(p.name, p.source, p.compiled, p.role, p.kinds, "message", "weak", p.exc_types)
             hits.append(Hit(sig, cut, Match(idx, (m.start(), m.end()), tail if ev.wrapped else None), _NO_GROUP))
@@ -316,6 +333,9 @@ def claim(cat: Catalogue, groups: list[Group], claims: Claims | None = None) -> 
             best = max(matched, key=lambda h: (h.strong, h.sig.priority, -cat.signatures.index(h.sig)))
             claims.primary.setdefault(best.sig.id, []).append(best)
             claims.claimed.add(g.fingerprint)
+            if not best.strong and len(matched) > 1:
+                # frames, a location or tokens shared by several causes: the facts choose (``judge``)
+                claims.weak[g.fingerprint] = matched
             others = [h.sig.id for h in matched if h is not best]
             if others:
                 claims.also[g.fingerprint] = others
@@ -467,10 +487,36 @@ def make_finding(sig: Signature, facts: Mapping[str, Fact], hits: list[Hit], sup
     )
 
 
+def _weak_rank(sig: Signature, facts: Mapping[str, Fact]) -> tuple[int, int, int]:
+    results = evaluate_conditions(sig, facts)
+    status, _, _ = _status(results)
+    if status is Status.LIKELY and not _facts_support(results):
+        status = Status.POSSIBLE
+    seen = sum(1 for r in results if r.truth is Truth.HOLDS and r.source and not r.source.startswith("default"))
+    return status.rank, -seen, -sig.priority
+
+
+def arbitrate(claims: Claims, facts: Mapping[str, Fact]) -> None:
+    """Give each group that only weak evidence matched to the signature the facts fit best: the
+    same DeepGEMM call frames belong to the SM120 layout gap on an RTX 5090 and to the E8M0 switch
+    on a B200."""
+    for fp, hits in claims.weak.items():
+        best = min(hits, key=lambda h: _weak_rank(h.sig, facts))
+        current = next((h for h in hits if any(x is h for x in claims.primary.get(h.sig.id, []))), None)
+        if current is None or current is best:
+            continue
+        claims.primary[current.sig.id] = [x for x in claims.primary[current.sig.id] if x is not current]
+        if not claims.primary[current.sig.id]:
+            del claims.primary[current.sig.id]
+        claims.primary.setdefault(best.sig.id, []).append(best)
+        claims.also[fp] = [h.sig.id for h in hits if h is not best]
+
+
 def judge(
     cat: Catalogue, claims: Claims, facts: Mapping[str, Fact], groups: list[Group], facts_only: bool = True
 ) -> tuple[list[Finding], list[Finding]]:
     """(findings ordered most probable first, ruled-out findings)."""
+    arbitrate(claims, facts)
     findings: list[Finding] = []
     ruled: list[Finding] = []
     for sig in cat.signatures:

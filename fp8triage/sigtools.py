@@ -274,7 +274,8 @@ def cross_check(sample: Sample, cat: Catalogue) -> SampleResult:
     2. Each other signature whose anchors occur in the sample is run on its own; if it finds the
        sample likely/confirmed and its priority is not below the sample's own signature's, it
        would win or tie the claim on the same event: an unexpected second claimant. A lower
-       priority one is shadowed by design and only listed."""
+       priority one, or one with only weak evidence where the sample's own signature has its
+       message (strong evidence), is shadowed by design and only listed."""
     text = sample.text()
     facts = sample.facts()
     own = cat.get(sample.sig_id)
@@ -282,6 +283,7 @@ def cross_check(sample: Sample, cat: Catalogue) -> SampleResult:
     claimants: list[tuple[str, str]] = []
     bad: list[str] = []
     full = _scan(text, str(sample.path), cat, facts)
+    own_strong = any(f.id == sample.sig_id and f.strength == "strong" for f in full.findings)
     for f in full.findings:
         if f.id != sample.sig_id and f.status in CLAIMING and not f.from_facts_only:
             claimants.append((f.id, f.status.value))
@@ -294,7 +296,9 @@ def cross_check(sample: Sample, cat: Catalogue) -> SampleResult:
             if f.id == sig.id and f.status in CLAIMING and not f.from_facts_only:
                 if (f.id, f.status.value) not in claimants:
                     claimants.append((f.id, f.status.value))
-                if sig.priority >= own_prio:
+                # weak evidence (frames, a location, tokens) never takes an event from the
+                # failure's own message: shadowed by design, like a lower priority
+                if sig.priority >= own_prio and not (own_strong and f.strength != "strong"):
                     bad.append(f"{f.id} ({f.status.value}) matches on its own with priority {sig.priority} >= {own_prio}")
     return SampleResult(sample, not bad, "no unexpected second claimant", claimants, "; ".join(dict.fromkeys(bad)), "cross")
 
