@@ -448,11 +448,6 @@ def make_finding(sig: Signature, facts: Mapping[str, Fact], hits: list[Hit], sup
         # frames, a source location, a set of tokens or a symptom alone: the cause is only possible
         # until a fact seen in the log or the machine supports it
         status = Status.POSSIBLE
-    if strength == "weak" and status is not Status.RULED_OUT:
-        kinds = sorted({h.pattern.kind for h in hits})
-        decide = list(decide) + [
-            f"the failure's own error message (only the {' and '.join(kinds)} matched: the line may be cut, reworded or missing)"
-        ]
     # strong hits first, then in log order
     ordered = sorted(hits, key=lambda h: (not h.strong, h.group.order))
     evidence = [_evidence(h, symptom) for h in ordered[:MAX_EVIDENCE]]

@@ -104,6 +104,8 @@ def test_bundled_patterns_pass_the_stress_check(catalogue):
     for sig in catalogue.signatures:
         samples = regexsafety.match_samples(sig)
         for p in sig.patterns:
+            if p.compiled is None:  # a tokens pattern: substring tests only
+                continue
             n += 1
             v = regexsafety.check_pattern(p.compiled, samples)
             if not v.ok:

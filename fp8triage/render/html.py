@@ -19,6 +19,7 @@ from typing import Any, Iterable
 from urllib.parse import urlsplit
 
 from ..model import Evidence, Finding, ScanResult, Severity, Status, Truth
+from .text import evidence_label
 
 # Everything a report maps is listed here, exhaustively (tests walk every enum member).
 STATUS_TEXT = {
@@ -336,6 +337,7 @@ def _evidence_view(e: Evidence) -> dict[str, Any]:
         "lineno": e.lineno,
         "workers": workers_text(e.workers, 4),
         "pattern": clip(e.pattern, 200),
+        "kind": evidence_label(e),
         **split_span(e.text, e.span),
     }
 

@@ -82,7 +82,7 @@ def evidence_block(evidence: list[dict[str, Any]]) -> str:
     """Evidence lines as one fenced block: ``source:line  text``, with a caret line under the match."""
     out = []
     for e in evidence:
-        loc = f"{e['source']}:{e['lineno']}" + (f" [{e['workers']}]" if e["workers"] else "")
+        loc = f"{e['source']}:{e['lineno']}" + (f" [{e['workers']}]" if e["workers"] else "") + (f" ({e['kind']})" if e.get("kind") else "")
         left = ("… " if e["cut_left"] else "") + e["before"]
         line = f"{loc}  {left}{e['match']}{e['after']}" + (" …" if e["cut_right"] else "")
         out.append(line)

@@ -64,9 +64,13 @@ def render_finding(f: Finding, st: _Style, verbose: bool, top: bool) -> list[str
         out.append("")
         seen = f" (seen {f.count} times" + (f" on {_workers(f.workers)})" if f.workers else ")") if f.count > 1 else ""
         out.append(f"  {st('Evidence', '1')}{seen}")
+        note = evidence_note(f)
+        if note:
+            out.append(f"  {note}")
         for ev in f.evidence:
             w = f"  [{_workers(ev.workers, 2)}]" if ev.workers else ""
-            out.append(f"    {st(clean(ev.source) + ':' + str(ev.lineno), '2')}{w}")
+            kind = f"  ({evidence_label(ev)})" if evidence_label(ev) else ""
+            out.append(f"    {st(clean(ev.source) + ':' + str(ev.lineno), '2')}{w}{kind}")
             out.append(f"      {_highlight(ev.text.strip() if not ev.span else ev.text, ev.span, st)}")
     if f.conditions:
         out.append("")
@@ -173,3 +177,21 @@ def _size(n: int) -> str:
             return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
         n /= 1024
     return f"{n} B"
+
+
+def evidence_label(ev) -> str:
+    """What kind of evidence a line is, when it is not the failure's own message."""
+    if ev.kind == "message":
+        return "" if ev.strength == "strong" else "cut message"
+    return {"frame": "frame", "location": "source location", "tokens": "tokens", "symptom": "symptom"}.get(ev.kind, ev.kind)
+
+
+def evidence_note(f) -> str:
+    """One sentence for a finding that rests on weak evidence or symptoms."""
+    if f.strength == "weak":
+        return ("Weak evidence: the failure's own error line was not found (cut, reworded or missing); "
+                "the frames, source location or words below point at it.")
+    if f.strength == "symptom":
+        return "Symptoms only: this failure prints no error; the lines below are what it looks like."
+    return ""
+
