@@ -24,12 +24,12 @@ from .probe import derive_capabilities
 from .fingerprint import ALGORITHM_VERSION, fingerprint
 from .ingest import Source, expand_inputs, read_spans
 from .linefeed import LineFeed
-from .logfacts import PREFILTER_HINTS, LogFacts
+from .logfacts import PREFILTER_HINTS, STACK_PATTERNS, LogFacts
 from .logfacts import triggers as fact_triggers
 from .matcher import Claims, Group, claim, judge, unknown_groups
 from .model import Event, Fact, InputInfo, Line, ScanResult, UnknownGroup
 from .normalise import LineFormat, detect_format
-from .prefilter import ALERT, DUMP, EVIDENCE, FACT, LITERAL, LITERAL_CI, REGEX, REGEX_CI, STRUCTURAL, Prefilter
+from .prefilter import ALERT, DUMP, EVIDENCE, FACT, LITERAL, LITERAL_CI, REGEX, REGEX_CI, STACK, STRUCTURAL, Prefilter
 from .selector import every_line, prefiltered
 
 MAX_GROUPS = 20_000
@@ -74,6 +74,7 @@ def prefilter_rules(catalogue: Catalogue) -> list[tuple[str, int, int]]:
     rules.extend((a, LITERAL, DUMP) for a in ENV_DUMP_ANCHORS)
     rules.extend((a, LITERAL, STRUCTURAL) for a in STRUCTURAL_ANCHORS)
     rules.extend((t, REGEX_CI if ci else REGEX, FACT) for t, ci in fact_triggers())
+    rules.extend((p, REGEX, STACK) for p in STACK_PATTERNS)
     return rules
 
 
@@ -102,9 +103,35 @@ class Scanner:
         self.warnings: list[str] = []
         self._order = 0
         self._overflow = 0
+        self._visible_rx = None
+        self._anchorless: list = []
 
     # -- events -----------------------------------------------------------------------------
+    def _visible(self, ev: Event) -> bool:
+        """Can this event change the result? Errors are listed (claimed or unknown); other
+        events (warnings, anchored lines) only when a signature can claim them: their text
+        holds a signature's anchor, or an anchorless signature's pattern matches. The others
+        (a chatty server's warnings) are not fingerprinted or grouped at all."""
+        if ev.is_error:
+            return True
+        if self.feed.had_evidence(ev.workers[0] if ev.workers else None) and not self.feed.fmt.jsonl:
+            return True
+        if self._visible_rx is None:
+            import re
+
+            cs = sorted({a for s in self.cat.signatures if not s.anchors_ignore_case for a in s.anchors}, key=len, reverse=True)
+            ci = sorted({a for s in self.cat.signatures if s.anchors_ignore_case for a in s.anchors}, key=len, reverse=True)
+            parts = [re.escape(a) for a in cs] + (["(?i:" + "|".join(re.escape(a) for a in ci) + ")"] if ci else [])
+            self._visible_rx = re.compile("|".join(parts) or "(?!)")
+            self._anchorless = [p for s in self.cat.signatures if not s.anchors for p in s.patterns]
+        text = ev.text
+        if self.feed.fmt.jsonl and self._visible_rx.search(text) is not None:
+            return True  # JSON escapes may hide an anchor from the prefilter
+        return any(p.compiled.search(text) for p in self._anchorless)
+
     def _on_event(self, ev: Event) -> None:
+        if not self._visible(ev):
+            return
         fp = fingerprint(ev)
         ev.fingerprint = fp
         g = self.groups.get(fp)

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 
-from .prefilter import Prefilter
+from .prefilter import STACK, Prefilter
 
 FWD = 32 * 1024  # bytes an open event keeps pulling lines in without its worker writing
 
@@ -68,6 +68,7 @@ def prefiltered(pf: Prefilter, feed, buf: bytes, start: int, end: int, lineno: i
     open_ = feed.open
     tokens: dict = {}
     cand: dict = {}  # worker -> offset of its next candidate line in this span
+    settled = (lambda: feed.stack_settled) if hasattr(feed, "stack_settled") else (lambda: False)
     while pos < n:
         open_ = feed.open
         dump = feed.dump_open
@@ -112,6 +113,12 @@ def prefiltered(pf: Prefilter, feed, buf: bytes, start: int, end: int, lineno: i
             bits = flags.get(pos, 0)
             if i < nstarts and starts[i] == pos:
                 i += 1
+            if bits == STACK and settled():
+                # it only names a serving stack, and the stack is settled: nothing to do
+                nl = find(b"\n", pos, n)
+                pos = n if nl < 0 else nl + 1
+                lineno += 1
+                continue
         nl = find(b"\n", pos, n)
         stop = n if nl < 0 else nl
         line = feed.feed(buf[pos:stop], lineno, bits)
