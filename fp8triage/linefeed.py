@@ -105,8 +105,16 @@ class LineFeed:
         if after is not None:
             # does the event being assembled for this worker hold a signature's anchor?
             ev = bool(bits & EVIDENCE)
-            self.evidence[w] = (self.evidence.get(w, False) or ev) if after is before else ev
+            ev = (self.evidence.get(w, False) or ev) if after is before else ev
+            self.evidence[w] = ev
+            after.has_evidence = ev  # travels with the open event when a parallel range hands it over
         return line
+
+    def adopt(self, builders: dict) -> None:
+        """Take over open events (a parallel range's handover)."""
+        self.asm.open.update(builders)
+        for w, b in builders.items():
+            self.evidence[w] = getattr(b, "has_evidence", False)
 
     def had_evidence(self, worker) -> bool:
         """Did a line of the event just completed for ``worker`` have an EVIDENCE hit?"""

@@ -72,7 +72,7 @@ def scan_range(sc, src: Source, fmt: LineFormat, a: int, b: int, warm_from: int,
     feed.begin(src.name, fmt)
     touched: dict = {}
     if carry is not None:
-        feed.asm.open.update(carry["builders"])
+        feed.adopt(carry["builders"])
         if carry["dump"] is not None:
             feed.dumps._block, feed.dumps._lines = carry["dump"], None  # noqa: SLF001 - stored by the range before
     elif warm_from < a:
@@ -382,6 +382,6 @@ def _finish(sc, state: dict) -> None:
     """The end of a split file: close the events still open, in the sequential order."""
     from .events import Assembler
 
-    asm = Assembler(sc._on_event)  # noqa: SLF001
-    asm.open.update(state["handover"]["builders"])
-    asm.finish()
+    sc.feed.asm = Assembler(sc._on_event)  # noqa: SLF001
+    sc.feed.adopt(state["handover"]["builders"])
+    sc.feed.asm.finish()
