@@ -159,7 +159,9 @@ def next_line_of(buf: bytes, worker: str | None, pos: int, n: int, tokens: dict)
         toks = tokens[worker] = worker_tokens(worker)
     if not toks:
         return n  # cannot be found cheaply: the event waits for the next hit of its worker
-    first, rest = toks[0], toks[1:]
+    # search for the last word ("rank=3", "TP3", "ip=..."): it tells workers apart, the first
+    # ("VllmWorker") is on every worker's lines; the line is then checked for the others
+    first, rest = toks[-1], toks[:-1]
     at = pos
     while True:
         c = buf.find(first, at, n)
