@@ -10,8 +10,9 @@ Every tool runs as a subprocess, as a user would run it, several times, interlea
 background load hits all tools alike), with the file in the page cache (read once first).
 Per mix and tool: median and best wall time, MB/s, the ratio of median wall times against
 ``grep -E`` with the on-call patterns, user+sys CPU time, cores used (CPU time / wall time)
-and peak RSS of the whole process tree (the parent and its workers, summed, sampled every
-20 ms from /proc). The machine's load average (``/proc/loadavg``) is recorded before each
+and peak memory of the whole process tree (the parent and its workers: the sum of their
+proportional set sizes, sampled every 20 ms from /proc, so copy-on-write pages a forked
+worker shares with the parent count once). The machine's load average (``/proc/loadavg``) is recorded before each
 mix: on a shared machine, read the figures with it.
 
 Tools:
@@ -68,7 +69,10 @@ def run_once(cmd: list[str]) -> dict:
 
 
 def _tree_rss_kb(pid: int) -> int:
-    """Resident memory of ``pid`` and all its descendants, in KiB (Linux /proc)."""
+    """Memory of ``pid`` and all its descendants, in KiB (Linux /proc): the proportional set
+    size (Pss: a page shared by n processes, e.g. a forked worker's copy-on-write pages,
+    counts 1/n in each), so the sum is the memory the tree holds; VmRSS where Pss is not
+    available."""
     total, todo, seen = 0, [pid], set()
     while todo:
         p = todo.pop()
@@ -76,11 +80,12 @@ def _tree_rss_kb(pid: int) -> int:
             continue
         seen.add(p)
         try:
-            with open(f"/proc/{p}/status") as fh:
-                for ln in fh:
-                    if ln.startswith("VmRSS:"):
-                        total += int(ln.split()[1])
-                        break
+            try:
+                with open(f"/proc/{p}/smaps_rollup") as fh:
+                    total += next(int(ln.split()[1]) for ln in fh if ln.startswith("Pss:"))
+            except (OSError, StopIteration):
+                with open(f"/proc/{p}/status") as fh:
+                    total += next(int(ln.split()[1]) for ln in fh if ln.startswith("VmRSS:"))
             for task in os.listdir(f"/proc/{p}/task"):
                 with open(f"/proc/{p}/task/{task}/children") as fh:
                     todo.extend(int(x) for x in fh.read().split())

@@ -53,6 +53,8 @@ class LineFeed:
         self.fmt = LineFormat()
         self.quiet = False  # warm-up of a parallel range: track state, report nothing
         self.evidence: dict = {}  # worker -> whether its open event has a line with an EVIDENCE hit
+        self.workers_fed: dict = {}  # worker -> its first line fed (a parallel range's handover check)
+        self.lineno = 0  # the line being fed (events completed at the end: after every line)
 
     # the state a selector needs ---------------------------------------------------------
     @property
@@ -77,6 +79,7 @@ class LineFeed:
         self.fmt = fmt
 
     def end(self) -> None:
+        self.lineno = 1 << 62
         self.asm.finish()
         self.dumps.close()
 
@@ -90,6 +93,7 @@ class LineFeed:
         return self.dumps.feed(normalise(raw, self.source, lineno, self.fmt), False)
 
     def feed(self, raw: bytes, lineno: int, bits: int) -> Line:
+        self.lineno = lineno
         line = normalise(raw, self.source, lineno, self.fmt)
         in_dump = self.dumps.feed(line, bool(bits & DUMP)) if (bits & DUMP or self.dumps.open) else False
         if not in_dump and not self.quiet:
@@ -98,6 +102,8 @@ class LineFeed:
             elif bits & STACK and not self.logfacts.stack_settled:
                 self.logfacts.feed_stack(line)
         w = line.worker
+        if w not in self.workers_fed:
+            self.workers_fed[w] = lineno
         open_ = self.asm.open
         before = open_.get(w)
         self.asm.feed(line, starts_event(bits, line))

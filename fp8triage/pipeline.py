@@ -1,12 +1,12 @@
-"""The one module that knows the order of the stages: ingest → prefilter → normalise →
-events → fingerprint/group → facts → match → (confirm) → result.
+"""The one module that knows the order of the stages: ingest → prefilter/selector → linefeed
+(normalise, environment dumps, log facts, events) → fingerprint/group → facts → match →
+(confirm) → result.
 
-Streaming: each source is read in large chunks; the prefilter finds the lines that contain
-an anchor (or a traceback frame), and only those lines, and the lines after them while an
-event they started is still open, are decoded and assembled into events (see
-``Scanner._feed_hits``; ``exhaustive=True`` feeds every line and is the reference the
-equivalence test compares against). Memory is bounded by the chunk size plus the number of
-distinct event fingerprints (capped at ``MAX_GROUPS``).
+Streaming: each source is read in large chunks; a selector (``selector.prefiltered``, or
+``selector.every_line`` with ``exhaustive=True``, the reference the equivalence tests compare
+against) passes the lines that can change anything to ``LineFeed.feed``, the per-line entry
+point that follow mode and the parallel workers (``parallel.py``) use too. Memory is bounded by
+the chunk size plus the number of distinct event fingerprints (capped at ``MAX_GROUPS``).
 """
 from __future__ import annotations
 
@@ -105,6 +105,7 @@ class Scanner:
         self._overflow = 0
         self._visible_rx = None
         self._anchorless: list = []
+        self.first_emit: dict[str, int] = {}  # fingerprint -> the line whose feeding completed its first event
 
     # -- events -----------------------------------------------------------------------------
     def _visible(self, ev: Event) -> bool:
@@ -144,6 +145,7 @@ class Scanner:
         self._order += 1
         g = Group(fp, ev, 1, list(ev.workers), ev.lines[0], self._order)
         self.groups[fp] = g
+        self.first_emit[fp] = self.feed.lineno
         if self.on_group is not None:
             self.on_group(g)
 
@@ -187,6 +189,7 @@ class Scanner:
         self.logfacts = LogFacts()
         self.dumps = DumpReader(MAX_DUMP_LINES)
         self.feed = LineFeed(self._on_event, self.logfacts, self.dumps)
+        self.first_emit = {}
         self.inputs = []
         self.warnings = []
         self._order = 0
@@ -196,6 +199,7 @@ class Scanner:
         """What a scan found, as plain picklable data for ``merge``."""
         return {
             "groups": sorted(self.groups.values(), key=lambda g: g.order),
+            "first_emit": dict(self.first_emit),
             "logfacts": self.logfacts,
             "dumps": self.dumps.blocks,
             "inputs": self.inputs,
