@@ -367,79 +367,61 @@ def _pass_through(prev: dict, state: dict, src: Source, fmt: LineFormat, a: int,
     held = {str(w): (w, bld) for w, bld in prev["handover"]["builders"].items()}
     if not missing <= set(held) or len(missing) != len(before - after):
         return None
-    import mmap
-
     from .events import Assembler
-    from .normalise import normalise
-    from .selector import next_line_of
 
     carried: dict = {}
     late: list = []
-    tokens: dict = {}
-    with open(src.path, "rb") as fh:
-        try:
-            buf = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
-        except (OSError, ValueError):
-            return None
-        try:
-            for name in sorted(missing):
-                w, bld = held[name]
-                # W's first line in the range: the first hit line of W the range's worker fed,
-                # or the first line the selector would have looked at for this event
-                first_fed = state["workers_fed"].get(w)
-                pos, lineno, found = a, offset + 1, None
-                while True:
-                    c = next_line_of(buf, w, pos, b, tokens)
-                    if c >= b:
-                        break
-                    lineno += _count_nl(buf, pos, c)
-                    if first_fed is not None and lineno >= first_fed + offset:
-                        break
-                    nl = buf.find(b"\n", c, b)
-                    line = normalise(buf[c:b if nl < 0 else nl], src.name, lineno, fmt)
-                    if line.worker == w:
-                        found = line
-                        break
-                    pos, lineno = (b if nl < 0 else nl + 1), lineno + 1
-                if found is None and first_fed is not None:
-                    at = first_fed + offset
-                    pos = _line_offset(buf, a, b, first_fed - 1)
-                    nl = buf.find(b"\n", pos, b)
-                    found = normalise(buf[pos:b if nl < 0 else nl], src.name, at, fmt)
-                if found is None:
-                    carried[w] = bld
-                    continue
-                probe = copy.deepcopy(bld)
-                if Assembler(lambda _ev: None)._continue(probe, found):  # noqa: SLF001
-                    return None  # the event goes on in this range: only a full re-scan is exact
-                late.append((found.lineno, w, bld))
-        finally:
-            buf.close()
+    for name in sorted(missing):
+        w, bld = held[name]
+        found = _first_line_of(src, fmt, w, a, b, offset, state["workers_fed"].get(w))
+        if found is None:
+            carried[w] = bld
+            continue
+        probe = copy.deepcopy(bld)
+        if Assembler(lambda _ev: None)._continue(probe, found):  # noqa: SLF001
+            return None  # the event goes on in this range: only a full re-scan is exact
+        late.append((found.lineno, w, bld))
     late.sort(key=lambda x: x[0])
     return carried, late
 
 
-def _count_nl(buf, lo: int, hi: int) -> int:
-    """Newlines in buf[lo:hi] (an mmap has no ``count``: counted in 4 MB slices)."""
-    n, step = 0, 1 << 22
-    while lo < hi:
-        n += buf[lo:min(hi, lo + step)].count(b"\n")
-        lo += step
-    return n
+def _first_line_of(src: Source, fmt: LineFormat, w, a: int, b: int, offset: int, first_fed: int | None):
+    """Worker ``w``'s first line in bytes [a, b) (its line numbers start at ``offset`` + 1),
+    normalised; None if it has none. That is the first line the selector would look at for an
+    open event of ``w`` (``next_line_of``) whose worker is ``w``, or the first line of ``w`` the
+    range's own worker fed (``first_fed``, counted from the range start), whichever is first.
+    Read in spans (no mmap: page-cache pages would count as this process's memory)."""
+    from .normalise import normalise
+    from .selector import next_line_of
+
+    tokens: dict = {}
+    limit = offset + first_fed if first_fed is not None else None
+    lineno = offset + 1
+    for buf, s, e in read_spans(src, start=a, stop=b):
+        pos = s
+        while pos < e:
+            c = next_line_of(buf, w, pos, e, tokens)
+            here = lineno + buf.count(b"\n", pos, c)
+            if limit is not None and here >= limit:
+                c, here = _nth_line(buf, pos, e, limit - lineno), limit
+            if c >= e:
+                lineno += buf.count(b"\n", pos, e)
+                break
+            nl = buf.find(b"\n", c, e)
+            line = normalise(buf[c:e if nl < 0 else nl], src.name, here, fmt)
+            if line.worker == w or here == limit:
+                return line
+            pos, lineno = (e if nl < 0 else nl + 1), here + 1
+    return None
 
 
-def _line_offset(buf, a: int, b: int, skip: int) -> int:
-    """Offset of the line ``skip`` lines after the one at ``a``."""
-    pos, step = a, 1 << 20
-    while skip > 0:
-        n = _count_nl(buf, pos, min(b, pos + step))
-        if n < skip and pos + step < b:
-            pos, skip = pos + step, skip - n
-            continue
-        nl = buf.find(b"\n", pos, b)
+def _nth_line(buf: bytes, pos: int, end: int, n: int) -> int:
+    """Offset of the line ``n`` lines after the one at ``pos`` (``end`` if past it)."""
+    while n > 0:
+        nl = buf.find(b"\n", pos, end)
         if nl < 0:
-            return b
-        pos, skip = nl + 1, skip - 1
+            return end
+        pos, n = nl + 1, n - 1
     return pos
 
 
