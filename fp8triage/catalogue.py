@@ -52,14 +52,23 @@ class Pattern:
 
     name: str
     source: str  # the regex ("" for tokens)
-    compiled: Any  # regex.Pattern, or None for tokens
+    _compiled: Any  # regex.Pattern; None until first used (files already validated here), and for tokens
     role: str  # "primary" | "supporting"
     kinds: frozenset[str]  # event kinds it applies to; empty: any kind
+    flags: int = 0
     kind: str = "message"
     strength: str = "strong"
     exc_types: frozenset[str] = frozenset()  # exception types it applies to (when the event has one)
     tokens_all: tuple[str, ...] = ()
     tokens_any: tuple[str, ...] = ()
+
+    @property
+    def compiled(self):
+        """The compiled pattern (None for tokens). Compiled on first use when the signature file
+        was validated before (a scan only compiles the patterns of signatures whose anchors it meets)."""
+        if self._compiled is None and self.kind != "tokens":
+            object.__setattr__(self, "_compiled", regex.compile(self.source, self.flags))
+        return self._compiled
 
 
 @dataclass
@@ -175,7 +184,7 @@ def build_signature(path: Path, data: dict[str, Any], schema_checked: bool = Fal
                 problems.append(Problem(name, f"evidence.patterns.{i}.all", 'a tokens pattern needs all = ["word", "word", ...] (two or more stable words)'))
                 continue
             patterns.append(Pattern(p["name"], "", None, p.get("role", "primary"), frozenset(p.get("kinds", [])),
-                                    tokens_all=words, tokens_any=tuple(p.get("any", [])), **common))
+                                    0, tokens_all=words, tokens_any=tuple(p.get("any", [])), **common))
             continue
         if "regex" not in p:
             problems.append(Problem(name, f"evidence.patterns.{i}", f"a {kind} pattern needs regex = '''...'''"))
@@ -183,6 +192,11 @@ def build_signature(path: Path, data: dict[str, Any], schema_checked: bool = Fal
         flags = regex.MULTILINE
         if p.get("ignore_case"):
             flags |= regex.IGNORECASE
+        if schema_checked:
+            # validated here before (compiles, fact groups known): compile on first use
+            patterns.append(Pattern(p["name"], p["regex"], None, p.get("role", "primary"),
+                                    frozenset(p.get("kinds", [])), flags, **common))
+            continue
         try:
             compiled = regex.compile(p["regex"], flags)
         except regex.error as e:
@@ -192,7 +206,8 @@ def build_signature(path: Path, data: dict[str, Any], schema_checked: bool = Fal
             if group.startswith("fact_") and canonical_name(group[5:]) is None:
                 problems.append(Problem(name, f"evidence.patterns.{i}.regex",
                                         f"named group (?P<{group}>...) names no known fact; write (?P<fact_NAME>...) with NAME from `fp8triage facts`"))
-        patterns.append(Pattern(p["name"], p["regex"], compiled, p.get("role", "primary"), frozenset(p.get("kinds", [])), **common))
+        patterns.append(Pattern(p["name"], p["regex"], compiled, p.get("role", "primary"),
+                                frozenset(p.get("kinds", [])), flags, **common))
     anchors = list(ev.get("anchors", []))
     if any(p.role == "primary" for p in patterns) and not anchors:
         problems.append(
@@ -282,8 +297,23 @@ def load_catalogue(extra_dirs: Iterable[Path] = (), builtin: bool = True) -> Cat
     full = digest.hexdigest()
     marker = _validated_marker(full + _schema_digest())
     checked = bool(marker and marker.exists())
+    parsed: dict = {}
+    cached = False
+    if checked:
+        # the marker holds the parsed files of this exact catalogue (start-up: no TOML parsing)
+        try:
+            import json
+
+            parsed = json.loads(marker.read_text(encoding="utf-8") or "{}")
+            cached = bool(parsed)
+        except (OSError, ValueError):
+            parsed = {}
     for f in files:
-        data, probs = parse_file(f)
+        data = parsed.get(str(f))
+        probs = []
+        if data is None:
+            data, probs = parse_file(f)
+            parsed[str(f)] = data
         problems += probs
         if data is None:
             continue
@@ -298,11 +328,13 @@ def load_catalogue(extra_dirs: Iterable[Path] = (), builtin: bool = True) -> Cat
         sigs.append(sig)
     if problems:
         raise CatalogueError(problems)
-    if marker is not None and not checked:
+    if marker is not None and not cached:
         try:
+            import json
+
             marker.parent.mkdir(parents=True, exist_ok=True)
-            marker.touch()
-        except OSError:
+            marker.write_text(json.dumps(parsed), encoding="utf-8")
+        except (OSError, TypeError, ValueError):
             pass  # not writable: validate again next time
     version = hashlib.sha256(b"".join(f.name.encode() + b"\0" + raw[f] for f in files if f in raw)).hexdigest()[:12]
     return Catalogue(sigs, version)

@@ -37,6 +37,7 @@ from .normalise import LineFormat, detect_format
 from .pipeline import CASCADE_LOOKBACK, Scanner, consequence_kind, first_evidence_lines, follows_from
 
 READ_SIZE = 1 << 16
+FORMAT_LINES = 50  # lines the wrapping is detected from (normalise.detect_format reads 50 as well)
 MAX_PARTIAL = 1 << 20  # a line longer than this without a newline is cut
 
 
@@ -220,27 +221,44 @@ class Follower:
         self._found: list[str] = []  # reported signature ids, in order
         self._root: str | None = None  # the first reported finding that consequences attach to
         self._held: list[_Held] = []
+        self._pending: list[bytes] = []
         self.started = time.perf_counter()
 
     # feeding -------------------------------------------------------------------------------------
     def feed(self, raw: bytes) -> list[Notice]:
-        if self.fmt is None:
-            self.fmt = detect_format(raw + b"\n")
-            self.scanner.feed.begin(self.source, self.fmt)
-        self.lineno += 1
         self.lines_total += 1
         self.bytes_total += len(raw) + 1
+        self._last_input = self.clock()
+        if self.fmt is None:
+            # the wrapping (JSON lines, compose prefixes) is chosen from the first FORMAT_LINES
+            # lines, as scan does; they wait until then (or until the input pauses)
+            self._pending.append(raw)
+            if len(self._pending) < FORMAT_LINES:
+                return []
+            return self._flush()
+        self._line(raw)
+        return self._process()
+
+    def _line(self, raw: bytes) -> None:
+        self.lineno += 1
         line = self.scanner.feed_line(raw, self.lineno)
-        now = self.clock()
-        self._touched[line.worker] = now
-        self._last_input = now
+        self._touched[line.worker] = self._last_input  # when it arrived (pending lines wait for the format)
+
+    def _flush(self) -> list[Notice]:
+        if self.fmt is None and self._pending:
+            self.fmt = detect_format(b"\n".join(self._pending) + b"\n")
+            self.scanner.feed.begin(self.source, self.fmt)
+            pending, self._pending = self._pending, []
+            for raw in pending:
+                self._line(raw)
         return self._process()
 
     def restart(self, reason: str, event: str) -> list[Notice]:
         """The source was rotated or truncated: close open events, start at line 1 again
         (held errors are judged first: line numbers start over)."""
+        out = self._flush()
         self.scanner.feed.end()
-        out = self._process()
+        out += self._process()
         released = self._release_held(force=True)
         self.notices.extend(released)
         out += released
@@ -253,15 +271,18 @@ class Follower:
     def tick(self) -> list[Notice]:
         """Nothing new arrived for a while: close events whose worker has been quiet for ``idle``."""
         now = self.clock()
+        # the input paused: do not keep the first lines waiting for more
+        out = self._flush() if self._pending and now - self._last_input >= self.idle else []
         asm = self.scanner.feed.asm
         for w in list(asm.open):
             if now - self._touched.get(w, now) >= self.idle:
                 asm._close(w)  # noqa: SLF001 - the Assembler has no per-worker flush of its own
-        return self._process()
+        return out + self._process()
 
     def finish(self) -> list[Notice]:
+        out = self._flush()
         self.scanner.feed.end()
-        out = self._process()
+        out += self._process()
         released = self._release_held(force=True)
         self.notices.extend(released)
         return out + released

@@ -11,8 +11,8 @@ For one line, in this order:
    ``transformers env`` dump belongs to the dump and is not read for log facts (a pip list
    is not evidence of which stack wrote the log). A dump starts only at a DUMP hit and ends
    by its own structure.
-3. Log facts, for a FACT hit outside a dump. Facts are not events: that is all a fact-only
-   line does.
+3. Log facts, for a FACT hit outside a dump (STACK hits: only until vLLM, the first-ranked
+   stack, has been named). Facts are not events: that is all a fact-only line does.
 4. The assembler. A line may *start* an event only when it has a signature's evidence anchor
    (EVIDENCE) or a generic error/warning word (ALERT) on a line whose logger header is not
    INFO or DEBUG; traceback headers, frames and chain markers start tracebacks by their shape
@@ -27,7 +27,7 @@ from .events import Assembler
 from .logfacts import LogFacts
 from .model import Event, Line
 from .normalise import LineFormat, normalise
-from .prefilter import ALERT, DUMP, EVIDENCE, FACT
+from .prefilter import ALERT, DUMP, EVIDENCE, FACT, STACK
 
 QUIET_LEVELS = frozenset({"INFO", "DEBUG", "TRACE"})  # an ALERT word on such a line starts no event
 
@@ -52,6 +52,9 @@ class LineFeed:
         self.source = "<text>"
         self.fmt = LineFormat()
         self.quiet = False  # warm-up of a parallel range: track state, report nothing
+        self.evidence: dict = {}  # worker -> whether its open event has a line with an EVIDENCE hit
+        self.workers_fed: dict = {}  # worker -> its first line fed (a parallel range's handover check)
+        self.lineno = 0  # the line being fed (events completed at the end: after every line)
 
     # the state a selector needs ---------------------------------------------------------
     @property
@@ -63,6 +66,11 @@ class LineFeed:
     def dump_open(self) -> bool:
         return self.dumps.open
 
+    @property
+    def stack_settled(self) -> bool:
+        """Lines that only name a serving stack can change nothing any more."""
+        return self.logfacts.stack_settled
+
     # ------------------------------------------------------------------------------------
     def begin(self, source: str, fmt: LineFormat) -> None:
         self.asm = Assembler(self._emit)
@@ -71,6 +79,7 @@ class LineFeed:
         self.fmt = fmt
 
     def end(self) -> None:
+        self.lineno = 1 << 62
         self.asm.finish()
         self.dumps.close()
 
@@ -84,9 +93,35 @@ class LineFeed:
         return self.dumps.feed(normalise(raw, self.source, lineno, self.fmt), False)
 
     def feed(self, raw: bytes, lineno: int, bits: int) -> Line:
+        self.lineno = lineno
         line = normalise(raw, self.source, lineno, self.fmt)
         in_dump = self.dumps.feed(line, bool(bits & DUMP)) if (bits & DUMP or self.dumps.open) else False
-        if bits & FACT and not in_dump and not self.quiet:
-            self.logfacts.feed(line)
+        if not in_dump and not self.quiet:
+            if bits & FACT:
+                self.logfacts.feed(line)
+            elif bits & STACK and not self.logfacts.stack_settled:
+                self.logfacts.feed_stack(line)
+        w = line.worker
+        if w not in self.workers_fed:
+            self.workers_fed[w] = lineno
+        open_ = self.asm.open
+        before = open_.get(w)
         self.asm.feed(line, starts_event(bits, line))
+        after = open_.get(w)
+        if after is not None:
+            # does the event being assembled for this worker hold a signature's anchor?
+            ev = bool(bits & EVIDENCE)
+            ev = (self.evidence.get(w, False) or ev) if after is before else ev
+            self.evidence[w] = ev
+            after.has_evidence = ev  # travels with the open event when a parallel range hands it over
         return line
+
+    def adopt(self, builders: dict) -> None:
+        """Take over open events (a parallel range's handover)."""
+        self.asm.open.update(builders)
+        for w, b in builders.items():
+            self.evidence[w] = getattr(b, "has_evidence", False)
+
+    def had_evidence(self, worker) -> bool:
+        """Did a line of the event just completed for ``worker`` have an EVIDENCE hit?"""
+        return self.evidence.get(worker, False)

@@ -245,6 +245,10 @@ _GPU_NAME_HINT = r"(?:RTX|GB[0-9][0-9]|GH200|[BHA][0-9][0-9][0-9]|H20|L4|L20|A[1
 PREFILTER_PATTERNS = (
     _GPU_CONTEXT_WORDS + r"[^\n]*" + _GPU_NAME_HINT,  # a GPU model name on a line that says GPU, NVIDIA, ...
     _GPU_NAME_HINT + r"[^\n]*" + _GPU_CONTEXT_WORDS,
+)
+# Stack markers (class STACK: once vLLM, the stack that ranks first, has been named, these
+# lines are not decoded any more).
+STACK_PATTERNS = (
     r"\bvllm[/.]|vLLM|\bsglang[/.]|SGLang|sgl_kernel|sgl-workspace|tensorrt_llm|TensorRT-LLM|trtllm-build|\blmdeploy\b"
     r"|transformers/(?:modeling|integrations|quantizers|models)|from_pretrained",
     r"[^ \t\"\n]\((?:VllmWorker|EngineCore)",  # the marker after the line's start, i.e. not the worker prefix
@@ -331,6 +335,18 @@ class LogFacts:
                     continue
                 self._add("gpu", name, line)
                 self._add("capability", hit[0], line, f"{name} is {hit[1]}")
+        self._stack(text, line)
+
+    @property
+    def stack_settled(self) -> bool:
+        """No later line can change the stack: the first-ranked stack has been named."""
+        return STACK_MARKERS[0][0] in self.stack_votes
+
+    def feed_stack(self, line: Line) -> None:
+        """Only the stack markers (a line with no other fact trigger)."""
+        self._stack(line.text[:4000], line)
+
+    def _stack(self, text: str, line: Line) -> None:
         for stack, rx in STACK_MARKERS:
             if rx.search(text):
                 n, first = self.stack_votes.get(stack, (0, line))
@@ -344,7 +360,7 @@ class LogFacts:
             order = [s for s, _ in STACK_MARKERS]
             best = min(self.stack_votes, key=order.index)
             n, first = self.stack_votes[best]
-            out.append(Fact("stack", best, f"log {first.source}:{first.lineno} ({n} line(s) name {best})", "log"))
+            out.append(Fact("stack", best, f"log {first.source}:{first.lineno} (names {best})", "log"))
         names = {f.name for f in out}
         model = next((f for f in out if f.name == "model"), None)
         if model is not None:

@@ -72,7 +72,7 @@ def scan_range(sc, src: Source, fmt: LineFormat, a: int, b: int, warm_from: int,
     feed.begin(src.name, fmt)
     touched: dict = {}
     if carry is not None:
-        feed.asm.open.update(carry["builders"])
+        feed.adopt(carry["builders"])
         if carry["dump"] is not None:
             feed.dumps._block, feed.dumps._lines = carry["dump"], None  # noqa: SLF001 - stored by the range before
     elif warm_from < a:
@@ -81,6 +81,7 @@ def scan_range(sc, src: Source, fmt: LineFormat, a: int, b: int, warm_from: int,
         sc._select(data, 0, len(data), 1 - data.count(b"\n"), warm_from, touched, fmt)  # noqa: SLF001
         feed.quiet = False
         feed.dumps.blocks, feed.dumps.kept, feed.dumps._lines = [], 0, None  # noqa: SLF001 - the range before keeps them
+    feed.workers_fed = {}
     start_sig = _signature(feed)
     lineno, base = 1, a
     for buf, s, e in read_spans(src, start=a, stop=b):
@@ -95,7 +96,7 @@ def scan_range(sc, src: Source, fmt: LineFormat, a: int, b: int, warm_from: int,
     feed.asm.open.clear()  # the range after (or, after the last, the parent) finishes them
     state = sc.state()
     state.update(lines=nlines, start_sig=start_sig, end_sig=end_sig, handover=handover,
-                 warnings=list(src.warnings))
+                 warnings=list(src.warnings), workers_fed=feed.workers_fed)
     return state
 
 
@@ -135,6 +136,8 @@ def renumber(state: dict, shift: int) -> None:
     lf.stack_votes = {k: (n, mv(first)) for k, (n, first) in lf.stack_votes.items()}
     for _fmt, _kind, lines in state["dumps"]:
         lines[:] = [mv(ln) for ln in lines]
+    state["first_emit"] = {fp: ln + shift for fp, ln in state.get("first_emit", {}).items()}
+    state["workers_fed"] = {w: ln + shift for w, ln in state.get("workers_fed", {}).items()}
 
 
 # -- the pool ------------------------------------------------------------------------------------
@@ -275,14 +278,15 @@ def scan_parallel(sc, sources: Sequence[Source], jobs: int,
                 _kind, src, fmt, a, b, warm_from, last = task
                 if prev is None:
                     offset, file_warnings = 0, []
-                else:
-                    carried = _pass_through(prev, state, src, a, b, offset)
-                    if carried is None:  # the warm-up did not rebuild the open events: scan again, exactly
+                late: list = []
+                if prev is not None:
+                    met = _pass_through(prev, state, src, fmt, a, b, offset)
+                    if met is None:  # the warm-up did not rebuild the open events: scan again, exactly
                         carry = {"builders": _shifted_builders(prev["handover"]["builders"], -offset),
                                  "dump": prev["handover"]["dump"]}
                         state = scan_range(_fresh(sc), src, fmt, a, b, a, last, carry=carry)
-                        carried = {}
-                    state["carried"] = carried
+                        met = ({}, [])
+                    state["carried"], late = met
                 renumber(state, offset)
                 _own_handover(state, offset)
                 offset += state["lines"]
@@ -290,7 +294,7 @@ def scan_parallel(sc, sources: Sequence[Source], jobs: int,
                     if w not in file_warnings:
                         file_warnings.append(w)
                 state["warnings"] = []
-                sc.merge(state)
+                _merge_with_late(sc, state, late)
                 prev = state
                 done += b - a
                 if last:
@@ -337,11 +341,16 @@ def _own_handover(state: dict, offset: int) -> None:
     state["handover"]["builders"] = dict(sorted(both.items(), key=lambda kv: kv[1].lines[0].lineno))
 
 
-def _pass_through(prev: dict, state: dict, src: Source, a: int, b: int, offset: int) -> dict | None:
-    """Compare the open events where two ranges meet. The same: {}. Where the range before
-    holds events the warm-up did not rebuild (their workers were quiet during it) and the
-    range has no line that may belong to any of their workers, those events pass through the
-    range unchanged: returns them (worker -> builder, file line numbers). Anything else: None."""
+def _pass_through(prev: dict, state: dict, src: Source, fmt: LineFormat, a: int, b: int,
+                  offset: int) -> tuple[dict, list] | None:
+    """Compare the open events where two ranges meet (line numbers: the file's; the range
+    starts at line ``offset`` + 1). The same: ({}, []). Where the range before holds events
+    the warm-up did not rebuild (their workers were quiet during it), each such event of
+    worker W is settled by W's first line in the range: no such line, the event passes
+    through the range unchanged (returned in the first dict); a line that does not continue
+    it, the event ends there (returned in the list as (line number, builder), to be completed
+    between the range's events as the sequential scan completes it); a line that continues
+    it, or anything else: None (the parent scans the range again)."""
     _builders, dump = prev["end_sig"]
     prev_off = offset - prev["lines"]
     before = {(str(w), bld.lines[0].lineno, len(bld.lines), bld.dropped, bld.state, bld.kind.value)
@@ -351,37 +360,109 @@ def _pass_through(prev: dict, state: dict, src: Source, a: int, b: int, offset: 
     if ((dump[0] + prev_off, dump[1]) if dump else None) != ((sdump[0] + offset, sdump[1]) if sdump else None):
         return None
     if before == after:
-        return {}
+        return {}, []
     if not after <= before:
         return None
     missing = {e[0] for e in before - after}
     held = {str(w): (w, bld) for w, bld in prev["handover"]["builders"].items()}
     if not missing <= set(held) or len(missing) != len(before - after):
         return None
+    from .events import Assembler
+
+    carried: dict = {}
+    late: list = []
+    for name in sorted(missing):
+        w, bld = held[name]
+        found = _first_line_of(src, fmt, w, a, b, offset, state["workers_fed"].get(w))
+        if found is None:
+            carried[w] = bld
+            continue
+        probe = copy.deepcopy(bld)
+        if Assembler(lambda _ev: None)._continue(probe, found):  # noqa: SLF001
+            return None  # the event goes on in this range: only a full re-scan is exact
+        late.append((found.lineno, w, bld))
+    late.sort(key=lambda x: x[0])
+    return carried, late
+
+
+def _first_line_of(src: Source, fmt: LineFormat, w, a: int, b: int, offset: int, first_fed: int | None):
+    """Worker ``w``'s first line in bytes [a, b) (its line numbers start at ``offset`` + 1),
+    normalised; None if it has none. That is the first line the selector would look at for an
+    open event of ``w`` (``next_line_of``) whose worker is ``w``, or the first line of ``w`` the
+    range's own worker fed (``first_fed``, counted from the range start), whichever is first.
+    Read in spans (no mmap: page-cache pages would count as this process's memory)."""
+    from .normalise import normalise
     from .selector import next_line_of
 
     tokens: dict = {}
-    with open(src.path, "rb") as fh:
-        import mmap
+    limit = offset + first_fed if first_fed is not None else None
+    lineno = offset + 1
+    for buf, s, e in read_spans(src, start=a, stop=b):
+        pos = s
+        while pos < e:
+            c = next_line_of(buf, w, pos, e, tokens)
+            here = lineno + buf.count(b"\n", pos, c)
+            if limit is not None and here >= limit:
+                c, here = _nth_line(buf, pos, e, limit - lineno), limit
+            if c >= e:
+                lineno += buf.count(b"\n", pos, e)
+                break
+            nl = buf.find(b"\n", c, e)
+            line = normalise(buf[c:e if nl < 0 else nl], src.name, here, fmt)
+            if line.worker == w or here == limit:
+                return line
+            pos, lineno = (e if nl < 0 else nl + 1), here + 1
+    return None
 
-        try:
-            buf = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
-        except (OSError, ValueError):
-            return None
-        try:
-            for name in missing:
-                w = held[name][0]
-                if w is None or next_line_of(buf, w, a, b, tokens) < b:
-                    return None
-        finally:
-            buf.close()
-    return {held[name][0]: held[name][1] for name in missing}
+
+def _nth_line(buf: bytes, pos: int, end: int, n: int) -> int:
+    """Offset of the line ``n`` lines after the one at ``pos`` (``end`` if past it)."""
+    while n > 0:
+        nl = buf.find(b"\n", pos, end)
+        if nl < 0:
+            return end
+        pos, n = nl + 1, n - 1
+    return pos
+
+
+def _merge_with_late(sc, state: dict, late: list) -> None:
+    """Merge a range, completing the events handed over to it (``late``: (line, worker,
+    builder)) where the sequential scan completes them: after the range's events completed
+    before that line."""
+    if not late:
+        sc.merge(state)
+        return
+    from .events import Assembler
+    from .logfacts import LogFacts
+
+    groups = state["groups"]
+    first = state["first_emit"]
+    empty = {"logfacts": LogFacts(), "dumps": [], "inputs": [], "warnings": [], "overflow": 0}
+    i = 0
+    for lineno, w, bld in late:
+        j = i
+        while j < len(groups) and first.get(groups[j].fingerprint, 0) < lineno:
+            j += 1
+        sc.merge({**empty, "groups": groups[i:j]})
+        i = j
+        asm = Assembler(sc._on_event)  # noqa: SLF001
+        asm.open[w] = bld
+        sc.feed.evidence[w] = getattr(bld, "has_evidence", False)
+        keep = {fp: g.last for fp, g in sc.groups.items()}
+        sc.feed.lineno = lineno
+        asm._close(w)  # noqa: SLF001
+        # a group that the range's later events reached keeps its later last occurrence
+        for fp, last in keep.items():
+            g = sc.groups[fp]
+            if last is not None and g.last is not None and last.lineno > g.last.lineno:
+                g.last = last
+    sc.merge({**state, "groups": groups[i:]})
 
 
 def _finish(sc, state: dict) -> None:
     """The end of a split file: close the events still open, in the sequential order."""
     from .events import Assembler
 
-    asm = Assembler(sc._on_event)  # noqa: SLF001
-    asm.open.update(state["handover"]["builders"])
-    asm.finish()
+    sc.feed.asm = Assembler(sc._on_event)  # noqa: SLF001
+    sc.feed.adopt(state["handover"]["builders"])
+    sc.feed.asm.finish()

@@ -1,12 +1,12 @@
-"""The one module that knows the order of the stages: ingest → prefilter → normalise →
-events → fingerprint/group → facts → match → (confirm) → result.
+"""The one module that knows the order of the stages: ingest → prefilter/selector → linefeed
+(normalise, environment dumps, log facts, events) → fingerprint/group → facts → match →
+(confirm) → result.
 
-Streaming: each source is read in large chunks; the prefilter finds the lines that contain
-an anchor (or a traceback frame), and only those lines, and the lines after them while an
-event they started is still open, are decoded and assembled into events (see
-``Scanner._feed_hits``; ``exhaustive=True`` feeds every line and is the reference the
-equivalence test compares against). Memory is bounded by the chunk size plus the number of
-distinct event fingerprints (capped at ``MAX_GROUPS``).
+Streaming: each source is read in large chunks; a selector (``selector.prefiltered``, or
+``selector.every_line`` with ``exhaustive=True``, the reference the equivalence tests compare
+against) passes the lines that can change anything to ``LineFeed.feed``, the per-line entry
+point that follow mode and the parallel workers (``parallel.py``) use too. Memory is bounded by
+the chunk size plus the number of distinct event fingerprints (capped at ``MAX_GROUPS``).
 """
 from __future__ import annotations
 
@@ -24,12 +24,12 @@ from .probe import derive_capabilities
 from .fingerprint import ALGORITHM_VERSION, fingerprint
 from .ingest import Source, expand_inputs, read_spans
 from .linefeed import LineFeed
-from .logfacts import PREFILTER_HINTS, LogFacts
+from .logfacts import PREFILTER_HINTS, STACK_PATTERNS, LogFacts
 from .logfacts import triggers as fact_triggers
 from .matcher import Claims, Group, claim, judge, unknown_groups
 from .model import Event, Fact, InputInfo, Line, ScanResult, UnknownGroup
 from .normalise import LineFormat, detect_format
-from .prefilter import ALERT, DUMP, EVIDENCE, FACT, LITERAL, LITERAL_CI, REGEX, REGEX_CI, STRUCTURAL, Prefilter
+from .prefilter import ALERT, DUMP, EVIDENCE, FACT, LITERAL, LITERAL_CI, REGEX, REGEX_CI, STACK, STRUCTURAL, Prefilter
 from .selector import every_line, prefiltered
 
 MAX_GROUPS = 20_000
@@ -76,6 +76,7 @@ def prefilter_rules(catalogue: Catalogue) -> list[tuple[str, int, int]]:
     rules.extend((a, LITERAL, DUMP) for a in ENV_DUMP_ANCHORS)
     rules.extend((a, LITERAL, STRUCTURAL) for a in STRUCTURAL_ANCHORS)
     rules.extend((t, REGEX_CI if ci else REGEX, FACT) for t, ci in fact_triggers())
+    rules.extend((p, REGEX, STACK) for p in STACK_PATTERNS)
     return rules
 
 
@@ -104,9 +105,38 @@ class Scanner:
         self.warnings: list[str] = []
         self._order = 0
         self._overflow = 0
+        self._visible_rx = None
+        self._anchorless: list = []
+        self.first_emit: dict[str, int] = {}  # fingerprint -> the line whose feeding completed its first event
 
     # -- events -----------------------------------------------------------------------------
+    def _visible(self, ev: Event) -> bool:
+        """Can this event change the result? Errors are listed (claimed or unknown); other
+        events (warnings, anchored lines) only when a signature can claim them: their text
+        holds a signature's anchor, or an anchorless signature's pattern matches. The others
+        (a chatty server's warnings) are not fingerprinted or grouped at all."""
+        if ev.is_error:
+            return True
+        if self.feed.had_evidence(ev.workers[0] if ev.workers else None) and not self.feed.fmt.jsonl:
+            return True
+        if self._visible_rx is None:
+            import re
+
+            cs = sorted({a for s in self.cat.signatures if not s.anchors_ignore_case for a in s.anchors}, key=len, reverse=True)
+            ci = sorted({a for s in self.cat.signatures if s.anchors_ignore_case for a in s.anchors}, key=len, reverse=True)
+            parts = [re.escape(a) for a in cs] + (["(?i:" + "|".join(re.escape(a) for a in ci) + ")"] if ci else [])
+            self._visible_rx = re.compile("|".join(parts) or "(?!)")
+            self._anchorless = [p for s in self.cat.signatures if not s.anchors for p in s.patterns]
+        text = ev.text
+        if self.feed.fmt.jsonl and self._visible_rx.search(text) is not None:
+            return True  # JSON escapes may hide an anchor from the prefilter
+        if ev.wrapped and any(self._visible_rx.search(t) for sep in ("", " ") for _, t in ev.unwrapped(sep)):
+            return True  # a terminal cut an anchor in two
+        return any(p.compiled is not None and p.compiled.search(text) for p in self._anchorless)
+
     def _on_event(self, ev: Event) -> None:
+        if not self._visible(ev):
+            return
         fp = fingerprint(ev)
         ev.fingerprint = fp
         g = self.groups.get(fp)
@@ -119,6 +149,7 @@ class Scanner:
         self._order += 1
         g = Group(fp, ev, 1, list(ev.workers), ev.lines[0], self._order)
         self.groups[fp] = g
+        self.first_emit[fp] = self.feed.lineno
         if self.on_group is not None:
             self.on_group(g)
 
@@ -162,6 +193,7 @@ class Scanner:
         self.logfacts = LogFacts()
         self.dumps = DumpReader(MAX_DUMP_LINES)
         self.feed = LineFeed(self._on_event, self.logfacts, self.dumps)
+        self.first_emit = {}
         self.inputs = []
         self.warnings = []
         self._order = 0
@@ -171,6 +203,7 @@ class Scanner:
         """What a scan found, as plain picklable data for ``merge``."""
         return {
             "groups": sorted(self.groups.values(), key=lambda g: g.order),
+            "first_emit": dict(self.first_emit),
             "logfacts": self.logfacts,
             "dumps": self.dumps.blocks,
             "inputs": self.inputs,

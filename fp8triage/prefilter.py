@@ -8,6 +8,8 @@ of the bits of every expression found in it:
   starts an event unless its logger header says INFO or DEBUG (decided after decoding);
 * **FACT**: a log-fact trigger (a version banner, a GPU name near "GPU", an env var setting):
   the line is read for facts and nothing else;
+* **STACK**: a serving stack's marker ("vLLM", "sglang/"): read for the ``stack`` fact until
+  the stack that ranks first (vLLM) has been named, then skipped undecoded;
 * **DUMP**: the header of an environment dump (``collect_env``, ``nvidia-smi``, ...);
 * **STRUCTURAL**: the line may start or continue a traceback (``File "..."`` frames,
   chained-exception markers).
@@ -35,6 +37,7 @@ FACT = 4  # a log-fact trigger: log facts may be found in the line
 _VERIFY = 8  # internal: a pattern's cheaper Hyperscan stand-in hit; the line is checked with the pattern
 DUMP = 16  # an environment-dump header
 ALERT = 32  # a generic error/warning word: starts an event unless the line is INFO/DEBUG
+STACK = 64  # names a serving stack (read for the ``stack`` fact until the first-ranked stack is named)
 EVENT = EVIDENCE | ALERT  # bits that may start an event
 NOTABLE = EVENT  # the name used before issue 13
 

@@ -57,7 +57,7 @@ RULES: list[tuple[str, regex.Pattern, str]] = [
 ]
 
 # Cheap literal checks, so clean lines skip the regexes. Every rule above needs one of these.
-_TRIGGERS = ("hf_", "sk-", "gh", "github_pat", "AKIA", "ASIA", "AGPA", "AIDA", "AROA", "ANPA", "xox", "eyJ",
+_TRIGGERS = ("hf_", "sk-", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat", "AKIA", "ASIA", "AGPA", "AIDA", "AROA", "ANPA", "xox", "eyJ",
              "earer", "EARER", "asic", "token=", "token:", "token ", "token\t", "token'", 'token"', "Token", "TOKEN",
              "://", "ECRET", "ecret", "ASSW", "assw", "KEY", "key",
              "Key", "REDENTIAL", "redential", "PAT", "PRIVATE")

@@ -29,9 +29,10 @@ from __future__ import annotations
 
 import re
 
-from .prefilter import Prefilter
+from .prefilter import STACK, Prefilter
 
 FWD = 32 * 1024  # bytes an open event keeps pulling lines in without its worker writing
+WRAP_WIDTH_MIN = 60  # terminals wrap lines at 80 columns or more: a shorter line has no wrapped tail
 
 
 def every_line(pf: Prefilter, feed, buf: bytes, start: int, end: int, lineno: int) -> int:
@@ -69,6 +70,7 @@ def prefiltered(pf: Prefilter, feed, buf: bytes, start: int, end: int, lineno: i
     tokens: dict = {}
     cand: dict = {}  # worker -> offset of its next candidate line in this span
     after_fed = -1  # offset of the line after the one fed last
+    settled = (lambda: feed.stack_settled) if hasattr(feed, "stack_settled") else (lambda: False)
     while pos < n:
         open_ = feed.open
         dump = feed.dump_open
@@ -116,13 +118,20 @@ def prefiltered(pf: Prefilter, feed, buf: bytes, start: int, end: int, lineno: i
             bits = flags.get(pos, 0)
             if i < nstarts and starts[i] == pos:
                 i += 1
+            if bits == STACK and settled():
+                # it only names a serving stack, and the stack is settled: nothing to do
+                nl = find(b"\n", pos, n)
+                pos = n if nl < 0 else nl + 1
+                lineno += 1
+                continue
         nl = find(b"\n", pos, n)
         stop = n if nl < 0 else nl
         line = feed.feed(buf[pos:stop], lineno, bits)
         if line.worker in feed.open:
             touched[line.worker] = base + pos
+        if stop - pos >= WRAP_WIDTH_MIN:
+            after_fed = stop + 1  # a long line: the next one may be its tail, wrapped by a terminal
         pos = stop + 1
-        after_fed = pos
         lineno += 1
     if pos < n:
         lineno += count(b"\n", pos, n)
@@ -157,7 +166,9 @@ def next_line_of(buf: bytes, worker: str | None, pos: int, n: int, tokens: dict)
         toks = tokens[worker] = worker_tokens(worker)
     if not toks:
         return n  # cannot be found cheaply: the event waits for the next hit of its worker
-    first, rest = toks[0], toks[1:]
+    # search for the last word ("rank=3", "TP3", "ip=..."): it tells workers apart, the first
+    # ("VllmWorker") is on every worker's lines; the line is then checked for the others
+    first, rest = toks[-1], toks[:-1]
     at = pos
     while True:
         c = buf.find(first, at, n)

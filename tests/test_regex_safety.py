@@ -153,7 +153,7 @@ def test_matcher_passes_a_timeout_to_every_search(monkeypatch, catalogue):
     for sig in catalogue.signatures:
         for i, p in enumerate(sig.patterns):
             if p.compiled is not None:  # tokens patterns have no regex
-                object.__setattr__(p, "compiled", Spy(p.compiled))
+                object.__setattr__(p, "_compiled", Spy(p.compiled))
     try:
         log = (Path(__file__).resolve().parent.parent / "examples" / "vllm-rtx5090-unknown-sf.log").read_text()
         from fp8triage.pipeline import scan_text
@@ -163,7 +163,7 @@ def test_matcher_passes_a_timeout_to_every_search(monkeypatch, catalogue):
         for sig in catalogue.signatures:
             for p in sig.patterns:
                 if isinstance(p.compiled, Spy):
-                    object.__setattr__(p, "compiled", p.compiled.rx)
+                    object.__setattr__(p, "_compiled", p.compiled.rx)
     assert seen and all(t == matcher.REGEX_TIMEOUT for t in seen), set(seen)
 
 

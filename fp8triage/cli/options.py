@@ -91,9 +91,10 @@ def handle_errors(fn):
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, sys.stdout.fileno())
             sys.exit(0)
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as e:
+            # Ctrl-C: 130; SIGTERM/SIGHUP during a parallel scan: 128 + the signal (parallel.Interrupted)
             click.echo("interrupted", err=True)
-            sys.exit(130)
+            sys.exit(getattr(e, "exit_code", 130))
 
     return wrapper
 

@@ -35,8 +35,9 @@ FORMATS = ("text", "json", "markdown", "html")
 @click.option("--db", "db_path", type=click.Path(dir_okay=False), envvar="FP8TRIAGE_DB",
               help="History database to record this run in (default: $FP8TRIAGE_DB, else $XDG_DATA_HOME/fp8triage/history.db).")
 @click.option("--no-history", is_flag=True, help="Do not record this run in the history database.")
-@click.option("-j", "--jobs", type=click.IntRange(min=0), default=1, show_default=True,
-              help="Scan up to N files at once, in separate processes (0: one per CPU). Helps with several large files.")
+@click.option("-j", "--jobs", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Worker processes for big inputs (0: one per CPU; 1: none). A file of 32 MB or more is split into "
+                   "byte ranges scanned at once; the result is the same as with one process.")
 @handle_errors
 def scan(logs, fmt, output, fact_args, model_dir, env_files, facts_from, signature_dirs, confirm, device,
          repro_timeout, fail_on, verbose, color, exhaustive, follow=False, db_path=None, no_history=False, jobs=1):
@@ -54,7 +55,8 @@ def scan(logs, fmt, output, fact_args, model_dir, env_files, facts_from, signatu
 
     \b
     Exit codes: 0 nothing found, 1 error, 2 usage error,
-                3 known root cause found, 4 only unknown errors found.
+                3 known root cause found, 4 only unknown errors found,
+                130 interrupted (Ctrl-C), 143/129 stopped by SIGTERM/SIGHUP.
     """
     from ..catalogue import load_catalogue
     from ..pipeline import scan_paths
@@ -74,10 +76,6 @@ def scan(logs, fmt, output, fact_args, model_dir, env_files, facts_from, signatu
                             fmt=fmt, fail_on=fail_on, db_path=db_path, no_history=no_history))
     from .progress import for_scan
 
-    if jobs == 0:
-        import os
-
-        jobs = os.cpu_count() or 1
     bar = for_scan(logs)
     try:
         result = scan_paths(list(logs), catalogue=cat, cli_facts=cli_facts, extra_facts=other_facts,
