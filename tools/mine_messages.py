@@ -112,12 +112,13 @@ ARCH = re.compile(
 DOMAIN = re.compile(
     r"(?i)fp8|float8|e4m3|e5m2|\bfnuz\b|e8m0|ue8m0|mxfp8|deep_?gemm|cutlass|scaled_mm|flashinfer|trtllm|trt-llm"
     r"|tensorrt|cublaslt|block[_ -]?(?:wise|scale|size|quant)|weight_block|scale_fmt|scal(?:e|es|ing)[ _]factor"
-    r"|\bsf[ab]?\b|0x807fffff|wgmma|tcgen05|\bumma\b|\bgmma\b")
+    r"|\bsf[ab]?\b|0x807fffff|wgmma|tcgen05|\bumma\b|\bgmma\b|weight quantization|quantization block|\bblock_[nk]\b"
+    r"|compressed[-_ ]tensors")
 AVAIL = re.compile(
     r"(?i)no (?:compiled|kernel|supported|suitable)|not (?:be )?compiled|unavailable|not available|not installed"
     r"|failed to (?:load|compile|import|build|launch|initiali[sz]e)|cannot import|please install|could not (?:find|load)"
     r"|not (?:yet )?(?:supported|implemented|enabled)|unsupported|only (?:be )?(?:supports?|supported|available|works?)"
-    r"|\brequires?\b|\bneeds?\b|divisible|multiple of|disabl|fall(?:ing)? ?back|is deprecated|\bunknown\b|\binvalid\b")
+    r"|\bno\b[\w\s-]{0,40}\b(?:was |were )?found\b|\brequires?\b|\bneeds?\b|divisible|multiple of|disabl|fall(?:ing)? ?back|is deprecated|\bunknown\b|\binvalid\b")
 DG_WORDS = re.compile(r"(?i)\bsf[ab]?\b|\bsf[ab]?\.|_sf\b|recipe|ue8m0|0x807fffff|scal(?:e|ing)|nvcc|nvrtc|cuda_home|version"
                       r"|compil|arch|kPackedFP4")
 NOISE = re.compile(r"(?i)rope|rotary|\blora\b|logit|temperature|tokeni[sz]er|attention sink|\bint4\b|awq|gptq"
@@ -410,7 +411,7 @@ def mine_cpp(src: str, file: str) -> list[Msg]:
 
 
 # --------------------------------------------------------------------------------------------- .so
-SO_NOISE = re.compile(r"_Z\w{6}|\.(?:cu|cuh|cpp|hpp|h|py)\b|^[\w./-]+$|[{};]\s*$|\bvoid\b|\btemplate\b|"
+SO_NOISE = re.compile(r"\((?:Tensor|int|float|bool|str)\b|^\{\} -I|pybind11|--compiler-options|_Z\w{6}|\.(?:cu|cuh|cpp|hpp|h|py)\b|^[\w./-]+$|[{};]\s*$|\bvoid\b|\btemplate\b|"
                       r"\bconst\b|\bstd::|::\w+<|\(\w+\*|@|\\x[0-9a-f]{2}")
 
 
