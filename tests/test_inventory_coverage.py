@@ -15,6 +15,7 @@ import re
 from pathlib import Path
 
 import pytest
+from packaging.version import InvalidVersion, Version
 
 from fp8triage.catalogue import load_catalogue
 from fp8triage.model import Status
@@ -200,6 +201,16 @@ DOC = ROOT / "docs" / "inventory.md"
 BEGIN, END = "<!-- coverage:begin (generated: python tests/test_inventory_coverage.py --write-docs) -->", "<!-- coverage:end -->"
 
 
+def _version_key(v: str):
+    """Branches first (by name), then releases oldest to newest, then history-only messages."""
+    if v == "history only":
+        return (2, (), v)
+    try:
+        return (1, Version(v.lstrip("v")).release, v)
+    except InvalidVersion:
+        return (0, (), v)
+
+
 def coverage_table(cat) -> str:
     res = judged(cat)
     rows = ["| library | versions mined | messages | → signature | named by it | unrelated | unrelated, no likely finding |",
@@ -213,6 +224,7 @@ def coverage_table(cat) -> str:
         for i in idx:
             for v in RECORDS[i]["versions"]:
                 versions.setdefault("history only" if v.startswith("history:") else v, []).append(i)
+        versions = dict(sorted(versions.items(), key=lambda kv: _version_key(kv[0])))
         named = sum(1 for i in mapped if not res[i])
         rows.append(f"| {lib} | {', '.join(v for v in versions if v != 'history only')} | {len(idx)} | {len(mapped)} | "
                     f"{named} | {len(unrel)} | {sum(1 for i in unrel if not res[i])} |")
