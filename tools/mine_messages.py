@@ -145,7 +145,7 @@ def keep(text: str, library_is_domain: bool = False) -> bool:
 
 
 # Templates that differ only in a generated name (CuTe's one message per MMA atom) collapse into one.
-COLLAPSE = [(re.compile(r"^Attempting to use \S+ without (\w+)$"), r"Attempting to use {op} without \1")]
+COLLAPSE = [(re.compile(r"^Attempting to use .+? without (CUTE_ARCH_\w+)$"), r"Attempting to use {op} without \1")]
 
 
 def collapse(text: str) -> str:
