@@ -27,11 +27,12 @@ TIMESTAMP = regex.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]
 
 # (name, pattern). The worker group is kept; the rest of the match is removed. Ordered.
 WORKER_PREFIXES: list[tuple[str, regex.Pattern]] = [
-    # (VllmWorker rank=3 pid=123)  (EngineCore_DP0 pid=9)  (RayWorkerWrapper pid=1, ip=10.0.0.2)  (Worker_TP2 pid=7)
+    # (VllmWorker rank=3 pid=123)  (VllmWorker TP4 pid=123)  (EngineCore_DP0 pid=9)
+    # (RayWorkerWrapper pid=1, ip=10.0.0.2)  (Worker_TP2 pid=7)
     (
         "vllm-process",
         regex.compile(
-            r"^\((?P<name>[A-Za-z_][\w-]*)(?P<rank>\s+rank=\d+)?\s+pid=(?P<pid>\d+)(?:,\s*ip=(?P<ip>[\w.:-]+))?\)\s?"
+            r"^\((?P<name>[A-Za-z_][\w-]*)(?P<rank>\s+rank=\d+|(?:\s+(?:DP|TP|EP|PP)\d+)+)?\s+pid=(?P<pid>\d+)(?:,\s*ip=(?P<ip>[\w.:-]+))?\)\s?"
         ),
     ),
     # torchrun:  [rank3]:

@@ -69,6 +69,20 @@ def test_interleaved_workers_are_separated_and_grouped():
     assert not r.unknown
 
 
+def test_newer_vllm_worker_prefix_with_parallel_ranks():
+    """vLLM >= 0.10 names workers "(VllmWorker TP4 pid=N)"; the prefix is a worker, not message text,
+    so the same failure on two ranks is one finding seen on two workers."""
+    lines = []
+    for r in (0, 4):
+        lines.append(f"(VllmWorker TP{r} pid={300 + r}) ERROR 09-02 08:16:39 [multiproc_executor.py:574] "
+                     "RuntimeError: Assertion error (/workspace/csrc/apis/layout.hpp:46): Unknown SF transformation")
+    r = scan_text("\n".join(lines) + "\n")
+    f = r.findings[0]
+    assert f.id == "deepgemm-unknown-sf-transformation"
+    assert sorted(f.workers) == ["VllmWorker TP0", "VllmWorker TP4"]
+    assert f.count == 2
+
+
 def test_headless_traceback_starts_at_a_frame():
     text = (
         '  File ".../vllm/utils/deep_gemm.py", line 453, in fp8_gemm_nt\n'

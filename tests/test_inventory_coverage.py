@@ -15,6 +15,7 @@ import re
 from pathlib import Path
 
 import pytest
+from packaging.version import InvalidVersion, Version
 
 from fp8triage.catalogue import load_catalogue
 from fp8triage.model import Status
@@ -113,6 +114,41 @@ def _show(rec: dict, text: str, detail: str) -> str:
     return f"{rec['_where']} [{rec['library']} {rec['location']}] {detail}\n      {text[:220]!r}"
 
 
+def judge(rec: dict, cat) -> list[str]:
+    """What is wrong with how the catalogue treats this message (empty: it is covered / stays clean)."""
+    problems = []
+    texts = contexts(rec)
+    for text in texts:
+        findings = scan_text(text + "\n", catalogue=cat).findings
+        if rec.get("signature"):
+            ids = {f.id for f in findings}
+            top = findings[0] if findings else None
+            if top is None and len(texts) == 2 and text == texts[0]:
+                continue          # the bare sentence may need its exception type; never a wrong finding
+            if top is None or top.id != rec["signature"] or top.status is Status.RULED_OUT:
+                got = f"{top.id} ({top.status.value})" if top else "no finding"
+                problems.append(_show(rec, text, f"expected {rec['signature']}, got {got}"))
+            elif len(ids) > 1:
+                problems.append(_show(rec, text, f"{rec['signature']} and also {sorted(ids - {rec['signature']})}"))
+        else:
+            strong = [f for f in findings if f.status in (Status.LIKELY, Status.CONFIRMED)]
+            if strong:
+                problems.append(_show(rec, text, f"judged unrelated ({rec.get('unrelated')}) but "
+                                                 f"{strong[0].id} is {strong[0].status.value}"))
+    return problems
+
+
+_JUDGED: dict[int, list[str]] = {}
+
+
+def judged(cat) -> dict[int, list[str]]:
+    """Every record judged once per session (the per-library tests and the docs table share it)."""
+    if not _JUDGED:
+        for i, rec in enumerate(RECORDS):
+            _JUDGED[i] = judge(rec, cat)
+    return _JUDGED
+
+
 def test_inventory_exists_for_every_library():
     have = {p.stem for p in INVENTORY.glob("*.jsonl")}
     missing = [lib for lib in LIBRARIES if lib not in have]
@@ -138,34 +174,76 @@ def test_every_message_is_judged(cat):
 
 @pytest.mark.parametrize("library", LIBRARIES)
 def test_mapped_messages_are_named_by_their_signature(library, cat):
-    failures = []
-    for rec in (r for r in RECORDS if r["library"] == library and r.get("signature")):
-        texts = contexts(rec)
-        for text in texts:
-            findings = scan_text(text + "\n", catalogue=cat).findings
-            ids = [f.id for f in findings]
-            top = findings[0] if findings else None
-            if top is None and len(texts) == 2 and text == texts[0]:
-                continue          # the bare sentence may need its exception type; never a wrong finding
-            if top is None or top.id != rec["signature"] or top.status is Status.RULED_OUT:
-                got = f"{top.id} ({top.status.value})" if top else "no finding"
-                failures.append(_show(rec, text, f"expected {rec['signature']}, got {got}"))
-            elif len(set(ids)) > 1:
-                failures.append(_show(rec, text, f"{rec['signature']} and also {sorted(set(ids) - {rec['signature']})}"))
+    res = judged(cat)
+    failures = [p for i, rec in enumerate(RECORDS) if rec["library"] == library and rec.get("signature") for p in res[i]]
     assert not failures, f"{len(failures)} inventory messages not covered:\n" + "\n".join(failures[:60])
 
 
 @pytest.mark.parametrize("library", LIBRARIES)
 def test_unrelated_messages_get_no_likely_finding(library, cat):
-    failures = []
-    for rec in (r for r in RECORDS if r["library"] == library and r.get("unrelated")):
-        for text in contexts(rec):
-            strong = [f for f in scan_text(text + "\n", catalogue=cat).findings
-                      if f.status in (Status.LIKELY, Status.CONFIRMED)]
-            if strong:
-                failures.append(_show(rec, text, f"judged unrelated ({rec['unrelated']}) but "
-                                                 f"{strong[0].id} is {strong[0].status.value}"))
+    res = judged(cat)
+    failures = [p for i, rec in enumerate(RECORDS) if rec["library"] == library and rec.get("unrelated") for p in res[i]]
     assert not failures, f"{len(failures)} unrelated messages get a finding:\n" + "\n".join(failures[:60])
+
+
+def test_a_wrong_judgement_is_caught(cat):
+    """The harness fails when a message is mapped to the wrong signature or a catalogued message is
+    called unrelated (so the coverage tests above can fail)."""
+    rec = {"library": "deepgemm", "location": "csrc/apis/layout.hpp:46", "kind": "assert", "exception": "RuntimeError",
+           "template": "Assertion error ({file}:{line}): Unknown SF transformation", "_where": "synthetic"}
+    assert judge(dict(rec, signature="deepgemm-unknown-sf-transformation"), cat) == []
+    assert judge(dict(rec, signature="ue8m0-pack-assert"), cat)
+    assert judge(dict(rec, unrelated="wrongly judged"), cat)
+
+
+# ---------------------------------------------------------------- the coverage table in docs/inventory.md
+DOC = ROOT / "docs" / "inventory.md"
+BEGIN, END = "<!-- coverage:begin (generated: python tests/test_inventory_coverage.py --write-docs) -->", "<!-- coverage:end -->"
+
+
+def _version_key(v: str):
+    """Branches first (by name), then releases oldest to newest, then history-only messages."""
+    if v == "history only":
+        return (2, (), v)
+    try:
+        return (1, Version(v.lstrip("v")).release, v)
+    except InvalidVersion:
+        return (0, (), v)
+
+
+def coverage_table(cat) -> str:
+    res = judged(cat)
+    rows = ["| library | versions mined | messages | → signature | named by it | unrelated | unrelated, no likely finding |",
+            "|---|---|---:|---:|---:|---:|---:|"]
+    vrows = ["| library | version | messages | → signature | named by it |", "|---|---|---:|---:|---:|"]
+    for lib in LIBRARIES:
+        idx = [i for i, r in enumerate(RECORDS) if r["library"] == lib]
+        mapped = [i for i in idx if RECORDS[i].get("signature")]
+        unrel = [i for i in idx if RECORDS[i].get("unrelated")]
+        versions: dict[str, list[int]] = {}
+        for i in idx:
+            for v in RECORDS[i]["versions"]:
+                versions.setdefault("history only" if v.startswith("history:") else v, []).append(i)
+        versions = dict(sorted(versions.items(), key=lambda kv: _version_key(kv[0])))
+        named = sum(1 for i in mapped if not res[i])
+        rows.append(f"| {lib} | {', '.join(v for v in versions if v != 'history only')} | {len(idx)} | {len(mapped)} | "
+                    f"{named} | {len(unrel)} | {sum(1 for i in unrel if not res[i])} |")
+        for v, ids in versions.items():
+            m = [i for i in ids if RECORDS[i].get("signature")]
+            vrows.append(f"| {lib} | {v} | {len(ids)} | {len(m)} | {sum(1 for i in m if not res[i])} |")
+    total = len(RECORDS)
+    tm = sum(1 for r in RECORDS if r.get("signature"))
+    rows.append(f"| **all** | | **{total}** | **{tm}** | **{sum(1 for i, r in enumerate(RECORDS) if r.get('signature') and not res[i])}** "
+                f"| **{total - tm}** | **{sum(1 for i, r in enumerate(RECORDS) if r.get('unrelated') and not res[i])}** |")
+    return "\n".join([BEGIN, "", *rows, "", "Per version (a message counts for every version whose source holds it):", "",
+                      *vrows, "", END])
+
+
+def test_docs_report_current_coverage(cat):
+    text = DOC.read_text(encoding="utf-8")
+    assert BEGIN in text and END in text, f"{DOC} lacks the coverage markers"
+    current = text[text.index(BEGIN):text.index(END) + len(END)]
+    assert current == coverage_table(cat), "docs/inventory.md coverage is stale: run python tests/test_inventory_coverage.py --write-docs"
 
 
 def test_render_fills_every_placeholder():
@@ -175,3 +253,14 @@ def test_render_fills_every_placeholder():
     assert texts[1] == ("RuntimeError: Assertion error (csrc/apis/layout.hpp:59): "
                         "Unknown SF transformation on SM120, 128")
     assert not any("{" in t for t in texts)
+
+
+if __name__ == "__main__":
+    import sys
+
+    if sys.argv[1:] != ["--write-docs"]:
+        sys.exit("usage: python tests/test_inventory_coverage.py --write-docs")
+    text = DOC.read_text(encoding="utf-8")
+    table = coverage_table(load_catalogue())
+    DOC.write_text(text[:text.index(BEGIN)] + table + text[text.index(END) + len(END):], encoding="utf-8")
+    print(f"wrote the coverage table of {DOC}")

@@ -112,12 +112,13 @@ ARCH = re.compile(
 DOMAIN = re.compile(
     r"(?i)fp8|float8|e4m3|e5m2|\bfnuz\b|e8m0|ue8m0|mxfp8|deep_?gemm|cutlass|scaled_mm|flashinfer|trtllm|trt-llm"
     r"|tensorrt|cublaslt|block[_ -]?(?:wise|scale|size|quant)|weight_block|scale_fmt|scal(?:e|es|ing)[ _]factor"
-    r"|\bsf[ab]?\b|0x807fffff|wgmma|tcgen05|\bumma\b|\bgmma\b")
+    r"|\bsf[ab]?\b|0x807fffff|wgmma|tcgen05|\bumma\b|\bgmma\b|weight quantization|quantization block|\bblock_[nk]\b"
+    r"|compressed[-_ ]tensors")
 AVAIL = re.compile(
     r"(?i)no (?:compiled|kernel|supported|suitable)|not (?:be )?compiled|unavailable|not available|not installed"
     r"|failed to (?:load|compile|import|build|launch|initiali[sz]e)|cannot import|please install|could not (?:find|load)"
     r"|not (?:yet )?(?:supported|implemented|enabled)|unsupported|only (?:be )?(?:supports?|supported|available|works?)"
-    r"|\brequires?\b|\bneeds?\b|divisible|multiple of|disabl|fall(?:ing)? ?back|is deprecated|\bunknown\b|\binvalid\b")
+    r"|without CUTE_ARCH_|\bno\b[\w\s-]{0,40}\b(?:was |were )?found\b|\brequires?\b|\bneeds?\b|divisible|multiple of|disabl|fall(?:ing)? ?back|is deprecated|\bunknown\b|\binvalid\b")
 DG_WORDS = re.compile(r"(?i)\bsf[ab]?\b|\bsf[ab]?\.|_sf\b|recipe|ue8m0|0x807fffff|scal(?:e|ing)|nvcc|nvrtc|cuda_home|version"
                       r"|compil|arch|kPackedFP4")
 NOISE = re.compile(r"(?i)rope|rotary|\blora\b|logit|temperature|tokeni[sz]er|attention sink|\bint4\b|awq|gptq"
@@ -144,7 +145,7 @@ def keep(text: str, library_is_domain: bool = False) -> bool:
 
 
 # Templates that differ only in a generated name (CuTe's one message per MMA atom) collapse into one.
-COLLAPSE = [(re.compile(r"^Attempting to use \S+ without (\w+)$"), r"Attempting to use {op} without \1")]
+COLLAPSE = [(re.compile(r"^Attempting to use .+? without (CUTE_ARCH_\w+)$"), r"Attempting to use {op} without \1")]
 
 
 def collapse(text: str) -> str:
@@ -410,7 +411,7 @@ def mine_cpp(src: str, file: str) -> list[Msg]:
 
 
 # --------------------------------------------------------------------------------------------- .so
-SO_NOISE = re.compile(r"_Z\w{6}|\.(?:cu|cuh|cpp|hpp|h|py)\b|^[\w./-]+$|[{};]\s*$|\bvoid\b|\btemplate\b|"
+SO_NOISE = re.compile(r"\((?:Tensor|int|float|bool|str)\b|^\{\} -I|pybind11|--compiler-options|_Z\w{6}|\.(?:cu|cuh|cpp|hpp|h|py)\b|^[\w./-]+$|[{};]\s*$|\bvoid\b|\btemplate\b|"
                       r"\bconst\b|\bstd::|::\w+<|\(\w+\*|@|\\x[0-9a-f]{2}")
 
 
@@ -425,7 +426,7 @@ def mine_so(path: Path, name: str) -> list[Msg]:
         s = s.strip()
         if s.count(" ") < 2 or SO_NOISE.search(s):
             continue
-        out.append(Msg(so_template(s), "error", name, 0, None))
+        out.append(Msg(collapse(so_template(s)), "error", name, 0, None))
     return out
 
 
@@ -604,11 +605,18 @@ class Rule:
 
 
 def load_rules(path: Path) -> list[Rule]:
-    data = tomllib.loads(path.read_text())
+    try:
+        data = tomllib.loads(path.read_text())
+    except (OSError, tomllib.TOMLDecodeError) as e:
+        raise SystemExit(f"{path}: cannot read the mapping: {e}")
     rules = []
     for i, r in enumerate(data.get("rule", [])):
         if bool(r.get("signature")) == bool(r.get("unrelated")):
             raise SystemExit(f"{path}: rule {i + 1} needs exactly one of 'signature' or 'unrelated'")
+        try:
+            re.compile(r["match"])
+        except (KeyError, re.error) as e:
+            raise SystemExit(f"{path}: rule {i + 1} needs a valid 'match' regex: {e}")
         rules.append(Rule(re.compile(r["match"]), re.compile(r["library"]) if r.get("library") else None,
                           re.compile(r["location"]) if r.get("location") else None,
                           r.get("signature"), r.get("unrelated")))
@@ -679,7 +687,12 @@ def main(argv: list[str] | None = None) -> int:
             recs = read_inventory(lib)
         else:
             src = SOURCES[lib]
-            found = mine_git(lib, src, log) if isinstance(src, GitSource) else mine_wheel(lib, src, log, args.keep_wheels)
+            try:
+                found = mine_git(lib, src, log) if isinstance(src, GitSource) else mine_wheel(lib, src, log, args.keep_wheels)
+            except (OSError, subprocess.CalledProcessError, zipfile.BadZipFile) as e:
+                log(f"{lib}: cannot read its source ({e}); the checked-in inventory is kept")
+                status = 1
+                continue
             recs = list(found.values())
             if not recs:
                 log(f"{lib}: nothing mined; the checked-in inventory is kept")
