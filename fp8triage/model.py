@@ -206,6 +206,7 @@ class Finding:
     contradicted_by: list[str] = field(default_factory=list)  # for ruled-out
     repro_results: list[dict[str, Any]] = field(default_factory=list)
     from_facts_only: bool = False  # no log evidence: a risk judged from the facts
+    source: str | None = None  # the log (one machine) whose evidence and facts judged it; None: every source
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -229,6 +230,7 @@ class Finding:
             "decide": self.decide,
             "contradicted_by": self.contradicted_by,
             "from_facts_only": self.from_facts_only,
+            "source": self.source,
         }
 
 

@@ -19,19 +19,18 @@ from typing import Callable, Iterable, Sequence
 from . import __version__
 from .cascades import cascade_kind
 from .catalogue import Catalogue, load_catalogue
-from .envdump import ENV_DUMP_ANCHORS, env_dump_facts
+from .envdump import ENV_DUMP_ANCHORS
 from .events import Assembler
-from .facts import resolve
-from .probe import derive_capabilities
 from .fingerprint import ALGORITHM_VERSION, fingerprint
 from .ingest import Source, expand_inputs, read_spans
 from .logfacts import LogFacts
 from .logfacts import anchors as fact_anchors
 from .logfacts import PREFILTER_HINTS
 from .logfacts import patterns as fact_patterns
-from .matcher import Claims, Group, claim, judge, unknown_groups
+from .matcher import Claims, Group
 from .model import Event, Fact, InputInfo, ScanResult
 from .normalise import LineFormat, detect_format, normalise
+from .persource import judge_sources, pool
 from .prefilter import FACT, NOTABLE, Prefilter
 
 FWD = 32 * 1024  # bytes an open event keeps pulling lines in without its worker writing
@@ -90,7 +89,8 @@ class Scanner:
         self.prefilter = Prefilter(sig_cs, sig_ci, patterns=fact_patterns(), structural=STRUCTURAL_ANCHORS,
                                    facts=cs, facts_ignore_case=ci, hints=tuple(PREFILTER_HINTS.items()))
         self.groups: dict[str, Group] = {}
-        self.logfacts = LogFacts()
+        self.logfacts = LogFacts()  # the current source's
+        self.logfacts_by_source: dict[str, LogFacts] = {}
         self._dump_lines: list = []  # lines after an environment-dump header (collect_env, nvidia-smi, ...)
         self._dump_budget = 0
         self.inputs: list[InputInfo] = []
@@ -245,6 +245,7 @@ class Scanner:
     def scan_source(self, src: Source) -> None:
         asm = Assembler(self._on_event)
         self._dump_budget = 0  # an environment dump ends with its file
+        self.logfacts = self.logfacts_by_source.setdefault(src.name, LogFacts())
         fmt: LineFormat | None = None
         lineno = 1
         touched: dict = {}
@@ -271,6 +272,7 @@ class Scanner:
         """Forget what was scanned (a worker process reuses its Scanner for the next source)."""
         self.groups = {}
         self.logfacts = LogFacts()
+        self.logfacts_by_source = {}
         self._dump_lines = []
         self._dump_budget = 0
         self.inputs = []
@@ -282,8 +284,7 @@ class Scanner:
         """What a scan found, as plain picklable data for ``merge``."""
         return {
             "groups": sorted(self.groups.values(), key=lambda g: g.order),
-            "facts": self.logfacts.facts,
-            "stack_votes": self.logfacts.stack_votes,
+            "logfacts": self.logfacts_by_source,
             "dump_lines": self._dump_lines,
             "inputs": self.inputs,
             "warnings": self.warnings,
@@ -296,11 +297,7 @@ class Scanner:
         for g in state["groups"]:
             mine = self.groups.get(g.fingerprint)
             if mine is not None:
-                mine.count += g.count
-                for w in g.workers:
-                    if w not in mine.workers:
-                        mine.workers.append(w)
-                mine.last = g.last
+                mine.absorb(g)
                 continue
             if len(self.groups) >= MAX_GROUPS:
                 self._overflow += g.count
@@ -310,15 +307,9 @@ class Scanner:
             self.groups[g.fingerprint] = g
             if self.on_group is not None:
                 self.on_group(g)
-        lf = self.logfacts
-        for f in state["facts"]:
-            key = (f.name, f.value.lower())
-            if key not in lf._seen:
-                lf._seen.add(key)
-                lf.facts.append(f)
-        for stack, (n, first) in state["stack_votes"].items():
-            m, mine_first = lf.stack_votes.get(stack, (0, first))
-            lf.stack_votes[stack] = (m + n, mine_first)
+        for name, lf in state["logfacts"].items():
+            have = self.logfacts_by_source.get(name)
+            self.logfacts_by_source[name] = lf if have is None else pool([have, lf])
         room = MAX_DUMP_LINES - len(self._dump_lines)
         if room > 0:
             self._dump_lines.extend(state["dump_lines"][:room])
@@ -332,16 +323,14 @@ class Scanner:
         extra_facts: Iterable[Fact] = (),
         prefer: str = "log",
         started: float | None = None,
+        one_machine: bool = False,
     ) -> ScanResult:
         groups = sorted(self.groups.values(), key=lambda g: g.order)
-        claims = claim(self.cat, groups)
-        facts = list(extra_facts) + env_dump_facts(self._dump_lines) + self.logfacts.finish() + claims.facts
-        facts += derive_capabilities(facts)
-        chosen, conflicts = resolve(facts, prefer)
-        findings, ruled = judge(self.cat, claims, chosen, groups)
-        unknown = unknown_groups(groups, claims, limit=0, ruled_out=[f.id for f in ruled])
-        unknown = attach_cascades(findings, unknown, claims)
-        warnings = list(self.warnings) + claims.warnings
+        # each source is judged on its own facts (persource.py); follow mode feeds self.logfacts
+        by_source = self.logfacts_by_source or {(groups[0].event.lines[0].source if groups else ""): self.logfacts}
+        j = judge_sources(self.cat, groups, by_source, self._dump_lines, extra_facts, prefer, one_machine)
+        findings, ruled, unknown, conflicts = j.findings, j.ruled, j.unknown, j.conflicts
+        warnings = list(self.warnings) + j.warnings
         if self._overflow:
             warnings.append(f"more than {MAX_GROUPS} distinct errors; {self._overflow} later events were counted but not grouped")
         meta = {
@@ -359,7 +348,7 @@ class Scanner:
         return ScanResult(
             findings=findings,
             unknown=unknown,
-            facts=sorted(chosen.values(), key=lambda f: f.name),
+            facts=j.facts,
             conflicts=conflicts,
             inputs=self.inputs,
             meta=meta,
@@ -452,6 +441,7 @@ def scan_sources(
     exhaustive: bool = False,
     progress: Callable[[int], None] | None = None,
     jobs: int = 1,
+    one_machine: bool = False,
 ) -> ScanResult:
     """Scan ``sources`` in order. ``jobs`` > 1 scans files in that many worker processes
     (each source in one worker) and merges the results in source order; claiming and
@@ -465,7 +455,7 @@ def scan_sources(
     else:
         for src in sources:
             sc.scan_source(src)
-    return sc.result(list(cli_facts) + list(extra_facts), prefer, started)
+    return sc.result(list(cli_facts) + list(extra_facts), prefer, started, one_machine)
 
 
 _WORKER_SCANNER: Scanner | None = None

@@ -26,7 +26,7 @@ from typing import Any, Iterable
 from .model import Finding, Status
 
 SCHEMA = "fp8triage.repro/1"
-VERDICTS = ("reproduced", "not-reproduced", "not-applicable", "skipped", "error", "timeout")
+VERDICTS = ("reproduced", "not-reproduced", "not-executed", "not-applicable", "skipped", "error", "timeout")
 DEVICES = ("auto", "cuda", "cpu")
 RESULT_KEYS = ("id", "verdict", "reason", "metrics", "device", "capability", "versions", "wall_s", "gpu_s",
                "command", "mode")
@@ -263,6 +263,8 @@ def _confirm_note(res: dict[str, Any]) -> tuple[bool, str]:
         return False, f"not confirmed on this machine: {scope or _where(res) + '; the mechanism was shown in emulation'}"
     if v == "not-reproduced":
         return False, f"did not reproduce on this machine ({_where(res)}): {res.get('reason', '')}"
+    if v == "not-executed":
+        return False, f"not executed on this machine ({_where(res)}); nothing was reproduced: {res.get('reason', '')}"
     if v == "not-applicable":
         return False, f"not applicable on this machine ({_where(res)}): {res.get('reason', '')}"
     if v == "skipped":

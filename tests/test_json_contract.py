@@ -82,7 +82,7 @@ def test_repro_output_matches_schema():
     assert r.exit_code == 0, r.output
     doc = json.loads(r.output)
     validate("repro", doc)
-    assert doc["results"][0]["verdict"] in ("reproduced", "not-reproduced", "not-applicable", "skipped")
+    assert doc["results"][0]["verdict"] in ("reproduced", "not-reproduced", "not-executed", "not-applicable", "skipped")
 
 
 def test_bad_repro_doc_is_rejected():

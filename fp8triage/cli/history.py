@@ -12,7 +12,7 @@ SCHEMA_VERSION = "1.0"
 
 def db_option(f):
     return click.option("--db", "db_path", type=click.Path(dir_okay=False), envvar="FP8TRIAGE_DB",
-                        help="History database (default: $FP8TRIAGE_DB, else $XDG_DATA_HOME/fp8triage/history.db).")(f)
+                        help="History database (default: $FP8TRIAGE_DB, else history.db in $FP8TRIAGE_DATA_DIR, else in $XDG_DATA_HOME/fp8triage).")(f)
 
 
 @click.command("history")

@@ -33,13 +33,17 @@ FORMATS = ("text", "json", "markdown", "html")
               "e.g. kubectl logs -f): print each finding as soon as its event is complete (text, or one JSON object per "
               "line with --format json); Ctrl-C ends with a summary and the exit code.")
 @click.option("--db", "db_path", type=click.Path(dir_okay=False), envvar="FP8TRIAGE_DB",
-              help="History database to record this run in (default: $FP8TRIAGE_DB, else $XDG_DATA_HOME/fp8triage/history.db).")
+              help="History database to record this run in (default: $FP8TRIAGE_DB, else history.db in $FP8TRIAGE_DATA_DIR, else in $XDG_DATA_HOME/fp8triage).")
 @click.option("--no-history", is_flag=True, help="Do not record this run in the history database.")
+@click.option("--one-machine", is_flag=True,
+              help="The logs all come from one machine: pool the facts read from them. By default each log "
+                   "(file, or standard input) is one machine, judged on its own facts; --fact, --model, "
+                   "--env-file and live facts apply to every log.")
 @click.option("-j", "--jobs", type=click.IntRange(min=0), default=1, show_default=True,
               help="Scan up to N files at once, in separate processes (0: one per CPU). Helps with several large files.")
 @handle_errors
 def scan(logs, fmt, output, fact_args, model_dir, env_files, facts_from, signature_dirs, confirm, device,
-         repro_timeout, fail_on, verbose, color, exhaustive, follow=False, db_path=None, no_history=False, jobs=1):
+         repro_timeout, fail_on, verbose, color, exhaustive, follow=False, db_path=None, no_history=False, one_machine=False, jobs=1):
     """Find the root cause of FP8 failures in server logs.
 
     LOG can be a file, a directory (searched for *.log, *.txt, *.gz, ...), a .gz file, or "-"
@@ -81,7 +85,8 @@ def scan(logs, fmt, output, fact_args, model_dir, env_files, facts_from, signatu
     bar = for_scan(logs)
     try:
         result = scan_paths(list(logs), catalogue=cat, cli_facts=cli_facts, extra_facts=other_facts,
-                            prefer=facts_from, exhaustive=exhaustive, progress=bar, jobs=jobs)
+                            prefer=facts_from, exhaustive=exhaustive, progress=bar, jobs=jobs,
+                            one_machine=one_machine)
     finally:
         if bar is not None:
             bar.close()

@@ -40,6 +40,7 @@ REMEDY_FIT = {Truth.HOLDS: "fits these facts", Truth.UNKNOWN: "may fit", Truth.F
 VERDICT_TEXT = {
     "reproduced": "reproduced",
     "not-reproduced": "not reproduced",
+    "not-executed": "not executed",
     "not-applicable": "not applicable",
     "skipped": "skipped",
     "error": "error",

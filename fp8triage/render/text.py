@@ -45,11 +45,13 @@ def _highlight(text: str, span, st: _Style) -> str:
     return clean(text[:s]) + st(clean(text[s:e]), "1;4") + clean(text[e:])
 
 
-def render_finding(f: Finding, st: _Style, verbose: bool, top: bool) -> list[str]:
+def render_finding(f: Finding, st: _Style, verbose: bool, top: bool, sources: int = 1) -> list[str]:
     out: list[str] = []
     label = "ROOT CAUSE" if top else "FINDING"
     badge = f"[{f.status.value.upper()} · {f.severity.value}]"
     out.append(f"{st(label, '1')}  {st(f.id, '1;36')}  {st(badge, _STATUS_COLOR.get(f.status, ''))}")
+    if sources > 1:
+        out.append(f"  in {clean(f.source)}" if f.source else "  in every log (judged from facts they share)")
     out.append(f"  {clean(f.title)}")
     out.append(f"  {clean(f.summary)}")
     if f.from_facts_only:
@@ -133,12 +135,12 @@ def render_text(result: ScanResult, *, color: bool = False, verbose: bool = Fals
         else:
             out.append(st("No known FP8 failure and no errors found.", "1"))
     for i, f in enumerate(result.findings):
-        out.extend(render_finding(f, st, verbose, top=(i == 0)))
+        out.extend(render_finding(f, st, verbose, top=(i == 0), sources=len(result.inputs)))
         out.append("")
     if verbose and result.ruled_out:
         out.append(st("RULED OUT", "1"))
         for f in result.ruled_out:
-            out.extend(render_finding(f, st, verbose, top=False))
+            out.extend(render_finding(f, st, verbose, top=False, sources=len(result.inputs)))
             out.append("")
     if result.unknown:
         out.append(st("UNKNOWN ERRORS", "1") + " (no signature matched; `fp8triage signatures new ID --from-fingerprint FP` starts one)")
