@@ -20,6 +20,7 @@ from . import __version__
 from .cascades import cascade_kind
 from .catalogue import Catalogue, load_catalogue
 from .envdump import ENV_DUMP_ANCHORS
+from .binary import HEAD, binary_kind
 from .events import Assembler
 from .fingerprint import ALGORITHM_VERSION, fingerprint
 from .ingest import Source, expand_inputs, read_spans
@@ -250,10 +251,17 @@ class Scanner:
         lineno = 1
         touched: dict = {}
         base = 0
+        binary = False  # a binary file is skipped with a warning (its lines are still counted)
         for buf, start, end in read_spans(src):
             if fmt is None:
                 fmt = detect_format(buf[start:min(end, start + 65536)])
-            if self.exhaustive:
+                kind = binary_kind(buf[start:min(end, start + HEAD)])
+                if kind:
+                    binary = True
+                    src.warnings.append(f"{src.name}: {kind}, not a text log; skipped")
+            if binary:
+                lineno += buf.count(b"\n", start, end) + (0 if buf.endswith(b"\n", start, end) else 1)
+            elif self.exhaustive:
                 lineno = self._feed_lines(asm, buf, start, end, lineno, src, fmt)
             else:
                 lineno = self._feed_hits(asm, buf, start, end, lineno, src, fmt, base - start, touched)
@@ -261,7 +269,7 @@ class Scanner:
             if self.progress is not None:
                 self.progress(src.bytes_read)
         asm.finish()
-        fmt_name = (fmt.name if fmt else "text")
+        fmt_name = "binary" if binary else (fmt.name if fmt else "text")
         if src.compressed:
             fmt_name = "gzip+" + fmt_name
         self.inputs.append(InputInfo(src.name, src.bytes_read, lineno - 1, fmt_name))

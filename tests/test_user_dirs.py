@@ -1,8 +1,8 @@
 """`make test` never writes into the user's own history database or caches (issue 16, item 2).
 
 conftest.py points FP8TRIAGE_DATA_DIR and XDG_CACHE_HOME at a temporary directory for the whole
-session and fails the session if the user's own directories changed; these tests show that the
-tool honours the data directory and that a scan run as the tests run it lands there."""
+session; these tests show that the tool honours it, and that a scan run the way the tests run it
+(in process, or in a child with a copy of the environment) writes nothing into the home directory."""
 from __future__ import annotations
 
 import os
@@ -13,7 +13,6 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from conftest import USER_DIRS
 from fp8triage import history
 from fp8triage.cli import cli
 
@@ -29,22 +28,26 @@ def test_data_dir_variable_places_the_history_database(monkeypatch, tmp_path):
     assert history.resolve_path() == tmp_path / "x.db"  # the database path still beats the directory
 
 
-def test_the_session_never_points_at_the_users_directories(isolated_user_dirs):
+def test_the_session_points_history_and_caches_away_from_home(isolated_user_dirs):
     db = history.resolve_path()
-    assert isolated_user_dirs in db.parents
-    assert db.parent != USER_DIRS["data"] and USER_DIRS["data"] not in db.parents
+    assert isolated_user_dirs in db.parents and Path.home() not in db.parents
+    assert isolated_user_dirs in Path(os.environ["XDG_CACHE_HOME"]).parents
 
 
-def test_a_scan_records_history_in_the_test_data_dir_in_process_and_in_a_child(isolated_user_dirs):
+def test_scans_as_the_tests_run_them_write_nothing_into_home(isolated_user_dirs, tmp_path):
     db = history.resolve_path()
     before = _runs(db)
     r = CliRunner().invoke(cli, ["scan", str(EXAMPLE)], catch_exceptions=False)
     assert r.exit_code == 3
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    # a child with a copy of the test environment and a home of its own: nothing lands in that home
+    home = tmp_path / "home"
+    home.mkdir()
+    env = dict(os.environ, PYTHONPATH=str(ROOT), HOME=str(home))
     p = subprocess.run([sys.executable, "-m", "fp8triage", "scan", str(EXAMPLE)], capture_output=True, text=True,
                        env=env, timeout=120)
     assert p.returncode == 3, p.stderr
     assert _runs(db) == before + 2
+    assert list(home.rglob("*")) == []
 
 
 def _runs(db: Path) -> int:

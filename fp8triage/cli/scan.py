@@ -97,7 +97,7 @@ def scan(logs, fmt, output, fact_args, model_dir, env_files, facts_from, signatu
         confirm_findings(result.findings, device=device, timeout=repro_timeout)
         result.findings.sort(key=lambda f: f.status.rank)
     code = exit_code([f.status.value for f in result.findings], len(result.unknown), fail_on)
-    write_output(output, redact_report(render(result, fmt, code, verbose, use_color(color) and not output), fmt))
+    write_output(output, redact_report(render(result, fmt, code, verbose, use_color(color) and not output, fail_on), fmt))
     if output:
         top = result.findings[0].id if result.findings else "no known root cause"
         click.echo(f"fp8triage: {top}; report written to {output}", err=True)
@@ -108,7 +108,7 @@ def scan(logs, fmt, output, fact_args, model_dir, env_files, facts_from, signatu
     sys.exit(int(code))
 
 
-def render(result, fmt: str, code: Exit, verbose: bool, color: bool) -> str:
+def render(result, fmt: str, code: Exit, verbose: bool, color: bool, fail_on: str = "unknown") -> str:
     if fmt == "json":
         from ..render.jsonout import render_json
 
@@ -124,13 +124,29 @@ def render(result, fmt: str, code: Exit, verbose: bool, color: bool) -> str:
     if fmt == "text":
         from ..render.text import render_text
 
-        return render_text(result, color=color, verbose=verbose, exit_note=_exit_note(code))
+        return render_text(result, color=color, verbose=verbose, exit_note=_exit_note(code, result, fail_on))
     raise AssertionError(f"unhandled format {fmt}")
 
 
-def _exit_note(code: Exit) -> str:
-    return {
-        Exit.OK: "exit 0: nothing found",
-        Exit.KNOWN: "exit 3: known root cause found",
-        Exit.UNKNOWN_ONLY: "exit 4: only errors that no signature knows",
-    }.get(code, f"exit {int(code)}")
+def _exit_note(code: Exit, result=None, fail_on: str = "unknown") -> str:
+    """The closing line: the exit code, and when it is 0 although something was found, why."""
+    if code is Exit.KNOWN:
+        return "exit 3: known root cause found"
+    if code is Exit.UNKNOWN_ONLY:
+        return "exit 4: only errors that no signature knows"
+    if code is not Exit.OK:
+        return f"exit {int(code)}"
+    found = []
+    if result is not None:
+        statuses: dict[str, int] = {}
+        for f in result.findings:
+            statuses[f.status.value] = statuses.get(f.status.value, 0) + 1
+        found = [f"{n} {s} finding{'s' if n != 1 else ''}" for s, n in statuses.items()]
+        if result.unknown:
+            n = len(result.unknown)
+            found.append(f"{n} unknown error group{'s' if n != 1 else ''}")
+    if not found:
+        return "exit 0: nothing found"
+    why = ("--fail-on never: the exit code is always 0" if fail_on == "never"
+           else f"--fail-on {fail_on} does not count {'them' if len(found) > 1 or not found[0].startswith('1 ') else 'it'}")
+    return f"exit 0: found {', '.join(found)}; {why}"
