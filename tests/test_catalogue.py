@@ -313,3 +313,23 @@ def test_search_index_follows_catalogue_changes(tmp_path, monkeypatch):
     f = d / "frob-failure.toml"
     f.write_text(f.read_text().replace("Something went wrong in a test.", "Grommets exploded in a test."))
     assert [r["id"] for r in sigtools.search("grommets", d)] == ["frob-failure"]
+
+
+# -- search words a user types for GPUs and model numbers (issue 16, item 13) ----------------------
+
+@pytest.mark.parametrize("query", ["5090", "RTX 5090", "RTX5090", "2x RTX 5090", "rtx 5090"])
+def test_search_finds_gpu_model_numbers(tmp_path, monkeypatch, query):
+    """A reference names "2x RTX 5090"; a user types the number alone, with or without the brand, glued or not."""
+    monkeypatch.setenv("FP8TRIAGE_CACHE_DIR", str(tmp_path))
+    ids = [r["id"] for r in sigtools.search(query)]
+    assert "deepgemm-unknown-sf-transformation" in ids, (query, ids)
+
+
+def test_search_by_gpu_name_finds_signatures_of_its_capability(tmp_path, monkeypatch):
+    monkeypatch.setenv("FP8TRIAGE_CACHE_DIR", str(tmp_path))
+    ids = [r["id"] for r in sigtools.search("GB10")]  # SM121: no signature text needs to name it
+    assert "deepgemm-unknown-sf-transformation" in ids
+    hopper = [r["id"] for r in sigtools.search("H200")]
+    assert "deepgemm-unknown-sf-transformation" not in hopper  # its capability condition excludes SM90
+    rows = sigtools.search("5090")
+    assert not any("5060" in r["snippet"] for r in rows)  # the added search words are not shown as a snippet

@@ -39,6 +39,7 @@ def _env(db: Path | None = None) -> dict:
 
 def test_default_path_follows_xdg(monkeypatch, tmp_path):
     monkeypatch.delenv("FP8TRIAGE_DB", raising=False)
+    monkeypatch.delenv("FP8TRIAGE_DATA_DIR", raising=False)
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
     assert history.resolve_path() == tmp_path / "xdg" / "fp8triage" / "history.db"
     monkeypatch.delenv("XDG_DATA_HOME")

@@ -124,7 +124,10 @@ def render(result, fmt: str, code: Exit, verbose: bool, color: bool, fail_on: st
     if fmt == "text":
         from ..render.text import render_text
 
-        return render_text(result, color=color, verbose=verbose, exit_note=_exit_note(code, result, fail_on))
+        import shutil
+
+        width = min(160, max(60, shutil.get_terminal_size((100, 24)).columns - 1))
+        return render_text(result, color=color, verbose=verbose, exit_note=_exit_note(code, result, fail_on), width=width)
     raise AssertionError(f"unhandled format {fmt}")
 
 
