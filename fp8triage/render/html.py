@@ -302,9 +302,20 @@ def _chart_geometry(key: str, where: str, series: list[dict[str, Any]]) -> dict[
 # ── the view: plain dicts for both templates ────────────────────────────────────────────────
 
 
+def middle_clip(text: Any, limit: int = 48) -> str:
+    """A path shortened in the middle ("/var/log/…/pod-1/server.log"): the file name, which tells
+    two evidence lines apart, always stays; the full path goes into the element's title."""
+    s = visible(text)
+    if len(s) <= limit:
+        return s
+    tail = max(limit * 2 // 3, limit - 12)
+    return s[: limit - tail - 1] + "…" + s[-tail:]
+
+
 def _evidence_view(e: Evidence) -> dict[str, Any]:
     return {
         "source": clip(e.source, 500),
+        "source_short": middle_clip(e.source),
         "lineno": e.lineno,
         "workers": workers_text(e.workers, 4),
         "pattern": clip(e.pattern, 200),
@@ -387,6 +398,7 @@ def _finding_view(f: Finding, index: int, verbose: bool) -> dict[str, Any]:
     return {
         "index": index,
         "anchor": f"f{index}",
+        "source": clip(f.source, 500) if f.source else "",
         "id": clip(f.id, 200),
         "title": clip(f.title, 500),
         "severity": f.severity.value,
@@ -461,7 +473,18 @@ def _verdict(result: ScanResult) -> dict[str, Any]:
         "n_consequences": sum(int(c.get("count", 1)) if isinstance(c.get("count", 1), int) else 1 for c in top.consequences),
         "others": others,
         "n_unknown": len(result.unknown),
+        "source": clip(top.source, 500) if top.source and len(result.inputs) > 1 else "",
+        "remedy": _top_remedy(top),
     }
+
+
+def _top_remedy(f: Finding) -> dict[str, Any] | None:
+    """The first remedy that fits (or may fit) the facts, for the verdict box."""
+    for r in f.remedies:
+        if r.applies is not Truth.FAILS:
+            return {"title": clip(r.title, 500), "snippet": clip(r.snippet, 8000), "applies": r.applies.value,
+                    "fit": REMEDY_FIT[r.applies]}
+    return None
 
 
 META_FIELDS = (
@@ -525,6 +548,7 @@ def build_view(result: ScanResult, verbose: bool = False) -> dict[str, Any]:
         "conflicts": conflicts,
         "inputs": [{"source": clip(i.source, 500), "format": clip(i.format, 50), "bytes": fmt_bytes(i.bytes), "lines": f"{i.lines:,}"}
                    for i in result.inputs],
+        "n_inputs": len(result.inputs),
         "total_bytes": fmt_bytes(sum(i.bytes for i in result.inputs)),
         "total_lines": f"{sum(i.lines for i in result.inputs):,}",
         "meta": meta_rows,
