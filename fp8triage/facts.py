@@ -35,9 +35,9 @@ _VERSION_PKGS = {
     "compressed_tensors": "compressed-tensors",
     "tensorrt_llm": "TensorRT-LLM",
     "cuda": "CUDA runtime version (torch.version.cuda or the image)",
-    "nvcc": "CUDA toolkit (nvcc) version",
-    "driver": "NVIDIA driver version",
-    "python": "Python version",
+    "nvcc": "CUDA toolkit (nvcc)",
+    "driver": "NVIDIA driver",
+    "python": "Python",
 }
 
 # Environment variables that change FP8 dispatch. Their facts are named after the variable.
@@ -90,7 +90,8 @@ _SPECS: list[FactSpec] = [
     FactSpec("multi_device", "bool", "one process spans several CUDA devices"),
     FactSpec("os", "text", "operating system"),
 ]
-_SPECS += [FactSpec(n, "version", f"{label} version") for n, label in _VERSION_PKGS.items()]
+_SPECS += [FactSpec(n, "version", label if "version" in label.lower() else f"{label} version")
+           for n, label in _VERSION_PKGS.items()]
 _SPECS += [FactSpec(v, "env", f"environment variable {v}") for v in DISPATCH_ENV_VARS]
 
 FACTS: dict[str, FactSpec] = {s.name: s for s in _SPECS}

@@ -131,7 +131,7 @@ def test_facts_command_lists_vocabulary():
     import json
 
     doc = json.loads(CliRunner().invoke(cli, ["facts", "--format", "json"]).output)
-    assert doc["schema"] == "fp8triage.facts/1"
+    assert (doc["schema_version"], doc["kind"]) == ("1.0", "facts")
     assert {f["name"] for f in doc["facts"]} == set(FACTS)
 
 

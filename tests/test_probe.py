@@ -144,7 +144,7 @@ def test_env_command_json_and_text():
     r = CliRunner().invoke(cli, ["env", "--format", "json"])
     assert r.exit_code == 0, r.output
     doc = json.loads(r.output)
-    assert doc["schema"] == "fp8triage.env/1"
+    assert (doc["schema_version"], doc["kind"]) == ("1.0", "env")
     assert any(f["name"] == "python" for f in doc["facts"])
     r = CliRunner().invoke(cli, ["env"])
     assert r.exit_code == 0 and "Facts of this machine" in r.output and "python" in r.output

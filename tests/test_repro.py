@@ -331,7 +331,7 @@ def test_planted_via_cli_text_and_json(planted):
                               "good_one"])
     assert res.exit_code == 0
     doc = json.loads(res.output)
-    assert doc["schema"] == R.SCHEMA and doc["summary"] == {"not-reproduced": 1}
+    assert (doc["schema_version"], doc["kind"]) == (R.SCHEMA_VERSION, "repro") and doc["summary"] == {"not-reproduced": 1}
     assert [r["id"] for r in doc["results"]] == ["good-one"]
 
 
