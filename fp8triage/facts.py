@@ -252,7 +252,9 @@ def resolve(facts: Iterable[Fact], prefer: str = "log") -> tuple[dict[str, Fact]
                     "name": name,
                     "chosen": best.to_dict(),
                     "values": [f.to_dict() for f in values.values()],
-                    "rule": f"facts-from={prefer}: " + " > ".join(order),
+                    "rule": f"facts-from={prefer}: " + " > ".join(order)
+                    + ("; the first value seen wins within one origin"
+                       if sum(1 for f in values.values() if f.origin == best.origin) > 1 else ""),
                 }
             )
     return chosen, conflicts

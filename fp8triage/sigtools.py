@@ -105,6 +105,28 @@ def find_samples(sig_dir: Path | None = None, ids: Iterable[str] | None = None) 
 
 # -- validation -------------------------------------------------------------------------------
 
+_PLACEHOLDER = regex.compile(r"\bTODO\b|^todo-")
+
+
+def _placeholders(sig: Signature) -> list[Problem]:
+    """Keys that still hold the scaffold's TODO text (or a todo- id): a signature is not done."""
+    out: list[Problem] = []
+
+    def walk(v, key: str) -> None:
+        if isinstance(v, str):
+            if _PLACEHOLDER.search(v):
+                out.append(Problem(str(sig.path), key, "still holds the scaffold's TODO text; write the real content"))
+        elif isinstance(v, dict):
+            for k, x in v.items():
+                walk(x, f"{key}.{k}" if key else str(k))
+        elif isinstance(v, list):
+            for i, x in enumerate(v):
+                walk(x, f"{key}.{i}")
+
+    walk(sig.data, "")
+    return out
+
+
 def validate(sig_dir: Path | None = None, *, require_samples: bool = True) -> list[Problem]:
     """Every problem in a signature directory: schema and loader errors (file, key, what to
     write), sample folders that name no signature, missing match/near-miss samples, and match
@@ -117,6 +139,8 @@ def validate(sig_dir: Path | None = None, *, require_samples: bool = True) -> li
     except CatalogueError as e:
         return list(e.problems)
     problems: list[Problem] = []
+    for sig in cat.signatures:
+        problems += _placeholders(sig)
     ids = set(cat.ids)
     root = samples_dir(d)
     if root.is_dir():
@@ -630,6 +654,12 @@ def scaffold(sig_id: str, sig_dir: Path | None = None, anchor: str = "") -> list
     if not ID_RE.match(sig_id):
         raise SigToolsError(f"{sig_id!r} is not a kebab-case id; write e.g. deepgemm-unknown-sf-transformation")
     d = Path(sig_dir) if sig_dir is not None else builtin_dir()
+    if d.exists() and not d.is_dir():
+        raise SigToolsError(f"{d} is not a directory")
+    try:
+        d.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise SigToolsError(f"{d}: cannot be created ({e.strerror or e})") from None
     f = d / f"{sig_id}.toml"
     if f.exists():
         raise SigToolsError(f"{f} already exists")

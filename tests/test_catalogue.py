@@ -252,12 +252,33 @@ def test_new_scaffolds_a_valid_signature(tmp_path):
     assert r.exit_code == 0, r.output
     assert (tmp_path / "frob-failure.toml").exists()
     assert (tmp_path / "samples" / "frob-failure" / "match").is_dir()
+    # it loads (the schema holds), but validate says it is not done while the TODO text is in it
+    from fp8triage.catalogue import load_catalogue
+
+    assert load_catalogue([tmp_path]).get("frob-failure") is not None
+    todo = sigtools.validate(tmp_path, require_samples=False)
+    assert todo and {p.message for p in todo} == {"still holds the scaffold's TODO text; write the real content"}
+    assert {"title", "summary", "remedies.0.id"} <= {p.key for p in todo}
+    f = tmp_path / "frob-failure.toml"
+    f.write_text(f.read_text().replace("todo-remedy", "check-frob").replace("TODO", "Frobnication explained"))
     assert sigtools.validate(tmp_path, require_samples=False) == []
     # and validate with samples required says what is missing
     probs = sigtools.validate(tmp_path)
     assert {p.message.split(";")[0] for p in probs} == {"no match sample", "no near-miss sample"}
     again = CliRunner().invoke(cli, ["signatures", "new", "frob-failure", "--dir", str(tmp_path)])
     assert again.exit_code == 1 and "already exists" in again.output
+
+
+def test_new_creates_a_missing_dir_and_its_hint_checks_that_dir(tmp_path):
+    d = tmp_path / "my" / "sigs"
+    r = CliRunner().invoke(cli, ["signatures", "new", "frob-failure", "--dir", str(d), "--anchor", "Frob failed"])
+    assert r.exit_code == 0, r.output
+    assert (d / "frob-failure.toml").is_file()
+    assert f"fp8triage signatures validate {d} && fp8triage signatures test {d}" in r.stderr
+    f = tmp_path / "file"
+    f.write_text("x")
+    r = CliRunner().invoke(cli, ["signatures", "new", "frob-failure", "--dir", str(f)])
+    assert r.exit_code != 0 and "Traceback" not in r.output
 
 
 def test_new_rejects_bad_id(tmp_path):

@@ -81,3 +81,15 @@ def test_summaries_wrap_to_the_terminal(monkeypatch):
     head = lines[lines.index(next(ln for ln in lines if ln.startswith("ROOT CAUSE"))) + 1:]
     head = head[:head.index("")]  # context, title and summary
     assert len(head) > 4 and max(len(ln) for ln in head) <= 60, head
+
+
+def test_readme_command_table_names_every_command_and_follow():
+    """The README's table is what a first-time user reads (issue 16, item 14)."""
+    from fp8triage.cli import COMMANDS
+
+    readme = (ROOT / "README.md").read_text()
+    table = [ln for ln in readme.splitlines() if ln.startswith("| `")]
+    for cmd in COMMANDS:
+        assert any(ln.startswith(f"| `{cmd}") for ln in table), cmd
+    assert any(ln.startswith("| `scan --follow") for ln in table)
+    assert "--one-machine" in readme
