@@ -354,3 +354,12 @@ def test_search_by_gpu_name_finds_signatures_of_its_capability(tmp_path, monkeyp
     assert "deepgemm-unknown-sf-transformation" not in hopper  # its capability condition excludes SM90
     rows = sigtools.search("5090")
     assert not any("5060" in r["snippet"] for r in rows)  # the added search words are not shown as a snippet
+
+
+def test_show_numbers_remedies_in_order_not_by_rank():
+    """issue 16, item 14: ranks (10, 10, 20, 40) are an ordering, not numbers to show."""
+    r = CliRunner().invoke(cli, ["signatures", "show", "deepgemm-unknown-sf-transformation"])
+    assert r.exit_code == 0
+    block = r.output.split("\nRemedies\n", 1)[1].split("\n\n", 1)[0]
+    numbers = [ln.split(".", 1)[0].strip() for ln in block.splitlines() if ln[:5].strip().rstrip(".").isdigit()]
+    assert numbers == [str(i) for i in range(1, len(numbers) + 1)] and len(numbers) >= 3

@@ -170,3 +170,13 @@ def test_bad_fact_values_are_one_clear_usage_error(arg, words):
                                        ("gpu=NVIDIA B200", "NVIDIA B200"), ("VLLM_USE_DEEP_GEMM=0", "0")])
 def test_good_fact_values_are_accepted_and_normalised(arg, value):
     assert parse_cli_fact(arg).value == value
+
+
+def test_conflict_rule_says_when_the_first_value_of_one_origin_won():
+    """issue 16, item 14: two log values cannot be told apart by origin order; the note says what decided."""
+    facts = [Fact("capability", "12.0", "log a.log:1", "log"), Fact("capability", "9.0", "log a.log:7", "log")]
+    chosen, conflicts = resolve(facts, "log")
+    assert chosen["capability"].value == "12.0"
+    assert conflicts[0]["rule"].endswith("; the first value seen wins within one origin")
+    chosen, conflicts = resolve([facts[0], Fact("capability", "9.0", "--fact", "cli")], "log")
+    assert chosen["capability"].value == "9.0" and "first value seen" not in conflicts[0]["rule"]
