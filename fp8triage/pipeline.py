@@ -17,10 +17,10 @@ from datetime import datetime, timezone
 from typing import Callable, Iterable, Sequence
 
 from . import __version__
+from .binary import HEAD, binary_kind
 from .cascades import cascade_kind
 from .catalogue import Catalogue, load_catalogue
 from .envdump import ENV_DUMP_ANCHORS
-from .binary import HEAD, binary_kind
 from .events import Assembler
 from .fingerprint import ALGORITHM_VERSION, fingerprint
 from .ingest import Source, expand_inputs, read_spans
