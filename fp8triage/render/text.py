@@ -115,6 +115,10 @@ def _where_remedy(r) -> list[str]:
         return ["install it into the server's environment", "(the image or the virtualenv),", "then restart the server"]
     if kind == "config":
         return ["change the server's configuration,", "then restart the server"]
+    if kind == "command":
+        return ["stop the server and start it with this command"]
+    if kind == "code":
+        return ["in the script that loads the model, before the first forward pass; then rerun it"]
     return []
 
 
