@@ -82,7 +82,9 @@ def judge_sources(
     sources += [s for s in by_src if s not in logfacts]
     if one_machine or len(sources) <= 1:
         only = sources[0] if len(sources) == 1 and not one_machine else None
-        plan = [(only, list(groups), pool(logfacts.values()), list(dump_lines))]
+        # pooled facts, but each source's occurrences stay its own group: evidence from every log
+        every = sorted((g for gs in by_src.values() for g in gs), key=lambda g: g.order)
+        plan = [(only, every, pool(logfacts.values()), list(dump_lines))]
     else:
         plan = [(s, by_src.get(s, []), logfacts.get(s) or LogFacts(), [ln for ln in dump_lines if ln.source == s])
                 for s in sources]

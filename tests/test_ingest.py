@@ -159,3 +159,5 @@ def test_random_bytes_are_binary_but_logs_with_some_garbage_are_text():
     assert binary_kind(b"\x00\xff\xfe junk \x00\n" * 20 + log) is None  # NUL bytes and invalid UTF-8 in a log
     assert binary_kind("ログ: エラー ✓\n".encode() * 100) is None  # UTF-8 text
     assert binary_kind(b"\x1b[31mERROR\x1b[0m failed\n" * 100) is None  # ANSI colours
+    assert binary_kind(b"GIF87a\n" + log) is None  # a file signature alone, in front of text, is a log line
+    assert binary_kind(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x01\x00") == "a PNG image"

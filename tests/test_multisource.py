@@ -68,6 +68,7 @@ def test_one_machine_pools_the_facts(two_machines: Path):
     res = scan_paths([str(two_machines)], one_machine=True)
     found = [f for f in res.findings if f.id == SIG]
     assert len(found) == 1 and found[0].source is None and found[0].count == 2
+    assert {e.source for e in found[0].evidence} == {str(two_machines / "a.log"), str(two_machines / "b.log")}
     assert found[0].status.value == "likely"  # the first log's capability 12.0 wins the pool
 
 
