@@ -57,8 +57,7 @@ def test_text_output_is_what_a_first_time_user_needs(monkeypatch):
     out = _scan([EXAMPLE], monkeypatch)
     lines = out.splitlines()
     # one-line context first: GPU and capability, stack and version, model
-    assert lines[3] == "  On NVIDIA GeForce RTX 5090 (capability 12.0) · vLLM 0.24.0"
-    assert lines[4] == "     · model RedHatAI/Muse-Glimmer-30B-FP8-block"  # wrapped at a separator
+    assert lines[3] == "  On NVIDIA GeForce RTX 5090 (capability 12.0) · vLLM 0.24.0 · RedHatAI/Muse-Glimmer-30B-FP8-block"
     # where the remedy goes, and the restart
     assert "docker run -e VLLM_USE_DEEP_GEMM=0" in out and "pod spec" in out and "restart the server" in out
     # the worker list once

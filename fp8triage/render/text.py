@@ -86,7 +86,7 @@ def context_line(facts: dict[str, Fact]) -> str:
         parts.append(clean(label) + (f" {clean(ver.value)}" if ver else ""))
     model = facts.get("model")
     if model:
-        parts.append(f"model {clean(model.value)}")
+        parts.append(clean(model.value))
     return " · ".join(parts)
 
 
