@@ -105,8 +105,8 @@ def evaluate(cond: Mapping[str, Any], facts: Mapping[str, Fact]) -> ConditionRes
             # absence is only known for certain when we saw the environment; from a log it is unknown
             return ConditionResult(name, expect, Truth.UNKNOWN, None, None, role, note)
         if "default" in cond:
-            value, source = cond["default"], "default (not set anywhere we looked)"
-            note = (why + " " if why else "") + f"assumed the default {cond['default']!r}"
+            value, source = cond["default"], "its default: not set anywhere we looked"
+            note = (why + "; " if why else "") + f"{name} is not set, so its default {cond['default']!r} applies"
         else:
             return ConditionResult(name, expect, Truth.UNKNOWN, None, None, role, note)
     else:

@@ -227,12 +227,16 @@ class DumpReader:
         self._block = self._lines = None
 
     def facts(self) -> list[Fact]:
-        out: list[Fact] = []
+        return [f for fs in self.facts_by_source().values() for f in fs]
+
+    def facts_by_source(self) -> dict[str, list[Fact]]:
+        """The facts of the dumps read, per source (a dump describes the machine whose log holds it)."""
+        out: dict[str, list[Fact]] = {}
         for fmt, kind, lines in self.blocks:
             b = _Block(fmt, lines[0].source, kind)
             for ln in lines:
                 b.add(ln.lineno, ln.text.rstrip("\r\n"))
-            out.extend(b.finish().facts)
+            out.setdefault(lines[0].source, []).extend(b.finish().facts)
         return out
 
 

@@ -19,6 +19,7 @@ class FactSpec:
     kind: str  # "version" | "capability" | "bool" | "text" | "enum" | "int" | "env"
     help: str
     aliases: tuple[str, ...] = ()
+    choices: tuple[str, ...] = ()  # the values an "enum" fact may take (empty: any identifier)
 
 
 _VERSION_PKGS = {
@@ -34,9 +35,9 @@ _VERSION_PKGS = {
     "compressed_tensors": "compressed-tensors",
     "tensorrt_llm": "TensorRT-LLM",
     "cuda": "CUDA runtime version (torch.version.cuda or the image)",
-    "nvcc": "CUDA toolkit (nvcc) version",
-    "driver": "NVIDIA driver version",
-    "python": "Python version",
+    "nvcc": "CUDA toolkit (nvcc)",
+    "driver": "NVIDIA driver",
+    "python": "Python",
 }
 
 # Environment variables that change FP8 dispatch. Their facts are named after the variable.
@@ -71,23 +72,26 @@ _SPECS: list[FactSpec] = [
         ("compute_capability", "cc", "sm", "gpu.capability"),
     ),
     FactSpec("gpu_count", "int", "number of GPUs visible"),
-    FactSpec("stack", "enum", "serving stack: vllm, sglang, transformers, tensorrt-llm, lmdeploy, other"),
+    FactSpec("stack", "enum", "serving stack: vllm, sglang, transformers, tensorrt-llm, lmdeploy, other",
+             choices=("vllm", "sglang", "transformers", "tensorrt-llm", "lmdeploy", "other")),
     FactSpec("model", "text", "model name or path being served", ("model_name",)),
     FactSpec("model_type", "text", "config.json model_type, e.g. 'qwen3_moe'"),
     FactSpec("moe", "bool", "the model is a mixture of experts"),
     FactSpec("quantization", "text", "quantization method in use: fp8, compressed-tensors, modelopt, awq, ...", ("quant_method",)),
     FactSpec("weight_block_size", "text", "FP8 weight block size as 'N,K', e.g. '128,128'; empty for per-tensor/channel"),
-    FactSpec("fp8_granularity", "enum", "FP8 scale granularity: block, channel, tensor"),
-    FactSpec("scale_fmt", "enum", "quantization_config.scale_fmt: float or ue8m0"),
+    FactSpec("fp8_granularity", "enum", "FP8 scale granularity: block, channel, tensor", choices=("block", "channel", "tensor")),
+    FactSpec("scale_fmt", "enum", "quantization_config.scale_fmt: float or ue8m0", choices=("float", "ue8m0")),
     FactSpec("scale_dtype", "enum", "dtype of the weight scale tensors: float32, float8_e8m0fnu, bfloat16, ..."),
     FactSpec("weight_dtype", "enum", "dtype of the quantized weights: float8_e4m3fn, int8 (packed FP4), ..."),
-    FactSpec("activation_scheme", "enum", "quantization_config.activation_scheme: dynamic or static"),
+    FactSpec("activation_scheme", "enum", "quantization_config.activation_scheme: dynamic or static",
+             choices=("dynamic", "static")),
     FactSpec("experts_implementation", "text", "transformers experts backend: eager, batched_mm, grouped_mm, deepgemm, ..."),
     FactSpec("deepgemm_source", "text", "where DeepGEMM comes from: pip, vendored, hub-kernel, nv_dev"),
     FactSpec("multi_device", "bool", "one process spans several CUDA devices"),
     FactSpec("os", "text", "operating system"),
 ]
-_SPECS += [FactSpec(n, "version", f"{label} version") for n, label in _VERSION_PKGS.items()]
+_SPECS += [FactSpec(n, "version", label if "version" in label.lower() else f"{label} version")
+           for n, label in _VERSION_PKGS.items()]
 _SPECS += [FactSpec(v, "env", f"environment variable {v}") for v in DISPATCH_ENV_VARS]
 
 FACTS: dict[str, FactSpec] = {s.name: s for s in _SPECS}
@@ -124,7 +128,50 @@ def parse_cli_fact(text: str) -> Fact:
         raise FactError(
             f"--fact {name.strip()!r} is not a known fact; known facts: " + ", ".join(sorted(FACTS))
         )
-    return redact_fact(Fact(canon, normalise_value(canon, value), "--fact", "cli"))
+    value = normalise_value(canon, value)
+    problem = check_value(canon, value)
+    if problem:
+        raise FactError(f"--fact {canon}={value.strip()!r} is not valid: {problem}")
+    return redact_fact(Fact(canon, value, "--fact", "cli"))
+
+
+def check_value(name: str, value: str) -> str | None:
+    """Why ``value`` (already normalised) is not a valid value of fact ``name``, or None.
+
+    capability: major.minor (9.0, 12.0, sm_120); version: PEP 440; bool: true/false, 1/0,
+    yes/no, on/off; enum: one of its choices (or a dtype-like name); int: a whole number."""
+    import re
+
+    spec = FACTS.get(name)
+    v = value.strip()
+    if spec is None:
+        return None
+    if not v and spec.kind not in ("text", "env"):
+        return "the value is empty"
+    if spec.kind == "capability":
+        cc = normalise_capability(v)
+        if cc is None or not re.fullmatch(r"\d{1,2}\.\d", v) or not (1 <= int(cc.split(".")[0]) <= 13):
+            return "a compute capability is major.minor, e.g. 9.0, 10.0, 12.0 (or sm_120)"
+    elif spec.kind == "version":
+        from packaging.version import InvalidVersion, Version
+
+        try:
+            Version(v)
+        except InvalidVersion:
+            return f"{name} takes a version such as 0.24.0 or 2.9.1+cu130 (PEP 440)"
+    elif spec.kind == "bool":
+        if v not in ("true", "false"):
+            return "use true or false (also 1/0, yes/no, on/off)"
+    elif spec.kind == "enum":
+        if spec.choices:
+            if v.lower() not in spec.choices:
+                return f"{name} is one of {', '.join(spec.choices)}"
+        elif not re.fullmatch(r"[A-Za-z][\w.-]*", v):
+            return f"{name} takes a name such as float32 or float8_e4m3fn"
+    elif spec.kind == "int":
+        if not re.fullmatch(r"\d+", v):
+            return f"{name} takes a whole number"
+    return None
 
 
 def normalise_value(name: str, value: str) -> str:
@@ -205,7 +252,9 @@ def resolve(facts: Iterable[Fact], prefer: str = "log") -> tuple[dict[str, Fact]
                     "name": name,
                     "chosen": best.to_dict(),
                     "values": [f.to_dict() for f in values.values()],
-                    "rule": f"facts-from={prefer}: " + " > ".join(order),
+                    "rule": f"facts-from={prefer}: " + " > ".join(order)
+                    + ("; the first value seen wins within one origin"
+                       if sum(1 for f in values.values() if f.origin == best.origin) > 1 else ""),
                 }
             )
     return chosen, conflicts

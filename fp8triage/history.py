@@ -1,7 +1,7 @@
 """The history database: every scan's run, findings, error groups and facts, in SQLite.
 
-Where: ``--db PATH``, else ``$FP8TRIAGE_DB``, else ``$XDG_DATA_HOME/fp8triage/history.db``
-(``~/.local/share/fp8triage/history.db``). Schema and queries: docs/history.md.
+Where: ``--db PATH``, else ``$FP8TRIAGE_DB``, else ``history.db`` in the data directory:
+``$FP8TRIAGE_DATA_DIR``, else ``$XDG_DATA_HOME/fp8triage`` (``~/.local/share/fp8triage``). Schema and queries: docs/history.md.
 
 The schema is created and upgraded by sqlite-utils migrations (``sqlite_utils.migrations``;
 with an older sqlite-utils that has none, the same ordered list is applied and recorded in a
@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 ENV_VAR = "FP8TRIAGE_DB"
+DATA_DIR_VAR = "FP8TRIAGE_DATA_DIR"
 MIGRATION_SET = "fp8triage-history"
 BUSY_TIMEOUT_MS = 10_000
 RETRIES = 30
@@ -40,10 +41,19 @@ class HistoryError(Exception):
 
 # -- where ---------------------------------------------------------------------------------------
 
-def default_path() -> Path:
+def data_dir() -> Path:
+    """fp8triage's data directory: ``$FP8TRIAGE_DATA_DIR``, else ``$XDG_DATA_HOME/fp8triage``,
+    else ``~/.local/share/fp8triage``."""
+    own = os.environ.get(DATA_DIR_VAR, "").strip()
+    if own:
+        return Path(own).expanduser()
     base = os.environ.get("XDG_DATA_HOME") or ""
     root = Path(base) if base.strip() and os.path.isabs(base) else Path.home() / ".local" / "share"
-    return root / "fp8triage" / "history.db"
+    return root / "fp8triage"
+
+
+def default_path() -> Path:
+    return data_dir() / "history.db"
 
 
 def resolve_path(db: str | os.PathLike | None = None) -> Path:

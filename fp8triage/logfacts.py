@@ -324,11 +324,15 @@ class LogFacts:
             if not _has_anchor(text, ex):
                 continue
             for m in ex.pattern.finditer(text):
+                if _advice(text, m.start()):
+                    continue  # "Use a checkpoint quantized with scale_fmt='ue8m0'" is no fact of this machine
                 for name, value in ex.make(m):
                     if value:
                         self._add(name, value, line)
         if any(a in text for a in GPU_ANCHORS) and _GPU_CONTEXT.search(text):
             for m in _GPU_NAME.finditer(text):
+                if _advice(text, m.start()):
+                    continue
                 name = " ".join(m.group("name").split())
                 hit = capability_for(name)
                 if hit is None:
@@ -370,6 +374,23 @@ class LogFacts:
             if "moe" not in names and regex.search(r"(?i)\bA\d+(?:\.\d+)?B\b|moe|mixtral|deepseek-(?:v[234]|r1)|-A\d+B", m):
                 out.append(Fact("moe", "true", f"{model.source} (model name names a mixture of experts)", "log"))
         return out
+
+
+# advice or a condition in the same clause before a match: the value is a suggestion, not a fact
+_ADVICE = regex.compile(
+    r"(?i)\b(?:use|using|set|setting|try|consider|please|should|recommend(?:ed)?|instead|if|unless|when|"
+    r"re-?export|re-?quantize|switch(?:ing)? to|quantized with|upgrade|downgrade)\b")
+_CLAUSE_END = regex.compile(r"[.;!?:,(]\s|—|\s-\s")
+
+
+def _advice(text: str, start: int) -> bool:
+    """Whether the clause before ``start`` (back to the last '. ', '; ', ': ', ', ' or '(') gives advice."""
+    head = text[max(0, start - 160):start]
+    cut = None
+    for cut in _CLAUSE_END.finditer(head):
+        pass
+    clause = head[cut.end():] if cut else head
+    return bool(_ADVICE.search(clause))
 
 
 def _has_anchor(text: str, ex: Extractor) -> bool:

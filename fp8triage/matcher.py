@@ -51,6 +51,53 @@ class Group:
     last: Line | None = None
     order: int = 0  # first-seen order across the whole scan
 
+    # source -> its own first event, count, workers and last line (a source is one machine's
+    # log: findings are judged per source, see persource.py)
+    parts: dict[str, "SourcePart"] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        if not self.parts:
+            src = self.event.lines[0].source
+            self.parts[src] = SourcePart(self.event, self.count, list(self.workers), self.last or self.event.lines[0])
+
+    def add(self, ev: Event) -> None:
+        self.count += 1
+        for w in ev.workers:
+            if w not in self.workers:
+                self.workers.append(w)
+        self.last = ev.lines[0]
+        part = self.parts.get(ev.lines[0].source)
+        if part is None:
+            self.parts[ev.lines[0].source] = SourcePart(ev, 1, list(ev.workers), ev.lines[0])
+        else:
+            part.add(ev)
+
+    def absorb(self, other: "Group") -> None:
+        """Add the occurrences of ``other`` (same fingerprint, from later sources)."""
+        self.count += other.count
+        for w in other.workers:
+            if w not in self.workers:
+                self.workers.append(w)
+        self.last = other.last
+        for src, p in other.parts.items():
+            mine = self.parts.get(src)
+            if mine is None:
+                self.parts[src] = p
+            else:
+                mine.count += p.count
+                mine.workers.extend(w for w in p.workers if w not in mine.workers)
+                mine.last = p.last
+
+
+@dataclass
+class SourcePart:
+    """A group's occurrences in one source."""
+
+    event: Event  # the first occurrence in this source
+    count: int
+    workers: list[str]
+    last: Line
+
     def add(self, ev: Event) -> None:
         self.count += 1
         for w in ev.workers:

@@ -228,6 +228,7 @@ class Finding:
     repro_results: list[dict[str, Any]] = field(default_factory=list)
     from_facts_only: bool = False  # no log evidence: a risk judged from the facts
     strength: str = "strong"  # strongest evidence: strong (the message), weak (frames/location/tokens), symptom
+    source: str | None = None  # the log (one machine) whose evidence and facts judged it; None: every source
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -252,6 +253,7 @@ class Finding:
             "contradicted_by": self.contradicted_by,
             "from_facts_only": self.from_facts_only,
             "evidence_strength": self.strength,
+            "source": self.source,
         }
 
 

@@ -433,11 +433,10 @@ def _merge_with_late(sc, state: dict, late: list) -> None:
         sc.merge(state)
         return
     from .events import Assembler
-    from .logfacts import LogFacts
 
     groups = state["groups"]
     first = state["first_emit"]
-    empty = {"logfacts": LogFacts(), "dumps": [], "inputs": [], "warnings": [], "overflow": 0}
+    empty = {"logfacts": {}, "dumps": [], "inputs": [], "warnings": [], "overflow": 0}
     i = 0
     for lineno, w, bld in late:
         j = i

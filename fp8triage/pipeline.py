@@ -16,6 +16,7 @@ from datetime import datetime, timezone
 from typing import Callable, Iterable, Sequence
 
 from . import __version__
+from .binary import HEAD, binary_kind
 from .cascades import cascade_kind
 from .catalogue import Catalogue, load_catalogue
 from .envdump import ENV_DUMP_ANCHORS, DumpReader
@@ -31,6 +32,7 @@ from .model import Event, Fact, InputInfo, Line, ScanResult, UnknownGroup
 from .normalise import LineFormat, detect_format
 from .prefilter import ALERT, DUMP, EVIDENCE, FACT, LITERAL, LITERAL_CI, REGEX, REGEX_CI, STACK, STRUCTURAL, Prefilter
 from .selector import every_line, prefiltered
+from .persource import judge_sources
 
 MAX_GROUPS = 20_000
 MAX_DUMP_LINES = 8_000
@@ -98,7 +100,8 @@ class Scanner:
         self.progress = progress
         self.prefilter = prefilter or Prefilter(tuple(prefilter_rules(catalogue)), hints=tuple(PREFILTER_HINTS.items()))
         self.groups: dict[str, Group] = {}
-        self.logfacts = LogFacts()
+        self.logfacts = LogFacts()  # the current source's
+        self.logfacts_by_source: dict[str, LogFacts] = {}
         self.dumps = DumpReader(MAX_DUMP_LINES)
         self.feed = LineFeed(self._on_event, self.logfacts, self.dumps)
         self.inputs: list[InputInfo] = []
@@ -165,22 +168,33 @@ class Scanner:
 
     # -- sources ----------------------------------------------------------------------------
     def scan_source(self, src: Source) -> None:
+        # each source is one machine: its log facts are its own (persource.py)
+        self.logfacts = self.logfacts_by_source.setdefault(src.name, LogFacts())
+        self.feed.logfacts = self.logfacts
         fmt: LineFormat | None = None
         lineno = 1
         touched: dict = {}
         base = 0
+        binary = False  # a binary file is skipped with a warning (its lines are still counted)
         for buf, start, end in read_spans(src):
             if fmt is None:
                 fmt = detect_format(buf[start:min(end, start + 65536)])
+                kind = binary_kind(buf[start:min(end, start + HEAD)])
+                if kind:
+                    binary = True
+                    src.warnings.append(f"{src.name}: {kind}, not a text log; skipped")
                 self.feed.begin(src.name, fmt)
-            lineno = self._select(buf, start, end, lineno, base - start, touched, fmt)
+            if binary:
+                lineno += buf.count(b"\n", start, end) + (0 if buf.endswith(b"\n", start, end) else 1)
+            else:
+                lineno = self._select(buf, start, end, lineno, base - start, touched, fmt)
             base += end - start
             if self.progress is not None:
                 self.progress(src.bytes_read)
         if fmt is None:
             self.feed.begin(src.name, LineFormat())
         self.feed.end()
-        fmt_name = (fmt.name if fmt else "text")
+        fmt_name = "binary" if binary else (fmt.name if fmt else "text")
         if src.compressed:
             fmt_name = "gzip+" + fmt_name
         self.inputs.append(InputInfo(src.name, src.bytes_read, lineno - 1, fmt_name))
@@ -191,6 +205,7 @@ class Scanner:
         """Forget what was scanned (a worker process reuses its Scanner for the next source)."""
         self.groups = {}
         self.logfacts = LogFacts()
+        self.logfacts_by_source = {}
         self.dumps = DumpReader(MAX_DUMP_LINES)
         self.feed = LineFeed(self._on_event, self.logfacts, self.dumps)
         self.first_emit = {}
@@ -204,7 +219,7 @@ class Scanner:
         return {
             "groups": sorted(self.groups.values(), key=lambda g: g.order),
             "first_emit": dict(self.first_emit),
-            "logfacts": self.logfacts,
+            "logfacts": self.logfacts_by_source,
             "dumps": self.dumps.blocks,
             "inputs": self.inputs,
             "warnings": self.warnings,
@@ -217,11 +232,7 @@ class Scanner:
         for g in state["groups"]:
             mine = self.groups.get(g.fingerprint)
             if mine is not None:
-                mine.count += g.count
-                for w in g.workers:
-                    if w not in mine.workers:
-                        mine.workers.append(w)
-                mine.last = g.last
+                mine.absorb(g)
                 continue
             if len(self.groups) >= MAX_GROUPS:
                 self._overflow += g.count
@@ -231,7 +242,12 @@ class Scanner:
             self.groups[g.fingerprint] = g
             if self.on_group is not None:
                 self.on_group(g)
-        self.logfacts.merge(state["logfacts"])
+        for name, lf in state["logfacts"].items():
+            have = self.logfacts_by_source.get(name)
+            if have is None:
+                self.logfacts_by_source[name] = lf
+            else:
+                have.merge(lf)
         for block in state["dumps"]:
             if self.dumps.kept + len(block[2]) <= self.dumps.max_lines:
                 self.dumps.blocks.append(block)
@@ -246,16 +262,14 @@ class Scanner:
         extra_facts: Iterable[Fact] = (),
         prefer: str = "log",
         started: float | None = None,
+        one_machine: bool = False,
     ) -> ScanResult:
         groups = sorted(self.groups.values(), key=lambda g: g.order)
-        claims = claim(self.cat, groups)
-        facts = list(extra_facts) + self.dumps.facts() + self.logfacts.finish() + claims.facts
-        facts += derive_capabilities(facts)
-        chosen, conflicts = resolve(facts, prefer)
-        findings, ruled = judge(self.cat, claims, chosen, groups)
-        unknown = unknown_groups(groups, claims, limit=0, ruled_out=[f.id for f in ruled])
-        unknown = attach_cascades(findings, unknown, claims)
-        warnings = list(self.warnings) + claims.warnings
+        # each source is judged on its own facts (persource.py); follow mode feeds self.logfacts
+        by_source = self.logfacts_by_source or {(groups[0].event.lines[0].source if groups else ""): self.logfacts}
+        j = judge_sources(self.cat, groups, by_source, self.dumps.facts_by_source(), extra_facts, prefer, one_machine)
+        findings, ruled, unknown, conflicts = j.findings, j.ruled, j.unknown, j.conflicts
+        warnings = list(self.warnings) + j.warnings
         if self._overflow:
             warnings.append(f"more than {MAX_GROUPS} distinct errors; {self._overflow} later events were counted but not grouped")
         meta = {
@@ -273,7 +287,7 @@ class Scanner:
         return ScanResult(
             findings=findings,
             unknown=unknown,
-            facts=sorted(chosen.values(), key=lambda f: f.name),
+            facts=j.facts,
             conflicts=conflicts,
             inputs=self.inputs,
             meta=meta,
@@ -343,6 +357,7 @@ def scan_sources(
     exhaustive: bool = False,
     progress: Callable[[int], None] | None = None,
     jobs: int = 1,
+    one_machine: bool = False,
 ) -> ScanResult:
     """Scan ``sources`` in order. ``jobs`` > 1 (0: one per CPU) scans in that many worker
     processes when the input is big enough (``parallel.worth_it``): several files at once, and
@@ -363,7 +378,7 @@ def scan_sources(
     else:
         for src in sources:
             sc.scan_source(src)
-    return sc.result(list(cli_facts) + list(extra_facts), prefer, started)
+    return sc.result(list(cli_facts) + list(extra_facts), prefer, started, one_machine)
 
 
 def scan_paths(paths: Sequence[str], **kw) -> ScanResult:

@@ -185,7 +185,10 @@ def _dist_version(name: str) -> str | None:
 
 
 def _package_facts(out: Probe, version_of: Callable[[str], str | None]) -> None:
+    known = {f.name for f in out.facts}  # torch.__version__ (env --torch) already gave torch's
     for fact, dists in PACKAGES.items():
+        if fact in known:
+            continue
         for dist in dists:
             v = version_of(dist)
             if v:

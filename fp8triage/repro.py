@@ -25,8 +25,8 @@ from typing import Any, Iterable
 
 from .model import Finding, Status
 
-SCHEMA = "fp8triage.repro/1"
-VERDICTS = ("reproduced", "not-reproduced", "not-applicable", "skipped", "error", "timeout")
+SCHEMA_VERSION = "2.0"  # 1 was the older envelope {"schema": "fp8triage.repro/1"}
+VERDICTS = ("reproduced", "not-reproduced", "not-executed", "not-applicable", "skipped", "error", "timeout")
 DEVICES = ("auto", "cuda", "cpu")
 RESULT_KEYS = ("id", "verdict", "reason", "metrics", "device", "capability", "versions", "wall_s", "gpu_s",
                "command", "mode")
@@ -263,6 +263,8 @@ def _confirm_note(res: dict[str, Any]) -> tuple[bool, str]:
         return False, f"not confirmed on this machine: {scope or _where(res) + '; the mechanism was shown in emulation'}"
     if v == "not-reproduced":
         return False, f"did not reproduce on this machine ({_where(res)}): {res.get('reason', '')}"
+    if v == "not-executed":
+        return False, f"nothing ran here, so nothing is confirmed: {res.get('reason', '')}"
     if v == "not-applicable":
         return False, f"not applicable on this machine ({_where(res)}): {res.get('reason', '')}"
     if v == "skipped":
@@ -291,9 +293,12 @@ def confirm_findings(findings: list[Finding], device: str = "auto", timeout: flo
     path, or the mechanism is machine-independent; ruled-out findings keep their status. Never raises
     for kernel failures; without torch every result is ``skipped`` with the reason.
     """
+    from .model import Truth
+
     wanted: list[str] = []
     for f in findings:
-        for rid in list(f.repro) + [r for rem in f.remedies for r in rem.repro]:
+        # remedy checks only for remedies that fit the facts (or may fit)
+        for rid in list(f.repro) + [r for rem in f.remedies if rem.applies is not Truth.FAILS for r in rem.repro]:
             if rid not in wanted:
                 wanted.append(rid)
     if not wanted:
@@ -331,15 +336,18 @@ def confirm_findings(findings: list[Finding], device: str = "auto", timeout: flo
             res.update(purpose="confirm", note=note)
             f.repro_results.append(res)
             confirmed = confirmed or ok
-        seen = set()
+        # one result per remedy repro, naming every fitting remedy it checks
+        checks: dict[str, list[str]] = {}
         for rem in f.remedies:
+            if rem.applies is Truth.FAILS:
+                continue
             for rid in rem.repro:
-                if (rem.id, rid) in seen:
-                    continue
-                seen.add((rem.id, rid))
-                res = copy.deepcopy(results[rid])
-                res.update(purpose="remedy", remedy=rem.id, note=_remedy_note(res))
-                f.repro_results.append(res)
+                if rid not in f.repro and rem.id not in checks.setdefault(rid, []):
+                    checks[rid].append(rem.id)
+        for rid, rems in checks.items():
+            res = copy.deepcopy(results[rid])
+            res.update(purpose="remedy", remedy=rems[0], remedies=rems, note=_remedy_note(res))
+            f.repro_results.append(res)
         if confirmed and f.status in (Status.LIKELY, Status.POSSIBLE):
             f.status = Status.CONFIRMED
 
@@ -348,7 +356,7 @@ def confirm_findings(findings: list[Finding], device: str = "auto", timeout: flo
 
 
 def render_json(results: list[dict[str, Any]], device: str = "auto", wall_s: float | None = None) -> str:
-    doc = {"schema": SCHEMA, "device_requested": device, "wall_s": wall_s, "summary": summarize(results),
+    doc = {"schema_version": SCHEMA_VERSION, "kind": "repro", "device_requested": device, "wall_s": wall_s, "summary": summarize(results),
            "results": results}
     return json.dumps(doc, indent=2, sort_keys=False)
 

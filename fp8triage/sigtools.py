@@ -105,6 +105,28 @@ def find_samples(sig_dir: Path | None = None, ids: Iterable[str] | None = None) 
 
 # -- validation -------------------------------------------------------------------------------
 
+_PLACEHOLDER = regex.compile(r"\bTODO\b|^todo-")
+
+
+def _placeholders(sig: Signature) -> list[Problem]:
+    """Keys that still hold the scaffold's TODO text (or a todo- id): a signature is not done."""
+    out: list[Problem] = []
+
+    def walk(v, key: str) -> None:
+        if isinstance(v, str):
+            if _PLACEHOLDER.search(v):
+                out.append(Problem(str(sig.path), key, "still holds the scaffold's TODO text; write the real content"))
+        elif isinstance(v, dict):
+            for k, x in v.items():
+                walk(x, f"{key}.{k}" if key else str(k))
+        elif isinstance(v, list):
+            for i, x in enumerate(v):
+                walk(x, f"{key}.{i}")
+
+    walk(sig.data, "")
+    return out
+
+
 def validate(sig_dir: Path | None = None, *, require_samples: bool = True) -> list[Problem]:
     """Every problem in a signature directory: schema and loader errors (file, key, what to
     write), sample folders that name no signature, missing match/near-miss samples, and match
@@ -117,6 +139,8 @@ def validate(sig_dir: Path | None = None, *, require_samples: bool = True) -> li
     except CatalogueError as e:
         return list(e.problems)
     problems: list[Problem] = []
+    for sig in cat.signatures:
+        problems += _placeholders(sig)
     ids = set(cat.ids)
     root = samples_dir(d)
     if root.is_dir():
@@ -410,13 +434,52 @@ def _index_rows(cat: Catalogue) -> list[dict]:
             "known_problems": d.get("known_problems", ""),
             "evidence": "\n".join([*s.anchors, *(p.source for p in s.patterns)]),
             "remedies": "\n".join(f"{r['title']} {_action_text(r['action'])}" for r in s.remedies),
-            "refs": " ".join(r["ref"] for r in s.references),
+            "refs": "\n".join(f"{r['ref']} {r.get('title', '')}" for r in s.references),
             "tags": " ".join(d.get("tags", []) + s.stacks),
+            "terms": search_terms(s),
         })
     return rows
 
 
-FTS_COLUMNS = ("id", "title", "summary", "cause", "fix", "known_problems", "evidence", "remedies", "refs", "tags")
+FTS_COLUMNS = ("id", "title", "summary", "cause", "fix", "known_problems", "evidence", "remedies", "refs", "tags", "terms")
+TERMS_COLUMN = FTS_COLUMNS.index("terms")
+INDEX_FORMAT = 2  # bump when the index's columns change (the cache file name carries it)
+
+# GPUs a user may name, by compute capability: a signature whose capability conditions hold for
+# a capability is found by these words too ("5090" finds the SM120 signatures)
+GPU_TERMS = {
+    "7.5": "T4 Turing sm75",
+    "8.0": "A100 A800 A30 Ampere sm80",
+    "8.6": "A10 A10G A40 RTX 3090 3080 Ampere sm86",
+    "8.9": "L4 L40 L40S RTX 4090 4080 RTX 6000 Ada sm89",
+    "9.0": "H100 H200 H800 H20 GH200 Hopper sm90 sm90a",
+    "10.0": "B200 GB200 B100 Blackwell sm100 sm100a",
+    "10.3": "B300 GB300 Blackwell Ultra sm103",
+    "11.0": "Jetson Thor sm110",
+    "12.0": "RTX 5090 5080 5070 5060 RTX PRO 6000 Blackwell GeForce workstation sm120 sm120a",
+    "12.1": "GB10 DGX Spark sm121",
+}
+# a word made of letters then digits ("RTX5090", "SM120", "sm_120", "B200"), or split by a space,
+# "_" or "-" ("RTX 5090"): both the joined and the split form are indexed
+_MODEL_NUMBER = regex.compile(r"\b([A-Z]{1,4}|(?i:sm|compute))[ _-]?(\d{2,5}[A-Za-z]?)\b")
+
+
+def search_terms(s: Signature) -> str:
+    """Extra words for the search index: model numbers in joined and split form, and the GPU names
+    of every capability the signature's capability conditions accept."""
+    from .conditions import evaluate
+    from .model import Truth
+
+    text = " ".join([s.title, s.summary, s.cause, s.fix, *(f"{r['ref']} {r.get('title', '')}" for r in s.references)])
+    words: list[str] = []
+    for m in _MODEL_NUMBER.finditer(text):
+        words += [m.group(1) + m.group(2), f"{m.group(1)} {m.group(2)}"]
+    caps = [c for c in s.conditions if c.get("fact") == "capability"]
+    for cc, names in GPU_TERMS.items():
+        facts = {"capability": Fact("capability", cc, "search", "cli")}
+        if caps and all(evaluate(c, facts).truth is Truth.HOLDS for c in caps):
+            words.append(f"{names} {cc}")
+    return "\n".join(dict.fromkeys(words))
 
 
 def catalogue_digest(sig_dir: Path | None = None) -> str:
@@ -430,7 +493,7 @@ def catalogue_digest(sig_dir: Path | None = None) -> str:
 
 
 def index_path(version: str) -> Path:
-    return cache_dir() / f"catalogue-{version}.db"
+    return cache_dir() / f"catalogue-{version}-i{INDEX_FORMAT}.db"
 
 
 def build_index(cat: Catalogue, path: Path | None = None) -> Path:
@@ -474,16 +537,19 @@ def search(text: str, sig_dir: Path | None = None, limit: int = 20, cat: Catalog
     conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     try:
         rows = conn.execute(
-            "select s.id, s.title, s.severity, snippet(signatures_fts, -1, '[', ']', '…', 12) "
+            "select s.id, s.title, s.severity, snippet(signatures_fts, -1, '[', ']', '…', 12), "
+            f"snippet(signatures_fts, {TERMS_COLUMN}, '[', ']', '…', 12), snippet(signatures_fts, 2, '[', ']', '…', 12) "
             "from signatures_fts join signatures s on s.rowid = signatures_fts.rowid "
-            "where signatures_fts match ? order by bm25(signatures_fts, 10.0, 5.0, 3.0, 1.0, 1.0, 1.0, 4.0, 1.0, 2.0, 2.0) limit ?",
+            "where signatures_fts match ? order by bm25(signatures_fts, 10.0, 5.0, 3.0, 1.0, 1.0, 1.0, 4.0, 1.0, 2.0, 2.0, 1.0) limit ?",
             [query, limit],
         ).fetchall()
     except sqlite3.OperationalError as e:
         raise SigToolsError(f"cannot search for {text!r}: {e}") from None
     finally:
         conn.close()
-    return [{"id": r[0], "title": r[1], "severity": r[2], "snippet": " ".join(r[3].split())} for r in rows]
+    # the extra search words are no snippet to show: the summary stands in for them
+    return [{"id": r[0], "title": r[1], "severity": r[2], "snippet": " ".join((r[5] if r[3] == r[4] else r[3]).split())}
+            for r in rows]
 
 
 def _action_text(a: dict) -> str:
@@ -597,6 +663,12 @@ def scaffold(sig_id: str, sig_dir: Path | None = None, anchor: str = "") -> list
     if not ID_RE.match(sig_id):
         raise SigToolsError(f"{sig_id!r} is not a kebab-case id; write e.g. deepgemm-unknown-sf-transformation")
     d = Path(sig_dir) if sig_dir is not None else builtin_dir()
+    if d.exists() and not d.is_dir():
+        raise SigToolsError(f"{d} is not a directory")
+    try:
+        d.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise SigToolsError(f"{d}: cannot be created ({e.strerror or e})") from None
     f = d / f"{sig_id}.toml"
     if f.exists():
         raise SigToolsError(f"{f} already exists")

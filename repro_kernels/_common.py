@@ -32,7 +32,7 @@ try:  # the kernels must be able to say "no torch" in their JSON instead of cras
 except ImportError:  # pragma: no cover - exercised only where torch is absent
     torch = None  # type: ignore[assignment]
 
-VERDICTS = ("reproduced", "not-reproduced", "not-applicable", "skipped", "error")
+VERDICTS = ("reproduced", "not-reproduced", "not-executed", "not-applicable", "skipped", "error")
 # "mechanism": reproduced = the failure mechanism was shown; "remedy-check": reproduced = the remedy
 # computed the right answer (such a result never confirms a cause)
 KINDS = {"triton-fp32-block-scales": "remedy-check", "per-tensor-fp8": "remedy-check",

@@ -80,9 +80,10 @@ def body(ctx: C.Ctx) -> dict:
         metrics = {"executed": False, "source": "documented table (DeepGEMM main 2.6.1 layout.hpp)",
                    "float32_sf_layout_by_arch": tables, "no_layout_on": missing,
                    "table_sm120": _table_for((12, 0))}
-        return {"verdict": "reproduced" if {"SM120", "SM121"} <= set(missing) else "not-reproduced",
-                "reason": f"not executed (no GPU): by DeepGEMM main's documented table, float32 scale factors have no "
-                          f"layout on {', '.join(missing)} ('{UNKNOWN}')",
+        metrics["table_predicts_sm120"] = "reproduced" if {"SM120", "SM121"} <= set(missing) else "not-reproduced"
+        return {"verdict": "not-executed",
+                "reason": f"no GPU, so DeepGEMM was not run: by DeepGEMM main's documented table, float32 scale "
+                          f"factors have no layout on {', '.join(missing)} ('{UNKNOWN}')",
                 "metrics": metrics, "real_path": False, "machine_independent": False,
                 "scope_note": "no CUDA GPU here; the support table was evaluated, DeepGEMM was not run"}
 
@@ -115,14 +116,15 @@ def body(ctx: C.Ctx) -> dict:
     metrics["executed"] = False
     f32 = table["float32/gran_mn=1"]
     scope = f"DeepGEMM is not installed on this {sm} GPU; the documented support table was evaluated, not executed"
+    metrics["table_predicts"] = "reproduced" if f32["error"] else "not-reproduced"
     if f32["error"]:
-        return {"verdict": "reproduced",
-                "reason": f"not executed: by DeepGEMM main's documented table, {sm} has no layout for float32 scale "
-                          f"factors ('{UNKNOWN}')",
+        return {"verdict": "not-executed",
+                "reason": f"DeepGEMM is not installed, so it was not run: by DeepGEMM main's documented table, {sm} "
+                          f"has no layout for float32 scale factors ('{UNKNOWN}')",
                 "metrics": metrics, "real_path": False, "machine_independent": False, "scope_note": scope}
-    return {"verdict": "not-reproduced",
-            "reason": f"not executed: by DeepGEMM main's documented table, {sm} has a float32 SF layout "
-                      f"({f32['layout']})",
+    return {"verdict": "not-executed",
+            "reason": f"DeepGEMM is not installed, so it was not run: by DeepGEMM main's documented table, {sm} "
+                      f"has a float32 SF layout ({f32['layout']})",
             "metrics": metrics, "real_path": False, "machine_independent": False, "scope_note": scope}
 
 

@@ -1,4 +1,5 @@
-"""Shared fixtures: the repo root, the public corpus (beside the repo in ../shared), the catalogue."""
+"""Shared fixtures: the repo root, the public corpus (beside the repo in ../shared), the catalogue,
+and the isolation of the user's data and cache directories (no test writes into them)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -36,3 +37,20 @@ def corpus() -> Path:
     if c is None:
         pytest.skip("the public corpus (../shared/corpus) is not beside this checkout")
     return c
+
+
+# -- the user's own directories are never touched ------------------------------------------------
+
+@pytest.fixture(scope="session", autouse=True)
+def isolated_user_dirs(tmp_path_factory):
+    """Every test (and every process a test starts with a copy of this environment) writes its
+    history database and caches under a temporary directory, never into the user's own
+    (tests/test_user_dirs.py shows it)."""
+    base = tmp_path_factory.mktemp("user-dirs")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.delenv("FP8TRIAGE_DB", raising=False)
+        mp.setenv("FP8TRIAGE_DATA_DIR", str(base / "data"))
+        mp.setenv("XDG_DATA_HOME", str(base / "xdg-data"))
+        mp.setenv("XDG_CACHE_HOME", str(base / "xdg-cache"))
+        mp.delenv("FP8TRIAGE_CACHE_DIR", raising=False)
+        yield base

@@ -252,12 +252,33 @@ def test_new_scaffolds_a_valid_signature(tmp_path):
     assert r.exit_code == 0, r.output
     assert (tmp_path / "frob-failure.toml").exists()
     assert (tmp_path / "samples" / "frob-failure" / "match").is_dir()
+    # it loads (the schema holds), but validate says it is not done while the TODO text is in it
+    from fp8triage.catalogue import load_catalogue
+
+    assert load_catalogue([tmp_path]).get("frob-failure") is not None
+    todo = sigtools.validate(tmp_path, require_samples=False)
+    assert todo and {p.message for p in todo} == {"still holds the scaffold's TODO text; write the real content"}
+    assert {"title", "summary", "remedies.0.id"} <= {p.key for p in todo}
+    f = tmp_path / "frob-failure.toml"
+    f.write_text(f.read_text().replace("todo-remedy", "check-frob").replace("TODO", "Frobnication explained"))
     assert sigtools.validate(tmp_path, require_samples=False) == []
     # and validate with samples required says what is missing
     probs = sigtools.validate(tmp_path)
     assert {p.message.split(";")[0] for p in probs} == {"no match sample", "no near-miss sample"}
     again = CliRunner().invoke(cli, ["signatures", "new", "frob-failure", "--dir", str(tmp_path)])
     assert again.exit_code == 1 and "already exists" in again.output
+
+
+def test_new_creates_a_missing_dir_and_its_hint_checks_that_dir(tmp_path):
+    d = tmp_path / "my" / "sigs"
+    r = CliRunner().invoke(cli, ["signatures", "new", "frob-failure", "--dir", str(d), "--anchor", "Frob failed"])
+    assert r.exit_code == 0, r.output
+    assert (d / "frob-failure.toml").is_file()
+    assert f"fp8triage signatures validate {d} && fp8triage signatures test {d}" in r.stderr
+    f = tmp_path / "file"
+    f.write_text("x")
+    r = CliRunner().invoke(cli, ["signatures", "new", "frob-failure", "--dir", str(f)])
+    assert r.exit_code != 0 and "Traceback" not in r.output
 
 
 def test_new_rejects_bad_id(tmp_path):
@@ -313,3 +334,32 @@ def test_search_index_follows_catalogue_changes(tmp_path, monkeypatch):
     f = d / "frob-failure.toml"
     f.write_text(f.read_text().replace("Something went wrong in a test.", "Grommets exploded in a test."))
     assert [r["id"] for r in sigtools.search("grommets", d)] == ["frob-failure"]
+
+
+# -- search words a user types for GPUs and model numbers (issue 16, item 13) ----------------------
+
+@pytest.mark.parametrize("query", ["5090", "RTX 5090", "RTX5090", "2x RTX 5090", "rtx 5090"])
+def test_search_finds_gpu_model_numbers(tmp_path, monkeypatch, query):
+    """A reference names "2x RTX 5090"; a user types the number alone, with or without the brand, glued or not."""
+    monkeypatch.setenv("FP8TRIAGE_CACHE_DIR", str(tmp_path))
+    ids = [r["id"] for r in sigtools.search(query)]
+    assert "deepgemm-unknown-sf-transformation" in ids, (query, ids)
+
+
+def test_search_by_gpu_name_finds_signatures_of_its_capability(tmp_path, monkeypatch):
+    monkeypatch.setenv("FP8TRIAGE_CACHE_DIR", str(tmp_path))
+    ids = [r["id"] for r in sigtools.search("GB10")]  # SM121: no signature text needs to name it
+    assert "deepgemm-unknown-sf-transformation" in ids
+    hopper = [r["id"] for r in sigtools.search("H200")]
+    assert "deepgemm-unknown-sf-transformation" not in hopper  # its capability condition excludes SM90
+    rows = sigtools.search("5090")
+    assert not any("5060" in r["snippet"] for r in rows)  # the added search words are not shown as a snippet
+
+
+def test_show_numbers_remedies_in_order_not_by_rank():
+    """issue 16, item 14: ranks (10, 10, 20, 40) are an ordering, not numbers to show."""
+    r = CliRunner().invoke(cli, ["signatures", "show", "deepgemm-unknown-sf-transformation"])
+    assert r.exit_code == 0
+    block = r.output.split("\nRemedies\n", 1)[1].split("\n\n", 1)[0]
+    numbers = [ln.split(".", 1)[0].strip() for ln in block.splitlines() if ln[:5].strip().rstrip(".").isdigit()]
+    assert numbers == [str(i) for i in range(1, len(numbers) + 1)] and len(numbers) >= 3

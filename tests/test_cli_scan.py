@@ -114,3 +114,17 @@ def test_every_command_has_help():
         r = CliRunner().invoke(cli, [name, "--help"])
         assert r.exit_code == 0, (name, r.output)
         assert len(r.output.splitlines()) > 3
+
+
+def test_exit_line_says_what_was_found_and_why_the_code_is_zero():
+    """--fail-on never (or a threshold above what was found) exits 0 without claiming nothing was found."""
+    r = run(["scan", str(EXAMPLE), "--fail-on", "never", "--no-history"])
+    assert r.exit_code == 0
+    last = r.output.rstrip().splitlines()[-1]
+    assert last == "exit 0: found 1 likely finding; --fail-on never: the exit code is always 0"
+    unknown_only = "INFO start\nTraceback (most recent call last):\n  File \"x.py\", line 1, in f\nValueError: frob failed\n"
+    r = run(["scan", "-", "--fail-on", "likely", "--no-history"], input=unknown_only)
+    assert r.exit_code == 0
+    assert r.output.rstrip().splitlines()[-1] == "exit 0: found 1 unknown error group; --fail-on likely does not count it"
+    r = run(["scan", "-", "--no-history"], input="INFO all good\n")
+    assert r.exit_code == 0 and r.output.rstrip().splitlines()[-1] == "exit 0: nothing found"

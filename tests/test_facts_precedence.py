@@ -1,12 +1,16 @@
 """Fact precedence and conflicts (facts.resolve), and --fact parsing."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from click.testing import CliRunner
 
 from fp8triage.cli import cli
 from fp8triage.facts import FACTS, FactError, canonical_name, parse_cli_fact, resolve
 from fp8triage.model import Fact
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "vllm-rtx5090-unknown-sf.log"
 
 ALL = [
     Fact("capability", "12.0", "--fact", "cli"),
@@ -127,7 +131,7 @@ def test_facts_command_lists_vocabulary():
     import json
 
     doc = json.loads(CliRunner().invoke(cli, ["facts", "--format", "json"]).output)
-    assert doc["schema"] == "fp8triage.facts/1"
+    assert (doc["schema_version"], doc["kind"]) == ("1.0", "facts")
     assert {f["name"] for f in doc["facts"]} == set(FACTS)
 
 
@@ -137,3 +141,42 @@ def test_docs_list_every_fact():
     doc = (Path(__file__).parents[1] / "docs" / "facts.md").read_text()
     missing = [n for n in FACTS if f"| `{n}` |" not in doc]
     assert not missing, f"docs/facts.md lacks {missing}; regenerate its vocabulary table"
+
+
+# -- fact values are validated by kind (issue 16, item 9) -------------------------------------------
+
+@pytest.mark.parametrize("arg,words", [
+    ("capability=banana", "a compute capability is major.minor"),
+    ("capability=12.0+PTX", "a compute capability is major.minor"),
+    ("vllm=notaversion", "vllm takes a version such as 0.24.0"),
+    ("moe=maybe", "use true or false"),
+    ("scale_fmt=e8m0", "scale_fmt is one of float, ue8m0"),
+    ("stack=kserve", "stack is one of vllm, sglang"),
+    ("gpu_count=two", "gpu_count takes a whole number"),
+])
+def test_bad_fact_values_are_one_clear_usage_error(arg, words):
+    from click.testing import CliRunner
+
+    from fp8triage.cli import cli
+
+    r = CliRunner().invoke(cli, ["scan", str(EXAMPLE), "--no-history", "--fact", arg])
+    assert r.exit_code == 2, r.output
+    assert words in r.output and "Traceback" not in r.output
+    assert "ROOT CAUSE" not in r.output  # nothing was judged with the bad value
+
+
+@pytest.mark.parametrize("arg,value", [("capability=sm_120", "12.0"), ("capability=12", "12.0"), ("cc=(9, 0)", "9.0"),
+                                       ("vllm=v0.24.0+cu130", "0.24.0+cu130"), ("moe=yes", "true"),
+                                       ("gpu=NVIDIA B200", "NVIDIA B200"), ("VLLM_USE_DEEP_GEMM=0", "0")])
+def test_good_fact_values_are_accepted_and_normalised(arg, value):
+    assert parse_cli_fact(arg).value == value
+
+
+def test_conflict_rule_says_when_the_first_value_of_one_origin_won():
+    """issue 16, item 14: two log values cannot be told apart by origin order; the note says what decided."""
+    facts = [Fact("capability", "12.0", "log a.log:1", "log"), Fact("capability", "9.0", "log a.log:7", "log")]
+    chosen, conflicts = resolve(facts, "log")
+    assert chosen["capability"].value == "12.0"
+    assert conflicts[0]["rule"].endswith("; the first value seen wins within one origin")
+    chosen, conflicts = resolve([facts[0], Fact("capability", "9.0", "--fact", "cli")], "log")
+    assert chosen["capability"].value == "9.0" and "first value seen" not in conflicts[0]["rule"]

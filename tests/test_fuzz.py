@@ -32,6 +32,7 @@ from fp8triage.normalise import LineFormat, decode, detect_format, normalise
 from fp8triage.catalogue import load_catalogue
 from fp8triage.pipeline import scan_text as _scan_text
 from fp8triage.render.jsonout import render_json
+from fp8triage.binary import HEAD, binary_kind
 from fp8triage.render.text import render_text
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -353,8 +354,10 @@ def test_random_bytes_scan_to_a_valid_result(data):
 @FUZZ
 @given(before=log_bytes, after=log_bytes)
 def test_known_failure_survives_surrounding_garbage(before, after):
-    """Hostile lines before and after a known failure never hide it."""
+    """Hostile lines before and after a known failure never hide it (unless they make the whole input
+    binary data, which is skipped with a warning: see test_binary_input_is_skipped_only_when_binary)."""
     data = before + b"\n" + EXAMPLE + b"\n" + after
+    assume(binary_kind(data[:HEAD]) is None)
     r = scan_text(data)
     assert KNOWN in [f.id for f in r.findings]
     check_result(r)
@@ -526,6 +529,17 @@ def test_unusable_inputs_give_one_sentence_and_exit_1(tmp_path):
             assert err.count("\n") == 1 and err.startswith("Error: "), (name, err)  # one sentence
     finally:
         s.close()
+
+
+@FUZZ
+@given(before=log_bytes)
+def test_binary_input_is_skipped_only_when_binary(before):
+    """A text log after hostile lines is judged binary only when those lines are mostly non-text."""
+    data = before + b"\n" + EXAMPLE
+    if binary_kind(data[:HEAD]) is not None:
+        head = data[:HEAD].decode("utf-8", "replace")
+        bad = sum(1 for ch in head if ch == "\ufffd" or (ch < " " and ch not in "\t\n\r\x0c\x1b") or ch == "\x7f")
+        assert bad > 0.05 * len(head) or data[:HEAD].count(b"\x00") > 0.01 * len(data[:HEAD])
 
 
 def test_binary_garbage_on_stdin_is_scanned_not_an_error():

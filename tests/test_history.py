@@ -39,6 +39,7 @@ def _env(db: Path | None = None) -> dict:
 
 def test_default_path_follows_xdg(monkeypatch, tmp_path):
     monkeypatch.delenv("FP8TRIAGE_DB", raising=False)
+    monkeypatch.delenv("FP8TRIAGE_DATA_DIR", raising=False)
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
     assert history.resolve_path() == tmp_path / "xdg" / "fp8triage" / "history.db"
     monkeypatch.delenv("XDG_DATA_HOME")
@@ -234,3 +235,15 @@ def test_pattern_from_line_generalises_masked_tokens():
     assert regex.search(d.pattern, "RuntimeError: Assertion error (/other/layout.hpp:60): Unknown SF transformation")
     assert not regex.search(d.pattern, "RuntimeError: Assertion error (/other/layout.hpp:60): Unknown recipe")
     assert d.anchor == "RuntimeError: Assertion error ("
+
+
+def test_history_for_an_unknown_signature_id_is_an_error_not_silence(tmp_path):
+    """issue 16, item 14: `history --signature nope` says that no signature has that id (exit 1)."""
+    db = tmp_path / "h.db"
+    history.record_run(scan_text(EXAMPLE.read_text(), source="server.log"), 3, path=db)
+    r = CliRunner().invoke(cli, ["history", "--db", str(db), "--signature", "nope"])
+    assert r.exit_code == 1 and "no signature is named 'nope'" in r.output
+    r = run(["history", "--db", str(db), "--signature", "deepgemm-fp32-sf-sm100"])  # known, never seen
+    assert r.exit_code == 0 and "(none: no recorded run found deepgemm-fp32-sf-sm100)" in r.output
+    r = run(["history", "--db", str(db), "--signature", "deepgemm-unknown-sf-transformation"])
+    assert r.exit_code == 0 and "deepgemm-unknown-sf-transformation  [likely" in r.output

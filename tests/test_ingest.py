@@ -3,11 +3,14 @@ from __future__ import annotations
 
 import gzip
 import json
+from pathlib import Path
 
 import pytest
 
 from fp8triage.ingest import IngestError, Source, expand_inputs, read_chunks
 from fp8triage.pipeline import scan_paths, scan_text
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "vllm-rtx5090-unknown-sf.log"
 
 CRASH = (
     "INFO 08-11 09:14:21 [cuda.py:398] Device 0: NVIDIA GeForce RTX 5090, compute capability 12.0\n"
@@ -116,3 +119,45 @@ def test_line_numbers_survive_chunk_boundaries(monkeypatch):
     monkeypatch.setattr(ingest, "CHUNK", 4096)
     r = scan_text(text)
     assert _top(r) == ("deepgemm-unknown-sf-transformation", expected)
+
+
+# -- binary input (issue 16, item 7) ----------------------------------------------------------------
+
+def test_binary_file_is_skipped_with_one_warning_and_does_not_fail_ci(tmp_path):
+    """An executable among the logs: one warning naming it, no unknown errors made of replacement
+    characters, exit 0 (a CI job that scans a directory does not fail on it), the real log still read."""
+    import json as _json
+
+    from click.testing import CliRunner
+
+    from fp8triage.cli import cli
+
+    elf = tmp_path / "ls"
+    elf.write_bytes(b"\x7fELF\x02\x01\x01\x00" + bytes(range(256)) * 200 + b"\nError: \xff\xfe\n" * 50)
+    r = CliRunner().invoke(cli, ["scan", str(elf), "--no-history"], catch_exceptions=False)
+    assert r.exit_code == 0, r.output
+    assert f"warning: {elf}: an ELF executable or library, not a text log; skipped" in r.output
+    assert "UNKNOWN ERRORS" not in r.output and "\ufffd" not in r.output
+    log = tmp_path / "server.log"
+    log.write_bytes(EXAMPLE.read_bytes())
+    r = CliRunner().invoke(cli, ["scan", str(elf), str(log), "--format", "json", "--no-history"], catch_exceptions=False)
+    doc = _json.loads(r.output)
+    assert r.exit_code == 3 and doc["findings"][0]["source"] == str(log)
+    assert [w for w in doc["warnings"] if "not a text log" in w] == [f"{elf}: an ELF executable or library, not a text log; skipped"]
+    assert doc["inputs"][0]["format"] == "binary" and not doc["unknown_errors"]
+
+
+def test_random_bytes_are_binary_but_logs_with_some_garbage_are_text():
+    import random
+
+    from fp8triage.binary import binary_kind
+
+    rnd = random.Random(5)
+    assert binary_kind(bytes(rnd.randrange(256) for _ in range(20_000))) == "binary data"
+    log = EXAMPLE.read_bytes()
+    assert binary_kind(log) is None
+    assert binary_kind(b"\x00\xff\xfe junk \x00\n" * 20 + log) is None  # NUL bytes and invalid UTF-8 in a log
+    assert binary_kind("ログ: エラー ✓\n".encode() * 100) is None  # UTF-8 text
+    assert binary_kind(b"\x1b[31mERROR\x1b[0m failed\n" * 100) is None  # ANSI colours
+    assert binary_kind(b"GIF87a\n" + log) is None  # a file signature alone, in front of text, is a log line
+    assert binary_kind(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x01\x00") == "a PNG image"

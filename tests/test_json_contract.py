@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 from pathlib import Path
 
 import jsonschema
@@ -42,7 +43,7 @@ def test_schema_files_are_valid_and_versioned(kind):
     schema = json.loads((SCHEMAS / f"{kind}.schema.json").read_text())
     jsonschema.Draft202012Validator.check_schema(schema)
     props = schema["properties"]
-    assert "schema_version" in props or "schema" in props
+    assert "schema_version" in props and props["kind"] == {"const": kind}
     assert kind in (ROOT / "docs" / "json-contract.md").read_text()
 
 
@@ -82,7 +83,7 @@ def test_repro_output_matches_schema():
     assert r.exit_code == 0, r.output
     doc = json.loads(r.output)
     validate("repro", doc)
-    assert doc["results"][0]["verdict"] in ("reproduced", "not-reproduced", "not-applicable", "skipped")
+    assert doc["results"][0]["verdict"] in ("reproduced", "not-reproduced", "not-executed", "not-applicable", "skipped")
 
 
 def test_bad_repro_doc_is_rejected():
@@ -124,3 +125,24 @@ def test_history_json_is_versioned(tmp_path):
     run(["scan", str(EXAMPLE), "--db", str(db)])
     doc = json.loads(run(["history", "--db", str(db), "--format", "json"]).output)
     assert doc["schema_version"].startswith("1.") and doc["kind"] == "history"
+
+
+
+@pytest.mark.parametrize("args,kind", [
+    (["scan", str(EXAMPLE), "--format", "json", "--no-history"], "scan"),
+    (["check", "--format", "json", "--fact", "capability=12.0"], "check"),
+    (["remedy", "deepgemm-unknown-sf-transformation", "--format", "json", "--fact", "stack=vllm"], "remedy"),
+    (["history", "--format", "json"], "history"),
+    (["env", "--format", "json"], "env"),
+    (["facts", "--format", "json"], "facts"),
+])
+def test_every_json_document_opens_with_schema_version_and_kind(args, kind, tmp_path):
+    """One envelope for all commands (issue 16, item 14): {"schema_version": "MAJOR.MINOR", "kind": COMMAND, ...}."""
+    if kind == "history":
+        run(["scan", str(EXAMPLE), "--db", str(tmp_path / "h.db")])
+        args = args + ["--db", str(tmp_path / "h.db")]
+    r = run(args)
+    doc = json.loads(r.output)
+    assert list(doc)[:2] == ["schema_version", "kind"], list(doc)[:3]
+    assert doc["kind"] == kind and re.fullmatch(r"\d+\.\d+", doc["schema_version"])
+    assert "schema" not in doc

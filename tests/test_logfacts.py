@@ -1,6 +1,8 @@
 """Facts read from logs carry their source line; advice text is not taken for a setting."""
 from __future__ import annotations
 
+import pytest
+
 from fp8triage.logfacts import facts_from_lines
 from fp8triage.model import Line
 
@@ -72,3 +74,31 @@ def test_env_dump_pasted_into_a_log_gives_env_dump_facts(root):
     assert "stack" not in got or got["stack"].value != "tensorrt-llm"  # a pip list is not the stack
     top = r.findings[0]
     assert top.id == "deepgemm-unknown-sf-transformation" and top.status.value == "possible"  # SM90 contradicts
+
+
+# -- advice in a log is not a fact of the machine (issue 16, item 14) -------------------------------
+
+@pytest.mark.parametrize("text,absent", [
+    ("Use a checkpoint quantized with scale_fmt='ue8m0', or a path that consumes float32 block scales", ("scale_fmt", "ue8m0")),
+    ("If your checkpoint has scale_fmt: float, requantize it", ("scale_fmt", "float")),
+    ("Please set VLLM_USE_DEEP_GEMM=0 to disable DeepGEMM.", ("VLLM_USE_DEEP_GEMM", "0")),
+    ("This model needs a newer GPU; consider an NVIDIA H100 instead", ("gpu", "NVIDIA H100")),
+])
+def test_advice_text_gives_no_facts(text, absent):
+    from fp8triage.logfacts import facts_from_lines
+    from fp8triage.model import Line
+
+    got = {(f.name, f.value) for f in facts_from_lines([Line("s.log", 1, text)])}
+    assert absent not in got, got
+
+
+@pytest.mark.parametrize("text,present", [
+    ("quantization_config: {'quant_method': 'fp8', 'scale_fmt': 'ue8m0'}", ("scale_fmt", "ue8m0")),
+    ("+ export VLLM_USE_DEEP_GEMM=0", ("VLLM_USE_DEEP_GEMM", "0")),
+    ("GPU 0: NVIDIA H200 (UUID: GPU-1234)", ("gpu", "NVIDIA H200")),
+])
+def test_statements_still_give_facts(text, present):
+    from fp8triage.logfacts import facts_from_lines
+    from fp8triage.model import Line
+
+    assert present in {(f.name, f.value) for f in facts_from_lines([Line("s.log", 1, text)])}

@@ -180,7 +180,7 @@ def test_unusable_user_directory_from_a_real_process(tmp_path, log):
     bad = write(sigs, "frob-failure.toml", good().replace("(?P<fact_capability>", "(?P<fact_capability"))
     p = subprocess.run([sys.executable, "-m", "fp8triage", "scan", "--signatures", str(sigs), str(log)],
                        capture_output=True, text=True, cwd=tmp_path, timeout=120,
-                       env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+                       env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)})
     assert p.returncode == 1
     assert p.stdout == ""
     assert "Traceback" not in p.stderr

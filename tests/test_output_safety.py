@@ -230,3 +230,33 @@ def test_markdown_renders_to_the_same_html_structure_as_benign_text(tmp_path):
         tags, urls = structure(md.render(run(tmp_path, payload, "markdown")))
         assert set(tags) <= set(benign), (payload, set(tags) - set(benign))
         assert not any("evil.invalid" in u or u.lower().startswith("javascript:") for u in urls), payload
+
+
+# -- long lines are clipped in every renderer, and say so (issue 16, item 8) ------------------------
+
+def test_a_huge_evidence_line_is_clipped_in_every_format(tmp_path: Path):
+    from click.testing import CliRunner
+
+    from fp8triage.cli import cli
+
+    example = (Path(__file__).resolve().parent.parent / "examples" / "vllm-rtx5090-unknown-sf.log").read_text()
+    lines = example.splitlines()
+    at = next(i for i, ln in enumerate(lines) if "Unknown SF transformation" in ln)
+    lines[at] = lines[at].replace("RuntimeError:", "RuntimeError: " + "x" * 600_000 + " ") + " " + "y" * 400_000
+    log = tmp_path / "huge.log"
+    log.write_text("\n".join(lines) + "\n")
+    full = len(lines[at]) - lines[at].index("RuntimeError:")
+    outs = {}
+    for fmt in ("text", "markdown", "json", "html"):
+        r = CliRunner().invoke(cli, ["scan", str(log), "--format", fmt, "--no-history"], catch_exceptions=False)
+        assert r.exit_code == 3, (fmt, r.output[:500])
+        outs[fmt] = r.output
+        assert len(r.output) < 100_000, (fmt, len(r.output))
+    assert max(len(ln) for ln in outs["text"].splitlines()) < 1000
+    assert "Unknown SF transformation" in outs["text"] and "[line clipped: " in outs["text"]
+    assert "[line clipped: " in outs["markdown"] and "[line clipped: " in outs["html"]
+    doc = json.loads(outs["json"])
+    ev = next(e for e in doc["findings"][0]["evidence"] if e.get("clipped"))
+    assert ev["text_length"] >= full and len(ev["text"]) <= 2500
+    s, e = ev["span"]
+    assert ev["text"][s:e].endswith("Unknown SF transformation")  # the span still points at the match

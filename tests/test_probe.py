@@ -144,7 +144,7 @@ def test_env_command_json_and_text():
     r = CliRunner().invoke(cli, ["env", "--format", "json"])
     assert r.exit_code == 0, r.output
     doc = json.loads(r.output)
-    assert doc["schema"] == "fp8triage.env/1"
+    assert (doc["schema_version"], doc["kind"]) == ("1.0", "env")
     assert any(f["name"] == "python" for f in doc["facts"])
     r = CliRunner().invoke(cli, ["env"])
     assert r.exit_code == 0 and "Facts of this machine" in r.output and "python" in r.output
@@ -164,3 +164,22 @@ def test_recorded_gpu_env_output_agrees_with_that_machines_dumps():
     assert dump["torch"].value.startswith(live["torch"])
     torch_doc = json.loads((FIX / "fp8triage-env-torch-h200.json").read_text())
     assert ("capability", "9.0") in {(f["name"], f["value"]) for f in torch_doc["facts"] if f["source"].startswith("torch.")}
+
+
+def test_env_lists_each_fact_once_with_torch():
+    """issue 16, item 14: torch.__version__ and the installed distribution are one fact, not two lines."""
+    def version_of(dist):
+        return {"torch": "2.13.0+cpu", "vllm": "0.24.0"}.get(dist)
+
+    got = P.probe(use_torch=False, run=lambda *a, **k: None, environ={}, version_of=version_of)
+    assert [f.name for f in got.facts].count("torch") == 1
+    fresh = P.Probe([])  # what `env --torch` does: torch's own facts first, then the packages
+    fresh.facts.append(Fact("torch", "2.13.0+cpu", "torch.__version__", "live"))
+    P._package_facts(fresh, version_of)
+    assert [(f.name, f.source) for f in fresh.facts if f.name == "torch"] == [("torch", "torch.__version__")]
+
+
+def test_facts_command_says_version_once():
+    r = CliRunner().invoke(cli, ["facts"])
+    assert r.exit_code == 0 and "version version" not in r.output
+    assert "NVIDIA driver version" in r.output and "Python version" in r.output

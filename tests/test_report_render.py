@@ -353,3 +353,49 @@ def test_scan_command_uses_these_renderers():
     for fmt, start in (("html", "<!DOCTYPE html>"), ("markdown", "# fp8triage: `deepgemm-unknown-sf-transformation`")):
         res = CliRunner().invoke(cli, ["scan", str(EXAMPLE), "--format", fmt])
         assert res.stdout.startswith(start), res.output[:300]
+
+
+# -- what a reader sees first (issue 16, item 12) ----------------------------------------------------
+
+def _body(doc: str) -> str:
+    return doc.split("<body>", 1)[1]
+
+
+def _esc(text: str) -> str:
+    from markupsafe import escape
+
+    return str(escape(text))
+
+
+def test_top_box_holds_the_first_fitting_remedy_and_the_card_does_not_repeat_it():
+    res = sample_result()
+    doc = render_html(res)
+    verdict = _body(doc).split('<section id="findings"', 1)[0]
+    first = next(r for r in res.top.remedies if r.applies is not Truth.FAILS)
+    assert "First remedy: " + _esc(first.title) in verdict
+    assert _esc(first.snippet) in verdict and 'data-copy="top-remedy"' in verdict
+    body = _body(doc)
+    assert body.count(_esc(res.top.summary)) == 1
+    assert body.count(_esc(res.top.title)) == 1  # the card says "The root cause above"
+    assert "The root cause above" in body
+
+
+def test_evidence_paths_are_clipped_in_the_middle_with_the_full_path_on_hover(tmp_path):
+    import shutil
+
+    from fp8triage.pipeline import scan_paths
+
+    example = __import__("pathlib").Path(__file__).resolve().parent.parent / "examples" / "vllm-rtx5090-unknown-sf.log"
+    deep = tmp_path / ("very-long-directory-name-" * 3) / "cluster-a" / "namespace-inference"
+    for pod in ("vllm-0", "vllm-1"):
+        (deep / pod).mkdir(parents=True)
+        shutil.copy(example, deep / pod / "server.log")
+    doc = render_html(scan_paths([str(deep)]))
+    shown = dict(re.findall(r'<span class="src" title="([^"]+)">([^<]+)</span>', doc))
+    full = {str(deep / p / "server.log") for p in ("vllm-0", "vllm-1")}
+    assert full <= set(shown)
+    short = {shown[p] for p in full}
+    assert len(short) == 2  # the two files look different
+    for p in full:
+        assert len(shown[p]) <= 48 and "…" in shown[p] and shown[p].endswith(p[-20:])
+    assert "text-overflow: ellipsis" not in doc.split(".loc .src", 1)[1].split("}", 1)[0]

@@ -55,7 +55,7 @@ def test_every_result_follows_the_contract(cpu_results):
     for rid, r in cpu_results.items():
         for key in R.RESULT_KEYS:
             assert key in r, (rid, key)
-        assert r["verdict"] in ("reproduced", "not-reproduced", "not-applicable", "skipped"), (rid, r["reason"])
+        assert r["verdict"] in ("reproduced", "not-reproduced", "not-executed", "not-applicable", "skipped"), (rid, r["reason"])
         assert r["mode"] == "cpu-emulation"
         assert r["capability"] is None
         assert r["gpu_s"] is None
@@ -190,12 +190,13 @@ def test_deepgemm_sf_layout_table(cpu_results):
     r = cpu_results["deepgemm-sf-layout"]
     m = r["metrics"]
     assert m["executed"] is False
-    assert "not executed" in r["reason"]
+    # nothing ran, so nothing was reproduced: the verdict says so, the table's answer is in the metrics
+    assert r["verdict"] == "not-executed" and "was not run" in r["reason"]
+    assert m["table_predicts_sm120"] == "reproduced"
     by_arch = m["float32_sf_layout_by_arch"]
     assert by_arch["SM90"] and by_arch["SM100"]
     assert not by_arch["SM120"] and not by_arch["SM121"] and not by_arch["SM110"]
     assert "Unknown SF transformation" in m["table_sm120"]["float32/gran_mn=1"]["error"]
-    assert r["verdict"] == "reproduced"
     assert r["real_path"] is False  # a table is not an execution: it can never confirm a finding
 
 
@@ -330,7 +331,7 @@ def test_planted_via_cli_text_and_json(planted):
                               "good_one"])
     assert res.exit_code == 0
     doc = json.loads(res.output)
-    assert doc["schema"] == R.SCHEMA and doc["summary"] == {"not-reproduced": 1}
+    assert (doc["schema_version"], doc["kind"]) == (R.SCHEMA_VERSION, "repro") and doc["summary"] == {"not-reproduced": 1}
     assert [r["id"] for r in doc["results"]] == ["good-one"]
 
 
@@ -496,3 +497,34 @@ def test_render_text_mentions_verdicts_and_rerun():
     out = R.render_text(results, wall_s=3.2)
     assert "x-y" in out and "timeout" in out and "SM90" in out and "re-run: python x_y.py" in out
     assert "stderr: boom" in out and out.endswith("1 repro: 1 timeout in 3.2 s\n")
+
+
+def test_confirm_checks_each_remedy_repro_once_and_only_for_remedies_that_fit(tmp_path, monkeypatch):
+    """issue 16, item 11: three remedies naming one check give one result that names them; a remedy
+    the facts rule out is not checked; the text shows one line per repro (no "None" for a missing mode)."""
+    from fp8triage.render.text import _Style, render_finding
+
+    monkeypatch.setattr(R, "torch_available", lambda python=None: True)
+    _plant_results(tmp_path, {"mech": {"verdict": "reproduced", "real_path": True},
+                              "fix-ok": {"verdict": "reproduced", "real_path": True, "kind": "remedy-check"},
+                              "fix-other": {"verdict": "reproduced", "real_path": True, "kind": "remedy-check"}})
+    rems = [Remedy(id=f"r{i}", title=f"remedy {i}", action={"kind": "env", "name": "X", "value": str(i)},
+                   snippet=f"export X={i}", applies=a, repro=rp)
+            for i, (a, rp) in enumerate([(Truth.HOLDS, ("fix-ok",)), (Truth.UNKNOWN, ("fix-ok",)),
+                                         (Truth.HOLDS, ("fix-ok",)), (Truth.FAILS, ("fix-other",))], 1)]
+    f = Finding(id="a", title="a", severity=Severity.CRITICAL, status=Status.LIKELY, summary="", cause="",
+                evidence=[], conditions=[], facts=[], remedies=rems, references=[], repro=["mech"])
+    R.confirm_findings([f], device="cuda", timeout=30, directory=tmp_path)
+    assert [(r["id"], r["purpose"]) for r in f.repro_results] == [("mech", "confirm"), ("fix-ok", "remedy")]
+    assert f.repro_results[1]["remedies"] == ["r1", "r2", "r3"]
+    assert _runs(tmp_path, "fix-other") == 0  # its remedy does not fit: not run
+    text = "\n".join(render_finding(f, _Style(False), verbose=False, top=True))
+    block = text.split("Reproductions on this machine")[1]
+    assert block.count("fix-ok") == 1 and "fix-ok (checks remedy 1, remedy 2, remedy 3, cuda): reproduced" in block
+    assert "mech (confirms the cause, cuda): reproduced" in block
+
+    monkeypatch.setattr(R, "torch_available", lambda python=None: False)
+    f.repro_results = []
+    R.confirm_findings([f], device="auto", timeout=30, directory=tmp_path)
+    text = "\n".join(render_finding(f, _Style(False), verbose=False, top=True))
+    assert "None" not in text and "mech (confirms the cause): skipped" in text

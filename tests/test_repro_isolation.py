@@ -159,8 +159,8 @@ def test_text_report_shows_the_failed_repros_and_the_remedies(planted):
     res, _ = confirm_scan(sigs, log, fmt="text")
     assert res.exit_code == 3, res.output
     out = res.stdout
-    assert "crash-segv (confirm, " in out and ": error: the kernel was killed by SIGSEGV" in out
-    assert "hang-forever (confirm, " in out and ": timeout" in out
+    assert "crash-segv (confirms the cause" in out and ": error; " in out and "killed by SIGSEGV" in out
+    assert "hang-forever (confirms the cause" in out and ": timeout" in out
     assert "ROOT CAUSE" in out and "Remedies" in out  # the rest of the triage is intact
     assert "exit 3" in out
 

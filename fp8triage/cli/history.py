@@ -12,7 +12,7 @@ SCHEMA_VERSION = "1.0"
 
 def db_option(f):
     return click.option("--db", "db_path", type=click.Path(dir_okay=False), envvar="FP8TRIAGE_DB",
-                        help="History database (default: $FP8TRIAGE_DB, else $XDG_DATA_HOME/fp8triage/history.db).")(f)
+                        help="History database (default: $FP8TRIAGE_DB, else history.db in $FP8TRIAGE_DATA_DIR, else in $XDG_DATA_HOME/fp8triage).")(f)
 
 
 @click.command("history")
@@ -45,6 +45,12 @@ def history(signature, status, since, limit, fmt, db_path):
         data = query(db_path, signature=signature, status=status, since=since_iso, limit=limit)
     except HistoryError as e:
         raise click.ClickException(str(e)) from None
+    if signature and not data["findings"] and not data["groups"]:
+        from ..catalogue import load_catalogue
+
+        if load_catalogue().get(signature) is None:
+            raise click.ClickException(
+                f"no signature is named {signature!r}, and no recorded run has it; `fp8triage signatures list` shows the ids")
     data = {"schema_version": SCHEMA_VERSION, "kind": "history",
             "filters": {"signature": signature, "status": status, "since": since_iso}, **data}
     if fmt == "json":
@@ -95,7 +101,8 @@ def render_text(data: dict) -> str:
     out.append("")
     out.append("Findings")
     if not data["findings"]:
-        out.append("  (none)")
+        sig = data["filters"].get("signature")
+        out.append(f"  (none: no recorded run found {sig})" if sig else "  (none)")
     for f in data["findings"]:
         out.append(f"  {f['signature_id']}  [{f['status']} · {f['severity']}]")
         out.append(f"    {f['runs']} run(s) on {f['hosts']} host(s), {f['events'] or 0} event(s); "

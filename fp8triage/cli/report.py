@@ -39,9 +39,13 @@ def infer_format(fmt: str | None, output: str | None) -> str:
 @click.option("--repro-timeout", type=float, default=120.0, show_default=True, help="Seconds per repro for --confirm.")
 @click.option("-v", "--verbose", is_flag=True,
               help="Also show ruled-out findings, remedies that do not fit the facts and whole error samples.")
+@click.option("--one-machine", is_flag=True,
+              help="The logs all come from one machine: pool the facts read from them. By default each log "
+                   "(file, or standard input) is one machine, judged on its own facts; --fact, --model, "
+                   "--env-file and live facts apply to every log.")
 @handle_errors
 def report(logs, output, fmt, fact_args, model_dir, env_files, facts_from, signature_dirs, confirm, device,
-           repro_timeout, verbose):
+           repro_timeout, verbose, one_machine=False):
     """Write a self-contained HTML or Markdown triage report.
 
     Runs the same scan as `fp8triage scan` and writes what it found for people: the verdict,
@@ -71,7 +75,8 @@ def report(logs, output, fmt, fact_args, model_dir, env_files, facts_from, signa
     output = output or DEFAULT_OUTPUT[fmt]
     cli_facts, other_facts, notes = gather_facts(fact_args, model_dir, env_files, facts_from)
     cat = load_catalogue(signature_dirs)
-    result = scan_paths(list(logs), catalogue=cat, cli_facts=cli_facts, extra_facts=other_facts, prefer=facts_from)
+    result = scan_paths(list(logs), catalogue=cat, cli_facts=cli_facts, extra_facts=other_facts, prefer=facts_from,
+                        one_machine=one_machine)
     result.warnings.extend(notes)
     if confirm:
         from ..repro import confirm_findings

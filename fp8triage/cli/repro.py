@@ -25,7 +25,7 @@ def repro(ids, device, fmt, timeout, jobs, kernel_dir, list_only, verbose):
     """Run FP8 kernel reproductions on the local GPU (or in CPU emulation).
 
     Each repro runs in its own subprocess with a timeout and reports a verdict (reproduced,
-    not-reproduced, not-applicable, skipped, error, timeout), its metrics, the device and versions,
+    not-reproduced, not-executed, not-applicable, skipped, error, timeout), its metrics, the device and versions,
     and the command that re-runs it. With no ID, every repro runs.
 
     \b

@@ -33,14 +33,18 @@ FORMATS = ("text", "json", "markdown", "html")
               "e.g. kubectl logs -f): print each finding as soon as its event is complete (text, or one JSON object per "
               "line with --format json); Ctrl-C ends with a summary and the exit code.")
 @click.option("--db", "db_path", type=click.Path(dir_okay=False), envvar="FP8TRIAGE_DB",
-              help="History database to record this run in (default: $FP8TRIAGE_DB, else $XDG_DATA_HOME/fp8triage/history.db).")
+              help="History database to record this run in (default: $FP8TRIAGE_DB, else history.db in $FP8TRIAGE_DATA_DIR, else in $XDG_DATA_HOME/fp8triage).")
 @click.option("--no-history", is_flag=True, help="Do not record this run in the history database.")
+@click.option("--one-machine", is_flag=True,
+              help="The logs all come from one machine: pool the facts read from them. By default each log "
+                   "(file, or standard input) is one machine, judged on its own facts; --fact, --model, "
+                   "--env-file and live facts apply to every log.")
 @click.option("-j", "--jobs", type=click.IntRange(min=0), default=0, show_default=True,
               help="Worker processes for big inputs (0: one per CPU; 1: none). A file of 32 MB or more is split into "
                    "byte ranges scanned at once; the result is the same as with one process.")
 @handle_errors
 def scan(logs, fmt, output, fact_args, model_dir, env_files, facts_from, signature_dirs, confirm, device,
-         repro_timeout, fail_on, verbose, color, exhaustive, follow=False, db_path=None, no_history=False, jobs=1):
+         repro_timeout, fail_on, verbose, color, exhaustive, follow=False, db_path=None, no_history=False, one_machine=False, jobs=1):
     """Find the root cause of FP8 failures in server logs.
 
     LOG can be a file, a directory (searched for *.log, *.txt, *.gz, ...), a .gz file, or "-"
@@ -79,7 +83,8 @@ def scan(logs, fmt, output, fact_args, model_dir, env_files, facts_from, signatu
     bar = for_scan(logs)
     try:
         result = scan_paths(list(logs), catalogue=cat, cli_facts=cli_facts, extra_facts=other_facts,
-                            prefer=facts_from, exhaustive=exhaustive, progress=bar, jobs=jobs)
+                            prefer=facts_from, exhaustive=exhaustive, progress=bar, jobs=jobs,
+                            one_machine=one_machine)
     finally:
         if bar is not None:
             bar.close()
@@ -90,7 +95,7 @@ def scan(logs, fmt, output, fact_args, model_dir, env_files, facts_from, signatu
         confirm_findings(result.findings, device=device, timeout=repro_timeout)
         result.findings.sort(key=lambda f: f.status.rank)
     code = exit_code([f.status.value for f in result.findings], len(result.unknown), fail_on)
-    write_output(output, redact_report(render(result, fmt, code, verbose, use_color(color) and not output), fmt))
+    write_output(output, redact_report(render(result, fmt, code, verbose, use_color(color) and not output, fail_on), fmt))
     if output:
         top = result.findings[0].id if result.findings else "no known root cause"
         click.echo(f"fp8triage: {top}; report written to {output}", err=True)
@@ -101,7 +106,7 @@ def scan(logs, fmt, output, fact_args, model_dir, env_files, facts_from, signatu
     sys.exit(int(code))
 
 
-def render(result, fmt: str, code: Exit, verbose: bool, color: bool) -> str:
+def render(result, fmt: str, code: Exit, verbose: bool, color: bool, fail_on: str = "unknown") -> str:
     if fmt == "json":
         from ..render.jsonout import render_json
 
@@ -117,13 +122,32 @@ def render(result, fmt: str, code: Exit, verbose: bool, color: bool) -> str:
     if fmt == "text":
         from ..render.text import render_text
 
-        return render_text(result, color=color, verbose=verbose, exit_note=_exit_note(code))
+        import shutil
+
+        width = min(160, max(60, shutil.get_terminal_size((100, 24)).columns - 1))
+        return render_text(result, color=color, verbose=verbose, exit_note=_exit_note(code, result, fail_on), width=width)
     raise AssertionError(f"unhandled format {fmt}")
 
 
-def _exit_note(code: Exit) -> str:
-    return {
-        Exit.OK: "exit 0: nothing found",
-        Exit.KNOWN: "exit 3: known root cause found",
-        Exit.UNKNOWN_ONLY: "exit 4: only errors that no signature knows",
-    }.get(code, f"exit {int(code)}")
+def _exit_note(code: Exit, result=None, fail_on: str = "unknown") -> str:
+    """The closing line: the exit code, and when it is 0 although something was found, why."""
+    if code is Exit.KNOWN:
+        return "exit 3: known root cause found"
+    if code is Exit.UNKNOWN_ONLY:
+        return "exit 4: only errors that no signature knows"
+    if code is not Exit.OK:
+        return f"exit {int(code)}"
+    found = []
+    if result is not None:
+        statuses: dict[str, int] = {}
+        for f in result.findings:
+            statuses[f.status.value] = statuses.get(f.status.value, 0) + 1
+        found = [f"{n} {s} finding{'s' if n != 1 else ''}" for s, n in statuses.items()]
+        if result.unknown:
+            n = len(result.unknown)
+            found.append(f"{n} unknown error group{'s' if n != 1 else ''}")
+    if not found:
+        return "exit 0: nothing found"
+    why = ("--fail-on never: the exit code is always 0" if fail_on == "never"
+           else f"--fail-on {fail_on} does not count {'them' if len(found) > 1 or not found[0].startswith('1 ') else 'it'}")
+    return f"exit 0: found {', '.join(found)}; {why}"

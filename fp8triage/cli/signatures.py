@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import functools
 import json
+import shlex
 import sys
 import time
 from pathlib import Path
@@ -93,11 +94,11 @@ def render_show(info: dict) -> str:
         out += ["", "Conditions"] + [f"  - {c}" for c in info["conditions"]]
     if info["remedies"]:
         out += ["", "Remedies"]
-        for r in info["remedies"]:
+        for i, r in enumerate(info["remedies"], 1):  # in rank order; the rank itself is not a number to read
             when = f"  (when {', '.join(r['when'])})" if r["when"] else ""
-            out.append(f"  {r['rank']:>3}. {r['title']}{when}")
+            out.append(f"  {i:>2}. {r['title']}{when}")
             for ln in sigtools._action_text(r["action"]).splitlines():
-                out.append(f"         {ln}")
+                out.append(f"      {ln}")
     out += ["", "Evidence"] + [
         f"  - {e['name']} ({e['role']}, {e['kind']}, {e['strength']}): " + (e["regex"] or "all of " + ", ".join(e["tokens"]))
         for e in info["evidence"]
@@ -210,7 +211,8 @@ def _got(got) -> str:
 
 @signatures.command("new")
 @click.argument("sig_id", metavar="ID")
-@click.option("--dir", "sig_dir", type=SIG_DIR, default=None, help="Where to write it (default: the bundled signatures/).")
+@click.option("--dir", "sig_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Where to write it, created if missing (default: the bundled signatures/).")
 @click.option("--anchor", default="", help="Literal error text the evidence contains (seeds anchors and the regex).")
 @click.option("--from-fingerprint", "fingerprint", metavar="FP", help="Start from an unknown error group in the history "
               "database (`fp8triage history --status unknown` lists them): its message becomes the pattern, its lines a match sample.")
@@ -228,4 +230,6 @@ def new_cmd(sig_id, sig_dir, anchor, fingerprint=None, db_path=None):
         made = sigtools.scaffold(sig_id, sig_dir, anchor)
     for p in made:
         click.echo(str(p))
-    click.echo("fill in the TODOs, add samples, then run: fp8triage signatures validate && fp8triage signatures test", err=True)
+    where = f" {shlex.quote(str(sig_dir))}" if sig_dir is not None else ""
+    click.echo(f"fill in the TODOs, add samples, then run: fp8triage signatures validate{where} && "
+               f"fp8triage signatures test{where}", err=True)

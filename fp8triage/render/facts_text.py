@@ -1,7 +1,8 @@
 """Strings for `env`, `check` and `facts`: text for people, JSON for machines.
 
-JSON documents carry a ``schema`` key ("fp8triage.env/1", "fp8triage.check/1",
-"fp8triage.facts/1"); fields are only ever added within a schema version.
+JSON documents carry ``schema_version`` ("MAJOR.MINOR") and ``kind`` ("env", "check", "facts"),
+like every fp8triage JSON document (docs/json-contract.md); fields are only ever added within a
+major version.
 """
 from __future__ import annotations
 
@@ -13,9 +14,9 @@ from .. import __version__
 from ..facts import DISPATCH_ENV_VARS
 from ..model import Fact, Finding, Truth
 
-ENV_SCHEMA = "fp8triage.env/1"
-CHECK_SCHEMA = "fp8triage.check/1"
-FACTS_SCHEMA = "fp8triage.facts/1"
+ENV_SCHEMA_VERSION = "1.0"
+CHECK_SCHEMA_VERSION = "2.0"  # 1 was the older envelope {"schema": "fp8triage.check/1"}
+FACTS_SCHEMA_VERSION = "1.0"
 
 
 def _dump(doc: dict[str, Any]) -> str:
@@ -60,7 +61,7 @@ def render_env_text(probe) -> str:
 
 
 def render_env_json(probe) -> str:
-    return _dump({"schema": ENV_SCHEMA, "tool_version": __version__, **probe.to_dict()})
+    return _dump({"schema_version": ENV_SCHEMA_VERSION, "kind": "env", "tool_version": __version__, **probe.to_dict()})
 
 
 # --- facts (the vocabulary) -----------------------------------------------------------------
@@ -77,7 +78,8 @@ def render_fact_specs_text(specs) -> str:
 def render_fact_specs_json(specs) -> str:
     return _dump(
         {
-            "schema": FACTS_SCHEMA,
+            "schema_version": FACTS_SCHEMA_VERSION,
+            "kind": "facts",
             "facts": [{"name": s.name, "kind": s.kind, "help": s.help, "aliases": list(s.aliases)} for s in specs],
         }
     )
@@ -163,7 +165,8 @@ def _finding_text(f: Finding, verbose: bool) -> list[str]:
 def render_check_json(result, exit_code: int) -> str:
     return _dump(
         {
-            "schema": CHECK_SCHEMA,
+            "schema_version": CHECK_SCHEMA_VERSION,
+            "kind": "check",
             "tool_version": __version__,
             "mode": result.mode,
             "catalogue_version": result.catalogue_version,

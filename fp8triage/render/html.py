@@ -19,6 +19,7 @@ from typing import Any, Iterable
 from urllib.parse import urlsplit
 
 from ..model import Evidence, Finding, ScanResult, Severity, Status, Truth
+from .clip import MAX_LINE_CHARS, split_span, visible  # noqa: F401 (split_span, visible: part of this module's API)
 from .text import evidence_label
 
 # Everything a report maps is listed here, exhaustively (tests walk every enum member).
@@ -41,6 +42,7 @@ REMEDY_FIT = {Truth.HOLDS: "fits these facts", Truth.UNKNOWN: "may fit", Truth.F
 VERDICT_TEXT = {
     "reproduced": "reproduced",
     "not-reproduced": "not reproduced",
+    "not-executed": "not executed",
     "not-applicable": "not applicable",
     "skipped": "skipped",
     "error": "error",
@@ -58,7 +60,6 @@ SERIES_LABELS: dict[str, dict[str, str]] = {
     },
 }
 
-MAX_LINE_CHARS = 2000  # a log line longer than this is shown clipped around its match
 MAX_TEXT_CHARS = 4000  # any other single value from the log or a repro
 MAX_CHART_POINTS = 512
 MAX_SERIES = 6
@@ -77,14 +78,6 @@ ASSETS = ("report.css", "report.js")
 
 # C0/C1 controls (but tab and newline) and bidirectional overrides ("trojan source") in log text
 # become U+FFFD, one character for one, so match spans keep their offsets.
-_INVISIBLE = {c: "\ufffd" for c in [*range(0, 9), *range(11, 32), 127, *range(0x80, 0xA0),
-                                     0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)]}
-
-
-def visible(text: Any) -> str:
-    return ("" if text is None else str(text)).translate(_INVISIBLE)
-
-
 def clip(text: Any, limit: int = MAX_TEXT_CHARS) -> str:
     s = visible(text)
     if len(s) <= limit:
@@ -146,30 +139,9 @@ def workers_text(workers: Iterable[str], limit: int = MAX_WORKERS_SHOWN) -> str:
     return shown + (f" and {len(ws) - limit} more" if len(ws) > limit else "")
 
 
-def split_span(text: str, span: Any, limit: int = MAX_LINE_CHARS) -> dict[str, Any]:
-    """Cut a log line into (before, match, after) for highlighting, clipped around the match.
-
-    A span that is missing, malformed or out of range highlights nothing rather than failing.
-    """
-    text = visible(text)
-    s = e = None
-    if isinstance(span, (list, tuple)) and len(span) == 2 and all(isinstance(x, int) and not isinstance(x, bool) for x in span):
-        s, e = max(0, span[0]), min(len(text), span[1])
-        if s >= e:
-            s = e = None
-    if s is None:
-        if len(text) <= limit:
-            return {"before": text, "match": "", "after": "", "cut_left": False, "cut_right": False}
-        return {"before": text[:limit], "match": "", "after": "", "cut_left": False, "cut_right": True}
-    if len(text) <= limit:
-        return {"before": text[:s], "match": text[s:e], "after": text[e:], "cut_left": False, "cut_right": False}
-    ctx = 200
-    lo = max(0, s - ctx)
-    hi = min(len(text), max(e + ctx, lo + limit))
-    if e - s > limit:
-        e = s + limit
-        hi = e
-    return {"before": text[lo:s], "match": text[s:e], "after": text[e:hi], "cut_left": lo > 0, "cut_right": hi < len(text)}
+def _clipped_line(text: str) -> str:
+    part = split_span(text, None)
+    return part["before"] + (f" … {part['clipped']}" if part["clipped"] else "")
 
 
 def _is_number(x: Any) -> bool:
@@ -331,9 +303,20 @@ def _chart_geometry(key: str, where: str, series: list[dict[str, Any]]) -> dict[
 # ── the view: plain dicts for both templates ────────────────────────────────────────────────
 
 
+def middle_clip(text: Any, limit: int = 48) -> str:
+    """A path shortened in the middle ("/var/log/…/pod-1/server.log"): the file name, which tells
+    two evidence lines apart, always stays; the full path goes into the element's title."""
+    s = visible(text)
+    if len(s) <= limit:
+        return s
+    tail = max(limit * 2 // 3, limit - 12)
+    return s[: limit - tail - 1] + "…" + s[-tail:]
+
+
 def _evidence_view(e: Evidence) -> dict[str, Any]:
     return {
         "source": clip(e.source, 500),
+        "source_short": middle_clip(e.source),
         "lineno": e.lineno,
         "workers": workers_text(e.workers, 4),
         "pattern": clip(e.pattern, 200),
@@ -417,6 +400,7 @@ def _finding_view(f: Finding, index: int, verbose: bool) -> dict[str, Any]:
     return {
         "index": index,
         "anchor": f"f{index}",
+        "source": clip(f.source, 500) if f.source else "",
         "id": clip(f.id, 200),
         "title": clip(f.title, 500),
         "severity": f.severity.value,
@@ -491,7 +475,18 @@ def _verdict(result: ScanResult) -> dict[str, Any]:
         "n_consequences": sum(int(c.get("count", 1)) if isinstance(c.get("count", 1), int) else 1 for c in top.consequences),
         "others": others,
         "n_unknown": len(result.unknown),
+        "source": clip(top.source, 500) if top.source and len(result.inputs) > 1 else "",
+        "remedy": _top_remedy(top),
     }
+
+
+def _top_remedy(f: Finding) -> dict[str, Any] | None:
+    """The first remedy that fits (or may fit) the facts, for the verdict box."""
+    for r in f.remedies:
+        if r.applies is not Truth.FAILS:
+            return {"title": clip(r.title, 500), "snippet": clip(r.snippet, 8000), "applies": r.applies.value,
+                    "fit": REMEDY_FIT[r.applies]}
+    return None
 
 
 META_FIELDS = (
@@ -523,7 +518,7 @@ def build_view(result: ScanResult, verbose: bool = False) -> dict[str, Any]:
             "workers": workers_text(u.workers),
             "first": f"{clip(u.first.source, 500)}:{u.first.lineno}",
             "last": f"{clip(u.last.source, 500)}:{u.last.lineno}",
-            "sample": [{"lineno": ln.lineno, "text": split_span(ln.text, None)["before"]} for ln in sample],
+            "sample": [{"lineno": ln.lineno, "text": _clipped_line(ln.text)} for ln in sample],
             "more": len(u.sample) - len(sample),
         })
     meta = result.meta or {}
@@ -555,6 +550,7 @@ def build_view(result: ScanResult, verbose: bool = False) -> dict[str, Any]:
         "conflicts": conflicts,
         "inputs": [{"source": clip(i.source, 500), "format": clip(i.format, 50), "bytes": fmt_bytes(i.bytes), "lines": f"{i.lines:,}"}
                    for i in result.inputs],
+        "n_inputs": len(result.inputs),
         "total_bytes": fmt_bytes(sum(i.bytes for i in result.inputs)),
         "total_lines": f"{sum(i.lines for i in result.inputs):,}",
         "meta": meta_rows,

@@ -5,12 +5,30 @@ import json
 from typing import Any
 
 from ..model import ScanResult
+from .clip import clip_raw
 
 SCHEMA_VERSION = "1.1"
 
 
+def _clip_lines(doc: dict[str, Any]) -> dict[str, Any]:
+    """Log lines longer than MAX_LINE_CHARS are clipped around their match, marked ``clipped`` with
+    their full ``text_length`` (the span moves with the text)."""
+    for key in ("findings", "ruled_out"):
+        for f in doc[key]:
+            for ev in f["evidence"]:
+                text, span, cut = clip_raw(ev["text"], ev.get("span"))
+                if cut:
+                    ev.update(text=text, span=span, clipped=True, text_length=len(ev["text"]))
+    for u in doc["unknown_errors"]:
+        for ln in u["sample"]:
+            text, _, cut = clip_raw(ln["text"])
+            if cut:
+                ln.update(text=text, clipped=True, text_length=len(ln["text"]))
+    return doc
+
+
 def result_dict(result: ScanResult, *, exit_code: int | None = None) -> dict[str, Any]:
-    return {
+    return _clip_lines({
         "schema_version": SCHEMA_VERSION,
         "kind": "scan",
         "meta": result.meta,
@@ -22,7 +40,7 @@ def result_dict(result: ScanResult, *, exit_code: int | None = None) -> dict[str
         "conflicts": result.conflicts,
         "inputs": [i.to_dict() for i in result.inputs],
         "warnings": result.warnings,
-    }
+    })
 
 
 def render_json(result: ScanResult, *, exit_code: int | None = None) -> str:

@@ -85,6 +85,7 @@ def evidence_block(evidence: list[dict[str, Any]]) -> str:
         loc = f"{e['source']}:{e['lineno']}" + (f" [{e['workers']}]" if e["workers"] else "") + (f" ({e['kind']})" if e.get("kind") else "")
         left = ("… " if e["cut_left"] else "") + e["before"]
         line = f"{loc}  {left}{e['match']}{e['after']}" + (" …" if e["cut_right"] else "")
+        line += f" {e['clipped']}" if e.get("clipped") else ""
         out.append(line)
         if e["match"] and (e["before"] or e["after"]) and "\t" not in left + e["match"]:
             out.append(" " * (len(loc) + 2 + len(left)) + "^" * len(e["match"]))

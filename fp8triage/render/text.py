@@ -1,9 +1,15 @@
 """Terminal text for a scan result. Returns a string; colour only when asked."""
 from __future__ import annotations
 
+import textwrap
+
 import regex
 
-from ..model import Finding, ScanResult, Status, Truth
+from ..model import Fact, Finding, ScanResult, Status, Truth
+from .clip import split_span
+
+TEXT_LINE_CHARS = 500  # an evidence line longer than this is clipped around its match (and says so)
+DEFAULT_WIDTH = 100  # wrap width when the caller does not pass the terminal's
 
 _CTRL = regex.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\x1b]")
 
@@ -39,39 +45,150 @@ def _workers(ws: list[str] | tuple[str, ...], limit: int = 4) -> str:
 
 
 def _highlight(text: str, span, st: _Style) -> str:
-    if not span or not st.color:
-        return clean(text)
-    s, e = span
-    return clean(text[:s]) + st(clean(text[s:e]), "1;4") + clean(text[e:])
+    """The evidence line, clipped around its match when long (and saying so), match highlighted."""
+    part = split_span(text if span else text.strip(), span, TEXT_LINE_CHARS)
+    out = ("… " if part["cut_left"] else "") + clean(part["before"])
+    out += st(clean(part["match"]), "1;4") if part["match"] else ""
+    out += clean(part["after"]) + (" …" if part["cut_right"] else "")
+    return out + (" " + st(part["clipped"], "2") if part["clipped"] else "")
 
 
-def render_finding(f: Finding, st: _Style, verbose: bool, top: bool) -> list[str]:
+def _short(text: object, limit: int) -> str:
+    s = clean(text)
+    return s if len(s) <= limit else s[:limit] + f"… [clipped: {len(s):,} characters]"
+
+
+def _wrap(text: str, width: int, indent: str = "  ") -> list[str]:
+    text = clean(text)
+    if not text.strip():
+        return []
+    return textwrap.wrap(text, width=max(40, width), initial_indent=indent, subsequent_indent=indent,
+                         break_long_words=True, break_on_hyphens=False) or [indent]
+
+
+# the version fact of each serving stack
+_STACK_VERSION = {"vllm": ("vllm", "vLLM"), "sglang": ("sglang", "SGLang"), "transformers": ("transformers", "transformers"),
+                  "tensorrt-llm": ("tensorrt_llm", "TensorRT-LLM")}
+
+
+def context_line(facts: dict[str, Fact]) -> str:
+    """GPU and capability, stack and version, model: what the tool knows of the machine, on one line."""
+    parts = []
+    gpu, cap = facts.get("gpu"), facts.get("capability")
+    if gpu and cap:
+        parts.append(f"{clean(gpu.value)} (capability {clean(cap.value)})")
+    elif gpu or cap:
+        parts.append(clean(gpu.value) if gpu else f"capability {clean(cap.value)}")
+    stack = facts.get("stack")
+    if stack:
+        vname, label = _STACK_VERSION.get(stack.value, (None, stack.value))
+        ver = facts.get(vname) if vname else None
+        parts.append(clean(label) + (f" {clean(ver.value)}" if ver else ""))
+    model = facts.get("model")
+    if model:
+        parts.append(clean(model.value))
+    return " · ".join(parts)
+
+
+def facts_for(result: ScanResult, source: str | None) -> dict[str, Fact]:
+    """The facts in force for one source's findings: its own and those every source shares (a fact
+    read from another input is left out)."""
+    others = [i.source for i in result.inputs if i.source != source] if source else []
+    out: dict[str, Fact] = {}
+    for fct in result.facts:
+        if fct.name in out:
+            continue
+        if any(o and o in fct.source for o in others):
+            continue
+        out[fct.name] = fct
+    return out
+
+
+def _where_remedy(r) -> list[str]:
+    """Where a remedy goes, and that the server must be restarted: phrases that are never split."""
+    kind = r.action.get("kind")
+    if kind == "env":
+        name, value = clean(r.action.get("name", "")), clean(r.action.get("value", ""))
+        return ["set it where the server starts", "(Kubernetes: the pod spec's env;", f"Docker: docker run -e {name}={value};",
+                "a shell: the export above),", "then restart the server"]
+    if kind == "install":
+        return ["install it into the server's environment", "(the image or the virtualenv),", "then restart the server"]
+    if kind == "config":
+        return ["change the server's configuration,", "then restart the server"]
+    if kind == "command":
+        return ["stop the server and start it with this command"]
+    if kind == "code":
+        return ["in the script that loads the model, before the first forward pass; then rerun it"]
+    return []
+
+
+def _wrap_phrases(phrases: list[str], width: int, indent: str) -> list[str]:
+    """Greedy wrap that keeps each phrase whole (a command in it stays pasteable)."""
+    out: list[str] = []
+    line = ""
+    for p in phrases:
+        if line and len(indent) + len(line) + 1 + len(p) > width:
+            out.append(indent + line)
+            line = p
+        else:
+            line = f"{line} {p}" if line else p
+    if line:
+        out.append(indent + line)
+    return out
+
+
+def _reference(ref: dict) -> str:
+    label = clean(ref.get("ref", ""))
+    url = ref.get("url")
+    if isinstance(url, str) and url.startswith(("https://", "http://")) and not _CTRL.search(url) and " " not in url:
+        return f"{label}  {clean(url)}"
+    m = _GH_REF.fullmatch(ref.get("ref", ""))
+    if m:
+        return f"{label}  https://github.com/{m.group(1)}/issues/{m.group(2)}"
+    return label
+
+
+_GH_REF = regex.compile(r"([A-Za-z0-9][\w.-]*/[\w.-]+)#(\d+)")
+
+
+def render_finding(f: Finding, st: _Style, verbose: bool, top: bool, sources: int = 1,
+                   context: str = "", width: int = DEFAULT_WIDTH) -> list[str]:
     out: list[str] = []
     label = "ROOT CAUSE" if top else "FINDING"
     badge = f"[{f.status.value.upper()} · {f.severity.value}]"
     out.append(f"{st(label, '1')}  {st(f.id, '1;36')}  {st(badge, _STATUS_COLOR.get(f.status, ''))}")
-    out.append(f"  {clean(f.title)}")
-    out.append(f"  {clean(f.summary)}")
+    if sources > 1:
+        out.append(f"  in {clean(f.source)}" if f.source else "  in every log (judged from facts they share)")
+    if context:
+        parts = context.split(" · ")
+        ctx = _wrap_phrases([parts[0]] + ["· " + p for p in parts[1:]], width - 3, "")
+        out.append("  " + st("On", "2") + " " + ctx[0])
+        out.extend("     " + ln for ln in ctx[1:])
+    out.extend(_wrap(f.title, width))
+    out.extend(_wrap(f.summary, width))
     if f.from_facts_only:
         out.append("  (no log line shows this; it is a risk judged from the facts below)")
     if f.status is Status.POSSIBLE and f.decide:
-        out.append(f"  Possible: these facts would decide it: {', '.join(f.decide)} (pass them with --fact NAME=VALUE)")
+        out.extend(_wrap(f"Possible: these facts would decide it: {', '.join(f.decide)} (pass them with --fact NAME=VALUE)", width))
     if f.contradicted_by:
         what = "Ruled out" if f.status is Status.RULED_OUT else "Contradicted"
         for c in f.contradicted_by:
-            out.append(f"  {what}: {clean(c)}")
+            out.extend(_wrap(f"{what}: {c}", width))
     if f.evidence:
         out.append("")
         seen = f" (seen {f.count} times" + (f" on {_workers(f.workers)})" if f.workers else ")") if f.count > 1 else ""
+        if f.count <= 1 and f.workers:
+            seen = f" (on {_workers(f.workers)})"
         out.append(f"  {st('Evidence', '1')}{seen}")
         note = evidence_note(f)
         if note:
             out.append(f"  {note}")
         for ev in f.evidence:
-            w = f"  [{_workers(ev.workers, 2)}]" if ev.workers else ""
+            # the worker list is printed once, above; a line names its workers only when they are fewer
+            w = f"  [{_workers(ev.workers, 2)}]" if ev.workers and set(ev.workers) != set(f.workers) else ""
             kind = f"  ({evidence_label(ev)})" if evidence_label(ev) else ""
             out.append(f"    {st(clean(ev.source) + ':' + str(ev.lineno), '2')}{w}{kind}")
-            out.append(f"      {_highlight(ev.text.strip() if not ev.span else ev.text, ev.span, st)}")
+            out.append(f"      {_highlight(ev.text, ev.span, st)}")
     if f.conditions:
         out.append("")
         out.append(f"  {st('Facts', '1')}")
@@ -88,21 +205,22 @@ def render_finding(f: Finding, st: _Style, verbose: bool, top: bool) -> list[str
         for i, r in enumerate(rems, 1):
             fit = {Truth.HOLDS: "", Truth.UNKNOWN: "  (may apply)", Truth.FAILS: "  (does not apply here)"}[r.applies]
             out.append(f"    {i}. {clean(r.title)}{fit}")
-            for line in clean(r.snippet).splitlines() or [""]:
-                out.append(f"       {st(line, '32')}")
+            if r.action.get("kind") in ("env", "install", "config", "code", "command"):
+                for line in clean(r.snippet).splitlines() or [""]:
+                    out.append(f"       {st(line, '32')}")
+            else:  # prose: wrapped to the terminal
+                out.extend(_wrap(r.snippet, width, "       "))
+            out.extend(_wrap_phrases(_where_remedy(r), width, "       "))
             if r.why and verbose:
-                out.append(f"       {clean(r.why)}")
-            if r.repro:
+                out.extend(_wrap(r.why, width, "       "))
+            if r.repro and verbose:
                 out.append(f"       check on this GPU: fp8triage repro {' '.join(r.repro)}")
     if f.repro_results:
         out.append("")
         out.append(f"  {st('Reproductions on this machine', '1')}")
+        numbers = {r.id: i for i, r in enumerate(rems, 1)}
         for rr in f.repro_results:
-            why = f": {clean(rr.get('reason', ''))}" if rr.get("reason") else ""
-            out.append(
-                f"    {clean(rr.get('id'))} ({clean(rr.get('purpose', 'confirm'))}, {clean(rr.get('mode', '?'))}): "
-                f"{clean(rr.get('verdict'))}{why}"
-            )
+            out.extend(_wrap(_repro_line(rr, numbers), width, "    "))
     if f.consequences:
         n = sum(int(c.get("count", 1)) for c in f.consequences)
         kinds = ", ".join(sorted({clean(c["kind"]) for c in f.consequences}))
@@ -110,16 +228,39 @@ def render_finding(f: Finding, st: _Style, verbose: bool, top: bool) -> list[str
         out.append(f"  {n} later error{'s follow' if n != 1 else ' follows'} from this ({kinds})")
         if verbose:
             for c in f.consequences:
-                out.append(f"    {clean(c['source'])}:{c['line']}  ×{c['count']}  {clean(c['headline'])[:160]}")
+                out.append(f"    {clean(c['source'])}:{c['line']}  ×{c['count']}  {_short(c['headline'], 160)}")
     if f.references and (top or verbose):
         out.append("")
-        out.append("  References: " + ", ".join(clean(r.get("ref", "")) for r in f.references))
-    if not f.repro_results and f.repro and top:
+        out.append(f"  {st('References', '1')}")
+        shown = f.references if verbose else f.references[:3]
+        for ref in shown:
+            out.append(f"    {_reference(ref)}")
+        if len(f.references) > len(shown):
+            out.append(f"    … and {len(f.references) - len(shown)} more (--verbose shows all)")
+    if verbose and not f.repro_results and f.repro and top:
         out.append(f"  Confirm on this machine: fp8triage repro {' '.join(f.repro)}  (or scan --confirm)")
     return out
 
 
-def render_text(result: ScanResult, *, color: bool = False, verbose: bool = False, exit_note: str = "") -> str:
+_PURPOSE = {"confirm": "confirms the cause", "remedy": "checks"}
+
+
+def _repro_line(rr: dict, numbers: dict) -> str:
+    """One line per repro: id, what it is for, the verdict, and the note (or reason)."""
+    rid = clean(rr.get("id"))
+    if rr.get("purpose") == "remedy":
+        rems = rr.get("remedies") or [rr.get("remedy")]
+        nums = [f"remedy {numbers[r]}" if r in numbers else f"remedy {clean(r)}" for r in rems if r]
+        what = "checks " + ", ".join(nums) if nums else "checks a remedy"
+    else:
+        what = _PURPOSE.get(str(rr.get("purpose", "confirm")), clean(rr.get("purpose")))
+    mode = f", {clean(rr['mode'])}" if rr.get("mode") else ""
+    why = clean(rr.get("note") or rr.get("reason") or "")
+    return f"{rid} ({what}{mode}): {clean(rr.get('verdict'))}" + (f"; {why}" if why else "")
+
+
+def render_text(result: ScanResult, *, color: bool = False, verbose: bool = False, exit_note: str = "",
+                width: int = DEFAULT_WIDTH) -> str:
     st = _Style(color)
     out: list[str] = []
     total_lines = sum(i.lines for i in result.inputs)
@@ -137,12 +278,14 @@ def render_text(result: ScanResult, *, color: bool = False, verbose: bool = Fals
         else:
             out.append(st("No known FP8 failure and no errors found.", "1"))
     for i, f in enumerate(result.findings):
-        out.extend(render_finding(f, st, verbose, top=(i == 0)))
+        ctx = context_line(facts_for(result, f.source))
+        out.extend(render_finding(f, st, verbose, top=(i == 0), sources=len(result.inputs), context=ctx, width=width))
         out.append("")
     if verbose and result.ruled_out:
         out.append(st("RULED OUT", "1"))
         for f in result.ruled_out:
-            out.extend(render_finding(f, st, verbose, top=False))
+            out.extend(render_finding(f, st, verbose, top=False, sources=len(result.inputs),
+                                      context=context_line(facts_for(result, f.source)), width=width))
             out.append("")
     if result.unknown:
         out.append(st("UNKNOWN ERRORS", "1") + " (no signature matched; `fp8triage signatures new ID --from-fingerprint FP` starts one)")
@@ -150,7 +293,7 @@ def render_text(result: ScanResult, *, color: bool = False, verbose: bool = Fals
         for u in result.unknown[:limit]:
             w = f" on {_workers(u.workers, 2)}" if u.workers else ""
             out.append(f"  {st(u.fingerprint, '36')}  ×{u.count}{w}  {u.kind}")
-            out.append(f"    {clean(u.headline)[:200]}")
+            out.append(f"    {_short(u.headline, 200)}")
             out.append(f"    first {clean(u.first.source)}:{u.first.lineno}, last {clean(u.last.source)}:{u.last.lineno}")
         if len(result.unknown) > limit:
             out.append(f"  … and {len(result.unknown) - limit} more (--verbose shows all)")
