@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# The whole GPU validation in one command, on a bare GPU machine with no network (docs/gpu-validation.md):
+#
+#   bash tools/gpu_validate.sh CARRY [OUTDIR]
+#
+# CARRY is what tools/gpu_carry.sh prepared (wheels, sources, MANIFEST). This script
+#  1. installs the carried wheels into two private folders (transformers 5.17.0 + kernels 0.16.2 with
+#     kernels-data; transformers 5.12.1), never into the machine's own site-packages;
+#  2. builds DeepGEMM from source against the machine's torch (`python setup.py build_ext --inplace`,
+#     CUTLASS and fmt headers from CARRY, CUTLASS's cute/ and cutlass/ copied into deep_gemm/include for
+#     its JIT, as DeepGEMM's own build_py step does);
+#  3. lays out the hub kernel kernels-community/finegrained-fp8 where the `kernels` package loads local
+#     kernels (LOCAL_KERNELS=repo_id=path; a build/torch-cuda variant with metadata.json and the _ops
+#     module that the hub's kernel builder would generate);
+#  4. runs the repro suite (cold and warm caches) with transformers 5.17.0, fp32-sf-guard with 5.12.1,
+#     the GPU tests, and the planted-crash CPU tests; JSON results go to OUTDIR.
+set -uo pipefail
+CARRY=$(realpath "${1:?usage: gpu_validate.sh CARRY [OUTDIR]}")
+OUTDIR=${2:-${OUT:-/tmp/gpuval-out}}
+W=${GPUVAL_WORK:-/tmp/gpuval}
+PY=${PYTHON:-python3}
+mkdir -p "$OUTDIR" "$W"
+export CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
+export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 PYTHONUNBUFFERED=1
+[ -d /opt/gcc/bin ] && export PATH=/opt/gcc/bin:$PATH
+t_all=$(date +%s%N)
+since() { echo "$(( ($(date +%s%N) - $1) / 1000000 )) ms"; }
+step() { echo; echo "== $* ($(date -u +%H:%M:%S))"; }
+
+step "machine"
+nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader
+$PY -c 'import torch,triton,sys;print("python",sys.version.split()[0],"torch",torch.__version__,"cuda",torch.version.cuda,"triton",triton.__version__,"cap",torch.cuda.get_device_capability())'
+nvcc --version | tail -2 | head -1; g++ --version | head -1
+cat "$CARRY/MANIFEST"
+
+step "wheels"
+$PY -m pip install -q --no-index --no-deps --no-compile --target "$W/site-517" \
+    "$CARRY"/wheels/transformers-5.17.0-*.whl "$CARRY"/wheels/kernels-0.16.2-*.whl "$CARRY"/wheels/kernels_data-*.whl || exit 1
+$PY -m pip install -q --no-index --no-deps --no-compile --target "$W/site-512" \
+    "$CARRY"/wheels/transformers-5.12.1-*.whl "$CARRY"/wheels/kernels-0.16.2-*.whl "$CARRY"/wheels/kernels_data-*.whl || exit 1
+# byte-compile once, as an ordinary install does (imports are then not recompiled on every start)
+$PY -m compileall -q -j 0 "$W/site-517" "$W/site-512" >/dev/null
+
+step "DeepGEMM build"
+build_dg() {  # $1 folder, $2 extra env
+  rm -rf "$1"; mkdir -p "$1/third-party/cutlass" "$1/third-party/fmt"
+  tar xzf "$CARRY/src/deepgemm.tgz" -C "$1"
+  tar xzf "$CARRY/src/cutlass-include.tgz" -C "$1/third-party/cutlass"
+  tar xzf "$CARRY/src/fmt-include.tgz" -C "$1/third-party/fmt"
+  cp -r "$1/third-party/cutlass/include/cute" "$1/third-party/cutlass/include/cutlass" "$1/deep_gemm/include/"
+  (cd "$1" && env $2 DG_USE_LOCAL_VERSION=0 MAX_JOBS=16 $PY setup.py build_ext --inplace >build.log 2>&1)
+}
+t=$(date +%s)
+build_dg "$W/dg" "DG_JIT_USE_RUNTIME_API=0" & p1=$!
+build_dg "$W/dg-rtapi" "DG_JIT_USE_RUNTIME_API=1" & p2=$!
+wait $p1; rc1=$?; wait $p2; rc2=$?
+echo "builds: driver-API rc=$rc1, runtime-API rc=$rc2, $(( $(date +%s) - t )) s"
+[ $rc1 = 0 ] || tail -20 "$W/dg/build.log"
+[ $rc2 = 0 ] || tail -20 "$W/dg-rtapi/build.log"
+
+step "finegrained-fp8 hub kernel, laid out for offline loading"
+KV="$W/kernels/finegrained-fp8/build/torch-cuda"
+mkdir -p "$KV"; tar xzf "$CARRY/src/finegrained-fp8.tgz" -C "$KV" --strip-components=1
+cat > "$KV/metadata.json" <<JSON
+{"id": "_finegrained_fp8_local", "name": "finegrained-fp8", "version": 4, "license": "Apache-2.0",
+ "python-depends": [], "backend": {"type": "cuda"}}
+JSON
+cat > "$KV/finegrained_fp8/_ops.py" <<PYOPS
+import torch
+ops = torch.ops._finegrained_fp8_local
+def add_op_namespace_prefix(op_name: str) -> str:
+    return f"_finegrained_fp8_local::{op_name}"
+PYOPS
+export LOCAL_KERNELS="kernels-community/finegrained-fp8=$W/kernels/finegrained-fp8"
+ls "$KV" "$KV/finegrained_fp8"
+
+# The DeepGEMM variant the suite uses: the default (driver API) build unless it crashes in the probe.
+DG=$W/dg
+export DG_JIT_CACHE_DIR=$W/dg-jit-cache TRITON_CACHE_DIR=$W/triton-cache
+if [ -n "${GPUVAL_PROBE:-}" ]; then
+  step "probe: DeepGEMM cases, each build"
+  for d in "$W/dg" "$W/dg-rtapi"; do
+    echo "-- $d"; PYTHONPATH=$d DG_JIT_PRINT_COMPILER_COMMAND=1 timeout 300 $PY repro_kernels/_deepgemm_probe.py import sfb_f32_128x128 sfa_ue8m0_int32 sfa_f32_gran_k32 sfa_f32_1x128 gemm_f32 gemm_rounded gemm_requant 2>&1 | tail -30
+    echo "rc=$?"
+  done
+  if command -v cuda-gdb >/dev/null; then
+    echo "-- cuda-gdb backtrace of the JIT case (driver-API build)"
+    PYTHONPATH=$W/dg timeout 240 cuda-gdb -q -batch -ex run -ex bt --args $PY repro_kernels/_deepgemm_probe.py sfa_f32_1x128 2>&1 | grep -v '^\[New Thread\|^\[Thread' | tail -40
+  fi
+  step "probe: import times"
+  for m in torch transformers "transformers.integrations.finegrained_fp8" kernels; do
+    PYTHONPATH=$W/site-517 $PY -X importtime -c "import torch; import $m" 2>"$W/imp.txt"; echo "$m: $(tail -1 "$W/imp.txt")"
+  done
+  /usr/bin/time -f "python -c 'import torch; torch.zeros(1).cuda()': %e s" $PY -c 'import torch; torch.zeros(1).cuda()'
+  PYTHONPATH=$W/site-517 /usr/bin/time -f "import transformers finegrained_fp8: %e s" $PY -c 'import transformers.integrations.finegrained_fp8'
+  step "probe: finegrained-fp8 through kernels (offline)"
+  PYTHONPATH=$W/site-517 $PY - <<'PYK'
+import torch, time, os
+from kernels import get_kernel
+t=time.time(); k=get_kernel("kernels-community/finegrained-fp8", version=4); print("loaded", k.__name__, round(time.time()-t,2), "s", [n for n in dir(k) if not n.startswith('_')])
+PYK
+fi
+
+step "repro suite, transformers 5.17.0 + kernels + DeepGEMM (cold caches)"
+rm -rf "$DG_JIT_CACHE_DIR" "$TRITON_CACHE_DIR"
+export PYTHONPATH=$DG:$W/site-517
+for run in cold warm warm2; do
+  s=$(date +%s%N)
+  $PY -m fp8triage repro --device cuda --format json > "$OUTDIR/repro-517-$run.json"
+  echo "$run: rc=$? wall $(since $s)"
+done
+$PY -m fp8triage repro --device cuda | tail -40
+
+step "fp32-sf-guard with transformers 5.12.1"
+PYTHONPATH=$DG:$W/site-512 $PY -m fp8triage repro fp32-sf-guard --device cuda --format json > "$OUTDIR/repro-512.json"
+PYTHONPATH=$DG:$W/site-512 $PY -m fp8triage repro fp32-sf-guard --device cuda
+
+step "GPU tests"
+FP8TRIAGE_TF512_PATH=$W/site-512 $PY -m pytest -q -p no:cacheprovider -m gpu tests/test_repro_gpu.py 2>&1 | tail -15
+step "planted crash / hang tests (CPU)"
+$PY -m pytest -q -p no:cacheprovider tests/test_repro_isolation.py 2>&1 | tail -5
+
+step "summary"
+$PY tools/gpu_summary.py "$OUTDIR"/repro-517-warm.json "$OUTDIR"/repro-512.json 2>/dev/null || true
+echo "total $(since $t_all)"
