@@ -46,7 +46,7 @@ BLOCK = 128  # DeepSeek-style block size: 1x128 activations, 128x128 weights
 
 def _versions() -> dict[str, str | None]:
     out: dict[str, str | None] = {}
-    for dist in ("torch", "triton", "transformers"):
+    for dist in ("torch", "triton", "transformers", "kernels"):
         try:
             out[dist] = importlib.metadata.version(dist)
         except importlib.metadata.PackageNotFoundError:

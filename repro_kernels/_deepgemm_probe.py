@@ -30,6 +30,8 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+# where the probe's tensors live: the GPU (the real case); tests drive it on the CPU with a stand-in deep_gemm
+DEV = os.environ.get("FP8TRIAGE_PROBE_DEVICE", "cuda")
 LAYOUT_CASES = ("sfa_f32_1x128", "sfb_f32_128x128", "sfa_ue8m0_int32", "sfa_f32_gran_k32")
 GEMM_CASES = ("gemm_f32", "gemm_rounded", "gemm_requant")
 M, K, N = 256, 1024, 512
@@ -57,7 +59,8 @@ def _case_import(dg, C, torch):
 def _transform(dg, sf, mn, k, recipe, is_sfa):
     torch = sys.modules["torch"]
     out = dg.transform_sf_into_required_layout(sf, mn, k, recipe, None, is_sfa, False)
-    torch.cuda.synchronize()
+    if DEV == "cuda":
+        torch.cuda.synchronize()
     return {"out_dtype": str(out.dtype).replace("torch.", ""), "out_shape": list(out.shape),
             "out_stride": list(out.stride()),
             "values_kept": bool(torch.equal(out.float().contiguous(), sf.float().contiguous()))
@@ -68,18 +71,18 @@ def _case_layout(name, dg, C, torch):
     g = torch.Generator().manual_seed(7)
     mn, k = M, K
     if name == "sfa_f32_1x128":
-        sf = (torch.rand(mn, k // 128, generator=g) + 0.5).cuda()
+        sf = (torch.rand(mn, k // 128, generator=g) + 0.5).to(DEV)
         return _transform(dg, sf, mn, k, (1, 128, 128), True)
     if name == "sfb_f32_128x128":
-        sf = (torch.rand(mn // 128, k // 128, generator=g) + 0.5).cuda()
+        sf = (torch.rand(mn // 128, k // 128, generator=g) + 0.5).to(DEV)
         return _transform(dg, sf, mn, k, (1, 128, 128), False)
     if name == "sfa_ue8m0_int32":
         # 4 UE8M0 exponent bytes per int32 word along K: (mn, ceil(k / 128 / 4)), MN-major as DeepGEMM wants
         words = (k // 128 + 3) // 4
-        sf = torch.full((words, mn), 0x7F7F7F7F, dtype=torch.int32).cuda().t()
+        sf = torch.full((words, mn), 0x7F7F7F7F, dtype=torch.int32).to(DEV).t()
         return _transform(dg, sf, mn, k, (1, 1, 128), True)
     if name == "sfa_f32_gran_k32":
-        sf = (torch.rand(mn, k // 32, generator=g) + 0.5).cuda()
+        sf = (torch.rand(mn, k // 32, generator=g) + 0.5).to(DEV)
         return _transform(dg, sf, mn, k, (1, 1, 32), True)
     raise KeyError(name)
 
@@ -92,8 +95,8 @@ def _gemm_fn(dg):
 
 
 def _case_gemm(name, dg, C, torch):
-    x = C.randn_cpu(M, K, seed=11).cuda()
-    w = C.randn_cpu(N, K, seed=12, scale=K ** -0.5).cuda()
+    x = C.randn_cpu(M, K, seed=11).to(DEV)
+    w = C.randn_cpu(N, K, seed=12, scale=K ** -0.5).to(DEV)
     if name == "gemm_requant":
         qa, sa = C.quant_act(x, pow2=True)
         qw, sw = C.quant_weight(w, pow2=True)
@@ -175,16 +178,14 @@ def run_cases(cases, timeout: float = 240.0, python: str | None = None) -> dict:
     while todo:
         children += 1
         cmd = [python, os.path.abspath(__file__), *todo]
+        # same process group as the caller: a runner that kills a hung kernel kills this child too
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
-                                text=True, errors="replace", start_new_session=True)
+                                text=True, errors="replace")
         try:
             out, err = proc.communicate(timeout=max(1.0, deadline - time.monotonic()))
             timed_out = False
         except subprocess.TimeoutExpired:
-            try:
-                os.killpg(proc.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+            proc.kill()
             out, err = proc.communicate()
             timed_out = True
         current = None

@@ -37,26 +37,41 @@ step "wheels"
 $PY -m pip install -q --no-index --no-deps --no-compile --target "$W/site-517" \
     "$CARRY"/wheels/transformers-5.17.0-*.whl "$CARRY"/wheels/kernels-0.16.2-*.whl "$CARRY"/wheels/kernels_data-*.whl || exit 1
 $PY -m pip install -q --no-index --no-deps --no-compile --target "$W/site-512" \
-    "$CARRY"/wheels/transformers-5.12.1-*.whl "$CARRY"/wheels/kernels-0.16.2-*.whl "$CARRY"/wheels/kernels_data-*.whl || exit 1
+    "$CARRY"/wheels/transformers-5.12.1-*.whl "$CARRY"/wheels/tokenizers-0.23.0-*.whl \
+    "$CARRY"/wheels/kernels-0.16.2-*.whl "$CARRY"/wheels/kernels_data-*.whl || exit 1
 # byte-compile once, as an ordinary install does (imports are then not recompiled on every start)
 $PY -m compileall -q -j 0 "$W/site-517" "$W/site-512" >/dev/null
 
 step "DeepGEMM build"
-build_dg() {  # $1 folder, $2 extra env
-  rm -rf "$1"; mkdir -p "$1/third-party/cutlass" "$1/third-party/fmt"
-  tar xzf "$CARRY/src/deepgemm.tgz" -C "$1"
-  tar xzf "$CARRY/src/cutlass-include.tgz" -C "$1/third-party/cutlass"
-  tar xzf "$CARRY/src/fmt-include.tgz" -C "$1/third-party/fmt"
-  cp -r "$1/third-party/cutlass/include/cute" "$1/third-party/cutlass/include/cutlass" "$1/deep_gemm/include/"
-  (cd "$1" && env $2 DG_USE_LOCAL_VERSION=0 MAX_JOBS=16 $PY setup.py build_ext --inplace >build.log 2>&1)
+# The machine's `g++` (/opt/gcc/bin) is a wrapper; an extension it links carries its own copy of the C++
+# runtime's locale code, and DeepGEMM's JIT (std::regex in its include parser) then crashes with SIGSEGV
+# at its first kernel (seen 2026-12-03: collate<char> facet looked up with an id of the wrong copy).
+# So two builds are made side by side: with the compiler the wrapper runs (shared C++ runtime) and with
+# the wrapper itself; the first whose JIT transform works is used, the other shows the mismatch verdict.
+REALCXX=$(command -v g++-real)
+[ -n "$REALCXX" ] || REALCXX=$(ls /usr/bin/g++-1[0-9] 2>/dev/null | tail -1)
+[ -n "$REALCXX" ] || REALCXX=/usr/bin/g++
+echo "g++ on PATH: $(command -v g++) ($(head -c 2 "$(command -v g++)" | grep -q '#!' && echo script || echo binary)); real compiler: $REALCXX"
+head -c 2 "$(command -v g++)" | grep -q '#!' && grep -v '^\s*#' "$(command -v g++)" | grep -m3 -i 'static\|exec' || true
+build_dg() {  # $1 folder, $2.. extra env
+  local dir=$1; shift
+  rm -rf "$dir"; mkdir -p "$dir/third-party/cutlass" "$dir/third-party/fmt"
+  tar xzf "$CARRY/src/deepgemm.tgz" -C "$dir"
+  tar xzf "$CARRY/src/cutlass-include.tgz" -C "$dir/third-party/cutlass"
+  tar xzf "$CARRY/src/fmt-include.tgz" -C "$dir/third-party/fmt"
+  cp -r "$dir/third-party/cutlass/include/cute" "$dir/third-party/cutlass/include/cutlass" "$dir/deep_gemm/include/"
+  (cd "$dir" && env "$@" DG_USE_LOCAL_VERSION=0 MAX_JOBS=16 $PY setup.py build_ext --inplace >build.log 2>&1)
 }
 t=$(date +%s)
-build_dg "$W/dg" "DG_JIT_USE_RUNTIME_API=0" & p1=$!
-build_dg "$W/dg-rtapi" "DG_JIT_USE_RUNTIME_API=1" & p2=$!
+build_dg "$W/dg" CXX="$REALCXX" CC="$REALCXX" LDSHARED="$REALCXX -shared" & p1=$!
+build_dg "$W/dg-wrapper" CXX=g++ & p2=$!
 wait $p1; rc1=$?; wait $p2; rc2=$?
-echo "builds: driver-API rc=$rc1, runtime-API rc=$rc2, $(( $(date +%s) - t )) s"
+echo "builds: real compiler rc=$rc1, wrapper rc=$rc2, $(( $(date +%s) - t )) s"
 [ $rc1 = 0 ] || tail -20 "$W/dg/build.log"
-[ $rc2 = 0 ] || tail -20 "$W/dg-rtapi/build.log"
+[ $rc2 = 0 ] || tail -20 "$W/dg-wrapper/build.log"
+for d in "$W/dg" "$W/dg-wrapper"; do
+  so=$(ls "$d"/deep_gemm/_C*.so 2>/dev/null) && echo "$d: $(ldd "$so" | grep -c libstdc++) libstdc++ link(s), $(nm -D --defined-only "$so" 2>/dev/null | grep -c 'codecvt') codecvt symbols defined"
+done
 
 step "finegrained-fp8 hub kernel, laid out for offline loading"
 KV="$W/kernels/finegrained-fp8/build/torch-cuda"
@@ -74,18 +89,25 @@ PYOPS
 export LOCAL_KERNELS="kernels-community/finegrained-fp8=$W/kernels/finegrained-fp8"
 ls "$KV" "$KV/finegrained_fp8"
 
-# The DeepGEMM variant the suite uses: the default (driver API) build unless it crashes in the probe.
-DG=$W/dg
 export DG_JIT_CACHE_DIR=$W/dg-jit-cache TRITON_CACHE_DIR=$W/triton-cache
+step "DeepGEMM: which build runs its JIT (probe: float32 1x128 SF transform)"
+DG=""
+for d in "$W/dg" "$W/dg-wrapper"; do
+  r=$(PYTHONPATH=$d timeout 180 $PY repro_kernels/_deepgemm_probe.py import sfa_f32_1x128 2>&1 | tail -1)
+  echo "$d: $r"
+  if [ -z "$DG" ] && echo "$r" | grep -q '"ok": true'; then DG=$d; fi
+done
+echo "suite uses DeepGEMM build: ${DG:-none}"
+BAD_DG=$W/dg-wrapper; [ "$DG" = "$W/dg-wrapper" ] && BAD_DG=""
 if [ -n "${GPUVAL_PROBE:-}" ]; then
   step "probe: DeepGEMM cases, each build"
-  for d in "$W/dg" "$W/dg-rtapi"; do
+  for d in "$W/dg" "$W/dg-wrapper"; do
     echo "-- $d"; PYTHONPATH=$d DG_JIT_PRINT_COMPILER_COMMAND=1 timeout 300 $PY repro_kernels/_deepgemm_probe.py import sfb_f32_128x128 sfa_ue8m0_int32 sfa_f32_gran_k32 sfa_f32_1x128 gemm_f32 gemm_rounded gemm_requant 2>&1 | tail -30
     echo "rc=$?"
   done
   if command -v cuda-gdb >/dev/null; then
     echo "-- cuda-gdb backtrace of the JIT case (driver-API build)"
-    PYTHONPATH=$W/dg timeout 240 cuda-gdb -q -batch -ex run -ex bt --args $PY repro_kernels/_deepgemm_probe.py sfa_f32_1x128 2>&1 | grep -v '^\[New Thread\|^\[Thread' | tail -40
+    PYTHONPATH=$W/dg-wrapper timeout 240 cuda-gdb -q -batch -ex run -ex bt --args $PY repro_kernels/_deepgemm_probe.py sfa_f32_1x128 2>&1 | grep -v '^\[New Thread\|^\[Thread' | tail -40
   fi
   step "probe: import times"
   for m in torch transformers "transformers.integrations.finegrained_fp8" kernels; do
@@ -101,25 +123,33 @@ t=time.time(); k=get_kernel("kernels-community/finegrained-fp8", version=4); pri
 PYK
 fi
 
-step "repro suite, transformers 5.17.0 + kernels + DeepGEMM (cold caches)"
+step "repro suite, transformers 5.17.0 + kernels + DeepGEMM (cold caches, then warm)"
 rm -rf "$DG_JIT_CACHE_DIR" "$TRITON_CACHE_DIR"
-export PYTHONPATH=$DG:$W/site-517
+export PYTHONPATH=${DG:+$DG:}$W/site-517
 for run in cold warm warm2; do
   s=$(date +%s%N)
   $PY -m fp8triage repro --device cuda --format json > "$OUTDIR/repro-517-$run.json"
   echo "$run: rc=$? wall $(since $s)"
 done
-$PY -m fp8triage repro --device cuda | tail -40
+s=$(date +%s%N); $PY -m fp8triage repro --device cuda --isolate --format json > "$OUTDIR/repro-517-isolate.json"
+echo "warm, --isolate (a fresh process per kernel): wall $(since $s)"
+$PY -m fp8triage repro --device cuda
 
 step "fp32-sf-guard with transformers 5.12.1"
-PYTHONPATH=$DG:$W/site-512 $PY -m fp8triage repro fp32-sf-guard --device cuda --format json > "$OUTDIR/repro-512.json"
-PYTHONPATH=$DG:$W/site-512 $PY -m fp8triage repro fp32-sf-guard --device cuda
+PYTHONPATH=${DG:+$DG:}$W/site-512 $PY -m fp8triage repro fp32-sf-guard --device cuda --format json > "$OUTDIR/repro-512.json"
+PYTHONPATH=${DG:+$DG:}$W/site-512 $PY -m fp8triage repro fp32-sf-guard --device cuda
+
+if [ -n "$BAD_DG" ]; then
+  step "deepgemm-sf-layout with the DeepGEMM build that does not match this process"
+  PYTHONPATH=$BAD_DG:$W/site-517 $PY -m fp8triage repro deepgemm-sf-layout --device cuda --format json > "$OUTDIR/repro-mismatch.json"
+  PYTHONPATH=$BAD_DG:$W/site-517 $PY -m fp8triage repro deepgemm-sf-layout --device cuda
+fi
 
 step "GPU tests"
-FP8TRIAGE_TF512_PATH=$W/site-512 $PY -m pytest -q -p no:cacheprovider -m gpu tests/test_repro_gpu.py 2>&1 | tail -15
-step "planted crash / hang tests (CPU)"
-$PY -m pytest -q -p no:cacheprovider tests/test_repro_isolation.py 2>&1 | tail -5
+FP8TRIAGE_TF512_PATH=$W/site-512 $PY -m pytest -q -p no:cacheprovider -m gpu tests/test_repro_gpu.py 2>&1 | tail -25
+step "planted crash / hang / garbage kernels (runner tests)"
+$PY -m pytest -q -p no:cacheprovider tests/test_repro.py -k "planted or confirm_survives or bad_input or worker" 2>&1 | tail -5
 
 step "summary"
-$PY tools/gpu_summary.py "$OUTDIR"/repro-517-warm.json "$OUTDIR"/repro-512.json 2>/dev/null || true
+$PY tools/gpu_summary.py "$OUTDIR"/repro-517-*.json "$OUTDIR"/repro-512.json "$OUTDIR"/repro-mismatch.json
 echo "total $(since $t_all)"
