@@ -15,6 +15,7 @@ import importlib.util
 import json
 import os
 import queue
+import re
 import shlex
 import signal
 import subprocess
@@ -340,7 +341,7 @@ def _read_text(path: str) -> str:
 def _priority(path: Path) -> int:
     """Kernels that say ``HEAVY = True`` (they import a large library or compile) are started first."""
     try:
-        return 0 if "\nHEAVY = True" in path.read_text(encoding="utf-8", errors="replace") else 1
+        return 0 if re.search(r"(?m)^HEAVY = True\b", path.read_text(encoding="utf-8", errors="replace")) else 1
     except OSError:
         return 1
 

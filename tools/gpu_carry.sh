@@ -6,7 +6,7 @@
 # Nothing here is committed: wheels come from the package registry through pip, the sources from local
 # git mirrors of the upstream repositories (MIRRORS, default /work/.mirror, one bare repo per
 # owner+name/repo), taken with `git archive` at the commits named below. DEST then holds:
-#   wheels/   transformers 5.12.1 (affected, + tokenizers 0.23.0) and 5.17.0 (fixed), kernels 0.16.2 + kernels-data 0.16.2
+#   wheels/   transformers 5.12.1 (affected, + tokenizers 0.22.2) and 5.17.0 (fixed), kernels 0.16.2 + kernels-data 0.16.2
 #   src/      deepgemm.tgz, cutlass-include.tgz, fmt-include.tgz, finegrained-fp8.tgz
 #   MANIFEST  the commit of every source
 # and, with FP8TRIAGE_TREE=1, fp8triage.tgz: this checkout's files (for a device that ships another one).
@@ -23,8 +23,8 @@ PYPLAT=(--only-binary=:all: --python-version 3.12 --implementation cp --platform
         --platform manylinux_2_17_x86_64 --platform manylinux2014_x86_64)
 
 mkdir -p "$DEST/wheels" "$DEST/src"
-# tokenizers 0.23.0: transformers 5.12.1 refuses the newer 0.23.2 that the GPU machine's image has
-for spec in transformers==5.12.1 transformers==5.17.0 kernels==0.16.2 kernels-data==0.16.2 tokenizers==0.23.0; do
+# tokenizers 0.22.2: transformers 5.12.1 (tokenizers <= 0.23.0) refuses the newer 0.23.2 that the GPU machine's image has
+for spec in transformers==5.12.1 transformers==5.17.0 kernels==0.16.2 kernels-data==0.16.2 tokenizers==0.22.2; do
   python3 -m pip download -q --no-deps "${PYPLAT[@]}" -d "$DEST/wheels" "$spec"
 done
 

@@ -37,7 +37,7 @@ step "wheels"
 $PY -m pip install -q --no-index --no-deps --no-compile --target "$W/site-517" \
     "$CARRY"/wheels/transformers-5.17.0-*.whl "$CARRY"/wheels/kernels-0.16.2-*.whl "$CARRY"/wheels/kernels_data-*.whl || exit 1
 $PY -m pip install -q --no-index --no-deps --no-compile --target "$W/site-512" \
-    "$CARRY"/wheels/transformers-5.12.1-*.whl "$CARRY"/wheels/tokenizers-0.23.0-*.whl \
+    "$CARRY"/wheels/transformers-5.12.1-*.whl "$CARRY"/wheels/tokenizers-0.22.2-*.whl \
     "$CARRY"/wheels/kernels-0.16.2-*.whl "$CARRY"/wheels/kernels_data-*.whl || exit 1
 # byte-compile once, as an ordinary install does (imports are then not recompiled on every start)
 $PY -m compileall -q -j 0 "$W/site-517" "$W/site-512" >/dev/null
