@@ -10,6 +10,7 @@ This module never imports torch: only the kernels do, in their own processes.
 """
 from __future__ import annotations
 
+import ast
 import copy
 import importlib.util
 import json
@@ -244,10 +245,13 @@ class _Worker:
     worker that dies (a kernel segfaulted) or was killed is replaced by the caller.
     """
 
-    def __init__(self, python: str, device: str, tmpdir: str):
+    def __init__(self, python: str, device: str, tmpdir: str, preload: tuple[str, ...] = ()):
         self.device = device
         self.tmpdir = tmpdir
-        self.proc = subprocess.Popen([python, str(WORKER_SCRIPT), "--device", device], stdin=subprocess.PIPE,
+        cmd = [python, str(WORKER_SCRIPT), "--device", device]
+        for mod in preload:
+            cmd += ["--preload", mod]
+        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
                                      errors="replace", env=_env(), start_new_session=True)
         self.lines: queue.Queue = queue.Queue()
@@ -338,12 +342,29 @@ def _read_text(path: str) -> str:
         return ""
 
 
+def _source(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+
+
 def _priority(path: Path) -> int:
     """Kernels that say ``HEAVY = True`` (they import a large library or compile) are started first."""
+    return 0 if re.search(r"(?m)^HEAVY = True\b", _source(path)) else 1
+
+
+def _preload_hint(path: Path) -> tuple[str, ...]:
+    """The modules a kernel declares with ``PRELOAD = ("module", ...)``: a new worker imports them while
+    it creates the CUDA context. Read from the source text, never by importing the kernel."""
+    m = re.search(r"(?m)^PRELOAD = (\(.*\))", _source(path))
+    if not m:
+        return ()
     try:
-        return 0 if re.search(r"(?m)^HEAVY = True\b", path.read_text(encoding="utf-8", errors="replace")) else 1
-    except OSError:
-        return 1
+        names = ast.literal_eval(m.group(1))
+    except (ValueError, SyntaxError):
+        return ()
+    return tuple(n for n in names if isinstance(n, str) and re.fullmatch(r"[A-Za-z_][\w.]*", n))
 
 
 def _run_pool(todo: list[str], known: dict[str, Path], device: str, timeout: float, jobs: int,
@@ -365,7 +386,7 @@ def _run_pool(todo: list[str], known: dict[str, Path], device: str, timeout: flo
                     return
                 path = known[rid]
                 if worker is None or not worker.alive():
-                    worker = _Worker(python, device, tmpdir)
+                    worker = _Worker(python, device, tmpdir, _preload_hint(path))
                     if not worker.wait_ready():  # no worker here: fall back to a fresh process
                         worker = None
                         results[rid] = run_one(rid, path, device, timeout, python)
@@ -425,7 +446,8 @@ def run_repros(ids: Iterable[str] | None = None, device: str = "auto", timeout: 
 
 
 def default_jobs(n: int) -> int:
-    return max(1, min(4, os.cpu_count() or 1, n))
+    """Workers at once: one per kernel up to 6, at most one per CPU core (each imports torch)."""
+    return max(1, min(6, os.cpu_count() or 1, n))
 
 
 # ── confirming findings ───────────────────────────────────────────────────────────────────────────

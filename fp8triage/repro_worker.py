@@ -5,7 +5,8 @@ that torch's import and the CUDA context are paid once per worker, not once per 
 
 * makes a private copy of its stdout for the protocol and sends fd 1 to stderr, so nothing a kernel
   or a native library prints can corrupt the protocol;
-* preloads torch (and, for ``cuda``/``auto`` with a GPU, creates the CUDA context), then says
+* preloads torch, creates the CUDA context (``cuda``/``auto`` with a GPU) and, meanwhile, imports the
+  modules named by ``--preload`` (what its first kernel declares in ``PRELOAD``), then says
   ``{"ready": ...}``;
 * reads one request per line on stdin (``{"path", "argv", "out", "err"}``), runs that kernel script
   as ``__main__`` with its stdout and stderr (file descriptors 1 and 2, so native output too)
@@ -27,12 +28,15 @@ import json
 import os
 import runpy
 import sys
+import threading
 import time
 import traceback
 
 
-def _preload(device: str) -> dict:
-    info: dict = {"torch": False, "cuda": False}
+def _preload(device: str, modules: list[str]) -> dict:
+    """Import torch, create the CUDA context (in a thread, so that it overlaps the imports of the
+    modules the first kernel says it needs) and import those modules. Failures are left to the kernels."""
+    info: dict = {"torch": False, "cuda": False, "modules": {}}
     if importlib.util.find_spec("torch") is None:
         return info
     t = time.perf_counter()
@@ -40,12 +44,29 @@ def _preload(device: str) -> dict:
         import torch
 
         info["torch"] = True
-        if device in ("cuda", "auto") and torch.cuda.is_available():
-            torch.zeros(1, device="cuda")  # the CUDA context, once
-            torch.cuda.synchronize()
-            info["cuda"] = True
     except Exception as e:  # a broken torch: the kernels will report it themselves
         info["error"] = f"{type(e).__name__}: {e}"
+        return info
+
+    def cuda_init() -> None:
+        try:
+            if device in ("cuda", "auto") and torch.cuda.is_available():
+                torch.zeros(1, device="cuda")  # the CUDA context, once
+                torch.cuda.synchronize()
+                info["cuda"] = True
+        except Exception as e:  # noqa: BLE001
+            info["cuda_error"] = f"{type(e).__name__}: {e}"
+
+    th = threading.Thread(target=cuda_init, daemon=True)
+    th.start()
+    for name in modules:
+        t1 = time.perf_counter()
+        try:
+            importlib.import_module(name)
+            info["modules"][name] = round(time.perf_counter() - t1, 3)
+        except Exception as e:  # noqa: BLE001 - the kernel will meet the same error and report it
+            info["modules"][name] = f"{type(e).__name__}: {e}"
+    th.join()
     info["seconds"] = round(time.perf_counter() - t, 3)
     return info
 
@@ -118,6 +139,7 @@ def _run(req: dict) -> int:
 def main() -> None:
     ap = argparse.ArgumentParser(description="fp8triage repro worker (started by fp8triage.repro)")
     ap.add_argument("--device", default="auto")
+    ap.add_argument("--preload", action="append", default=[], help="a module the first kernel needs")
     args = ap.parse_args()
     proto = os.fdopen(os.dup(1), "w", buffering=1)
     requests = os.fdopen(os.dup(0), "r")
@@ -131,7 +153,7 @@ def main() -> None:
         proto.write(json.dumps(obj) + "\n")
         proto.flush()
 
-    say({"ready": True, "pid": os.getpid(), "preload": _preload(args.device)})
+    say({"ready": True, "pid": os.getpid(), "preload": _preload(args.device, args.preload)})
     for line in requests:
         line = line.strip()
         if not line:

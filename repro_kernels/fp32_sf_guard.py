@@ -40,6 +40,7 @@ from _common import torch  # noqa: E402
 
 ID = "fp32-sf-guard"
 HEAVY = True  # imports transformers (several seconds): the runner starts it first
+PRELOAD = ("transformers.integrations.deepgemm", "transformers.integrations.finegrained_fp8")
 
 
 class _ReachedKernelLoad(Exception):

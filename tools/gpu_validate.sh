@@ -99,29 +99,6 @@ for d in "$W/dg" "$W/dg-wrapper"; do
 done
 echo "suite uses DeepGEMM build: ${DG:-none}"
 BAD_DG=$W/dg-wrapper; [ "$DG" = "$W/dg-wrapper" ] && BAD_DG=""
-if [ -n "${GPUVAL_PROBE:-}" ]; then
-  step "probe: DeepGEMM cases, each build"
-  for d in "$W/dg" "$W/dg-wrapper"; do
-    echo "-- $d"; PYTHONPATH=$d DG_JIT_PRINT_COMPILER_COMMAND=1 timeout 300 $PY repro_kernels/_deepgemm_probe.py import sfb_f32_128x128 sfa_ue8m0_int32 sfa_f32_gran_k32 sfa_f32_1x128 gemm_f32 gemm_rounded gemm_requant 2>&1 | tail -30
-    echo "rc=$?"
-  done
-  if command -v cuda-gdb >/dev/null; then
-    echo "-- cuda-gdb backtrace of the JIT case (driver-API build)"
-    PYTHONPATH=$W/dg-wrapper timeout 240 cuda-gdb -q -batch -ex run -ex bt --args $PY repro_kernels/_deepgemm_probe.py sfa_f32_1x128 2>&1 | grep -v '^\[New Thread\|^\[Thread' | tail -40
-  fi
-  step "probe: import times"
-  for m in torch transformers "transformers.integrations.finegrained_fp8" kernels; do
-    PYTHONPATH=$W/site-517 $PY -X importtime -c "import torch; import $m" 2>"$W/imp.txt"; echo "$m: $(tail -1 "$W/imp.txt")"
-  done
-  /usr/bin/time -f "python -c 'import torch; torch.zeros(1).cuda()': %e s" $PY -c 'import torch; torch.zeros(1).cuda()'
-  PYTHONPATH=$W/site-517 /usr/bin/time -f "import transformers finegrained_fp8: %e s" $PY -c 'import transformers.integrations.finegrained_fp8'
-  step "probe: finegrained-fp8 through kernels (offline)"
-  PYTHONPATH=$W/site-517 $PY - <<'PYK'
-import torch, time, os
-from kernels import get_kernel
-t=time.time(); k=get_kernel("kernels-community/finegrained-fp8", version=4); print("loaded", k.__name__, round(time.time()-t,2), "s", [n for n in dir(k) if not n.startswith('_')])
-PYK
-fi
 
 step "repro suite, transformers 5.17.0 + kernels + DeepGEMM (cold caches, then warm)"
 rm -rf "$DG_JIT_CACHE_DIR" "$TRITON_CACHE_DIR"
@@ -148,7 +125,7 @@ fi
 step "GPU tests"
 FP8TRIAGE_TF512_PATH=$W/site-512 $PY -m pytest -q -p no:cacheprovider -m gpu tests/test_repro_gpu.py 2>&1 | tail -25
 step "planted crash / hang / garbage kernels (runner tests)"
-$PY -m pytest -q -p no:cacheprovider tests/test_repro.py -k "planted or confirm_survives or bad_input or worker" 2>&1 | tail -5
+$PY -m pytest -q -p no:cacheprovider tests/test_repro_worker.py tests/test_repro.py -k "planted or confirm_survives or bad_input or worker or probe or guard_drives" 2>&1 | tail -5
 
 step "summary"
 $PY tools/gpu_summary.py "$OUTDIR"/repro-517-*.json "$OUTDIR"/repro-512.json "$OUTDIR"/repro-mismatch.json
