@@ -72,7 +72,28 @@ def _dg_version() -> str:
     return "deep_gemm (no package metadata: a source build)"
 
 
-def mismatch_reason(res: dict, torch_version: str) -> str | None:
+def static_cxx_runtime(package_dir: str | None) -> bool | None:
+    """Whether DeepGEMM's extension carries its own copy of the C++ runtime (no libstdc++.so.6 dependency).
+
+    Such a build (linked with a static libstdc++) keeps a second set of locale facets: its std::regex then
+    crashes in a process whose locale comes from the shared libstdc++ (what DeepGEMM's JIT hit on the H200).
+    None when the extension cannot be read.
+    """
+    import glob
+    import mmap
+
+    if not package_dir:
+        return None
+    for so in glob.glob(os.path.join(package_dir, "_C*.so")):
+        try:
+            with open(so, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as m:
+                return m.find(b"libstdc++.so.6") < 0
+        except (OSError, ValueError):
+            return None
+    return None
+
+
+def mismatch_reason(res: dict, torch_version: str, static_runtime: bool | None = None) -> str | None:
     """One sentence naming an import or ABI mismatch from the probe's results, or None."""
     imp = res.get("import", {})
     if imp.get("import_error"):
@@ -82,6 +103,11 @@ def mismatch_reason(res: dict, torch_version: str) -> str | None:
     for case, r in res.items():
         if isinstance(r, dict) and r.get("crashed"):
             what = CASES.get(case, (None, None, None, case))[3] if case in CASES else case
+            if static_runtime:
+                return (f"DeepGEMM crashed the process with {r['crashed']} in its first calls ({case}: {what}): its "
+                        f"extension carries its own static copy of the C++ runtime (no libstdc++.so.6 dependency), an "
+                        f"ABI mismatch with this process's shared libstdc++ (torch {torch_version}); rebuild it "
+                        f"linked against the shared libstdc++")
             return (f"DeepGEMM crashed the process with {r['crashed']} in its first calls ({case}: {what}); its binary "
                     f"does not match this process (ABI mismatch with torch {torch_version} or the C++ runtime "
                     f"it was built against): rebuild DeepGEMM against this torch")
@@ -148,7 +174,11 @@ def body(ctx: C.Ctx) -> dict:
         calls[case] = call
     metrics.update(executed=True, calls=calls, table_disagreements=disagreements)
     torch_version = C.torch.__version__
-    bad = mismatch_reason(res, torch_version)
+    pkg = os.path.dirname(imp.get("file") or "") or None
+    static = static_cxx_runtime(pkg) if any(isinstance(r, dict) and r.get("crashed") for r in res.values()) else None
+    if static is not None:
+        metrics["static_cxx_runtime"] = static
+    bad = mismatch_reason(res, torch_version, static)
     scope = f"DeepGEMM's transform was executed on this {sm} GPU"
     if bad:
         return {"verdict": "error", "reason": bad, "metrics": metrics, "real_path": False,
