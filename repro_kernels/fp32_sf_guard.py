@@ -171,8 +171,15 @@ def body(ctx: C.Ctx) -> dict:
         dg = importlib.import_module("transformers.integrations.deepgemm")
     except ImportError as e:
         return {"verdict": "not-applicable",
-                "reason": f"this transformers has no DeepGEMM integration ({e}); there is no SM100 float32-scale path to guard",
-                "metrics": {"guard": "not-applicable"}, **base}
+                "reason": f"transformers {_tf_version(tf)} has no DeepGEMM integration ({e}); there is no SM100 "
+                          "float32-scale path to guard",
+                "metrics": {"guard": "not-applicable", "transformers": _tf_version(tf)}, **base}
+    except Exception as e:  # noqa: BLE001 - e.g. 5.12.1 with a newer `kernels`: ValueError at import
+        text = str(e).strip().splitlines()[0] if str(e).strip() else ""
+        return {"verdict": "error",
+                "reason": f"transformers {_tf_version(tf)}'s DeepGEMM integration fails to import here "
+                          f"({type(e).__name__}: {text}), so its guard could not be judged",
+                "metrics": {"guard": "unknown", "transformers": _tf_version(tf)}, **base}
 
     dev = "cpu"  # the guard only looks at dtypes and the (faked) capability; no kernel runs
     weight = torch.randn(256, 256, generator=ctx.generator(3)).clamp(-4, 4).to(torch.float8_e4m3fn).to(dev)
