@@ -206,3 +206,22 @@ def test_guard_drives_the_unguarded_librarys_linear_and_reports_the_error(tmp_pa
     assert 1.0 < rp["weight_scale_gain_mean"] < 2.0
     assert rp["library_path_vs_exact"]["rel_err"] > 10 * rp["float32_scales_vs_exact"]["rel_err"]
     assert "deepgemm_fp8_fp4_linear" in r["reason"]
+
+
+@pytest.mark.skipif(not HAVE_TORCH, reason="torch is not installed")
+def test_guard_names_the_version_when_its_integration_fails_at_import(tmp_path):
+    """transformers 5.12.1 next to kernels 0.16 raises ValueError while importing its DeepGEMM integration
+    (seen on the H200): the verdict is error with the version and the exception, not a crash."""
+    pkg = tmp_path / "fake" / "transformers"
+    (pkg / "integrations").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("__version__ = '5.12.1'\n")
+    (pkg / "integrations" / "__init__.py").write_text("")
+    (pkg / "integrations" / "deepgemm.py").write_text(
+        "raise ValueError('Either a revision or a version must be specified.')\n")
+    env = dict(os.environ, PYTHONPATH=str(tmp_path / "fake"))
+    out = subprocess.run([sys.executable, str(R.discover()["fp32-sf-guard"]), "--device", "cpu", "--json"],
+                         capture_output=True, text=True, env=env, timeout=120)
+    r = json.loads(out.stdout)
+    assert r["verdict"] == "error"
+    assert "transformers 5.12.1" in r["reason"] and "ValueError: Either a revision" in r["reason"]
+    assert r["metrics"]["transformers"] == "5.12.1"
