@@ -16,7 +16,8 @@ from .. import repro as R
 @click.option("--format", "fmt", type=click.Choice(("text", "json")), default="text", show_default=True)
 @click.option("--timeout", type=float, default=R.DEFAULT_TIMEOUT, show_default=True,
               help="Seconds each kernel may run before it is killed (verdict 'timeout').")
-@click.option("--jobs", type=int, default=None, help="Kernels run at once (default: up to 4).")
+@click.option("--jobs", type=int, default=None,
+              help="Worker processes, i.e. kernels run at once (default: one per kernel, at most 6 and the CPU count).")
 @click.option("--isolate", is_flag=True,
               help="Run every kernel in a fresh process instead of on warm worker processes (slower).")
 @click.option("--kernel-dir", type=click.Path(file_okay=False), default=None, hidden=True,
