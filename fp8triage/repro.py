@@ -1,10 +1,14 @@
 """Run the bundled FP8 repro kernels and use their results to confirm findings.
 
-Each kernel under ``repro_kernels/`` (``<id with underscores>.py``) is run as its own subprocess,
-``python <file> --device auto|cuda|cpu --json``, with a timeout, and prints one JSON object (see
-docs/repro.md for the contract). A kernel that crashes, hangs, is killed or prints garbage yields a
-result with verdict ``error`` or ``timeout`` and a reason; the runner itself never raises for a kernel
-failure, so a sticky CUDA error or a segfault in a kernel cannot take the triage down.
+Each kernel under ``repro_kernels/`` (``<id with underscores>.py``) is a script,
+``python <file> --device auto|cuda|cpu --json``, that prints one JSON object (see docs/repro.md for the
+contract). By default the kernels run on warm worker processes (``repro_worker.py``: torch and the CUDA
+context loaded once per worker, each kernel run as ``__main__`` with its own arguments, output files
+and a restored environment); with ``isolate`` each runs in a fresh subprocess. Either way there is a
+timeout, and a kernel that crashes, hangs, is killed or prints garbage yields a result with verdict
+``error`` or ``timeout`` and a reason; a worker that died or hung is killed with its process group and
+replaced. The runner itself never raises for a kernel failure, so a sticky CUDA error or a segfault in
+a kernel cannot take the triage down.
 
 This module never imports torch: only the kernels do, in their own processes.
 """
