@@ -1,23 +1,32 @@
 """Run the bundled FP8 repro kernels and use their results to confirm findings.
 
-Each kernel under ``repro_kernels/`` (``<id with underscores>.py``) is run as its own subprocess,
-``python <file> --device auto|cuda|cpu --json``, with a timeout, and prints one JSON object (see
-docs/repro.md for the contract). A kernel that crashes, hangs, is killed or prints garbage yields a
-result with verdict ``error`` or ``timeout`` and a reason; the runner itself never raises for a kernel
-failure, so a sticky CUDA error or a segfault in a kernel cannot take the triage down.
+Each kernel under ``repro_kernels/`` (``<id with underscores>.py``) is a script,
+``python <file> --device auto|cuda|cpu --json``, that prints one JSON object (see docs/repro.md for the
+contract). By default the kernels run on warm worker processes (``repro_worker.py``: torch and the CUDA
+context loaded once per worker, each kernel run as ``__main__`` with its own arguments, output files
+and a restored environment); with ``isolate`` each runs in a fresh subprocess. Either way there is a
+timeout, and a kernel that crashes, hangs, is killed or prints garbage yields a result with verdict
+``error`` or ``timeout`` and a reason; a worker that died or hung is killed with its process group and
+replaced. The runner itself never raises for a kernel failure, so a sticky CUDA error or a segfault in
+a kernel cannot take the triage down.
 
 This module never imports torch: only the kernels do, in their own processes.
 """
 from __future__ import annotations
 
+import ast
 import copy
 import importlib.util
 import json
 import os
+import queue
+import re
 import shlex
 import signal
 import subprocess
 import sys
+import tempfile
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -142,15 +151,15 @@ def _base(rid: str, cmd: list[str], device: str) -> dict[str, Any]:
 
 def run_one(rid: str, path: Path, device: str = "auto", timeout: float = DEFAULT_TIMEOUT,
             python: str | None = None) -> dict[str, Any]:
-    """Run one kernel in a subprocess and return its result dict (never raises for a kernel failure)."""
+    """Run one kernel in a fresh subprocess and return its result dict (never raises for a kernel failure)."""
     python = python or sys.executable
     cmd = _command(python, path, device)
     res = _base(rid, cmd, device)
-    env = dict(os.environ, PYTHONUNBUFFERED="1", PYTHONDONTWRITEBYTECODE="1")
+    res["isolation"] = "process"
     t0 = time.perf_counter()
     try:
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
-                                text=True, errors="replace", env=env, start_new_session=True)
+                                text=True, errors="replace", env=_env(), start_new_session=True)
     except OSError as e:
         res["reason"] = f"could not start the kernel: {e}"
         return res
@@ -159,18 +168,31 @@ def run_one(rid: str, path: Path, device: str = "auto", timeout: float = DEFAULT
     except subprocess.TimeoutExpired:
         _kill_group(proc)
         out, err = proc.communicate()
-        res.update(verdict="timeout", wall_s=round(time.perf_counter() - t0, 4),
-                   reason=f"the kernel did not finish within {timeout:g} s and was killed")
-        res["stderr_tail"] = _tail(err)
-        return res
-    wall = round(time.perf_counter() - t0, 4)
-    res["returncode"] = proc.returncode
+        return _timed_out(res, timeout, time.perf_counter() - t0, err)
+    return _finish(res, rid, path, out, err, proc.returncode, round(time.perf_counter() - t0, 4))
+
+
+def _env() -> dict[str, str]:
+    return dict(os.environ, PYTHONUNBUFFERED="1", PYTHONDONTWRITEBYTECODE="1")
+
+
+def _timed_out(res: dict[str, Any], timeout: float, wall: float, err: str) -> dict[str, Any]:
+    res.update(verdict="timeout", wall_s=round(wall, 4),
+               reason=f"the kernel did not finish within {timeout:g} s and was killed")
+    res["stderr_tail"] = _tail(err)
+    return res
+
+
+def _finish(res: dict[str, Any], rid: str, path: Path, out: str, err: str, returncode: int,
+            wall: float) -> dict[str, Any]:
+    """Turn a finished kernel's stdout, stderr and exit status into its result."""
+    res["returncode"] = returncode
     obj = _parse(out)
     if obj is None:
-        if proc.returncode < 0:
-            why = f"the kernel was killed by {_signal_name(proc.returncode)} before printing a result"
-        elif proc.returncode:
-            why = f"the kernel exited with status {proc.returncode} without printing a result"
+        if returncode < 0:
+            why = f"the kernel was killed by {_signal_name(returncode)} before printing a result"
+        elif returncode:
+            why = f"the kernel exited with status {returncode} without printing a result"
         else:
             why = "the kernel printed no JSON result" if not out.strip() else "the kernel printed output that is not a JSON result"
         last = _tail(err, 1)
@@ -188,16 +210,19 @@ def run_one(rid: str, path: Path, device: str = "auto", timeout: float = DEFAULT
     if obj["id"] != rid:
         res.update(wall_s=wall, reason=f"the kernel at {path.name} reported id {obj['id']!r}, expected {rid!r}")
         return res
+    isolation = res.get("isolation")
     res.update(obj)
+    if isolation:
+        res["isolation"] = isolation
     if res.get("wall_s") is None:
         res["wall_s"] = wall
     res["runner_wall_s"] = wall
-    if proc.returncode != 0:
+    if returncode != 0:
         # it printed a result and then died (for example a crash at interpreter exit): keep the result,
         # but say so
-        res["returncode"] = proc.returncode
+        res["returncode"] = returncode
         res["reason"] = (res.get("reason") or "") + (
-            f" [the process then exited with {'signal ' + _signal_name(proc.returncode) if proc.returncode < 0 else 'status ' + str(proc.returncode)}]")
+            f" [the process then exited with {'signal ' + _signal_name(returncode) if returncode < 0 else 'status ' + str(returncode)}]")
         res["stderr_tail"] = _tail(err)
     return res
 
@@ -213,10 +238,197 @@ def _kill_group(proc: subprocess.Popen) -> None:
             pass
 
 
+WORKER_SCRIPT = Path(__file__).with_name("repro_worker.py")
+WORKER_START_TIMEOUT = 180.0  # importing torch and creating a CUDA context, on a slow machine
+
+
+class _Worker:
+    """One warm worker process (fp8triage/repro_worker.py): runs kernels one at a time.
+
+    It is its own process group, so a kernel that hangs is killed with everything it started; a
+    worker that dies (a kernel segfaulted) or was killed is replaced by the caller.
+    """
+
+    def __init__(self, python: str, device: str, tmpdir: str, preload: tuple[str, ...] = ()):
+        self.device = device
+        self.tmpdir = tmpdir
+        cmd = [python, str(WORKER_SCRIPT), "--device", device]
+        for mod in preload:
+            cmd += ["--preload", mod]
+        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                                     errors="replace", env=_env(), start_new_session=True)
+        self.lines: queue.Queue = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+        self.ready: dict[str, Any] | None = None
+
+    def _read(self) -> None:
+        for line in self.proc.stdout:  # type: ignore[union-attr]
+            self.lines.put(line)
+        self.lines.put(None)  # EOF: the worker is gone
+
+    def _next(self, timeout: float) -> dict[str, Any] | None:
+        """The next protocol message; None when the worker died; raises queue.Empty on timeout."""
+        deadline = time.monotonic() + timeout
+        while True:
+            line = self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
+            if line is None:
+                return None
+            try:
+                obj = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(obj, dict):
+                return obj
+
+    def wait_ready(self) -> bool:
+        try:
+            msg = self._next(WORKER_START_TIMEOUT)
+        except queue.Empty:
+            msg = None
+        if not msg or not msg.get("ready"):
+            self.kill()
+            return False
+        self.ready = msg
+        return True
+
+    def run(self, rid: str, path: Path, timeout: float) -> tuple[str, int | None, str, str, float]:
+        """Run one kernel: (state, returncode, stdout, stderr, wall) with state ok, died or timeout."""
+        out_f = os.path.join(self.tmpdir, f"{rid}.out")
+        err_f = os.path.join(self.tmpdir, f"{rid}.err")
+        req = {"path": str(path), "argv": ["--device", self.device, "--json"], "out": out_f, "err": err_f}
+        t0 = time.perf_counter()
+        try:
+            self.proc.stdin.write(json.dumps(req) + "\n")  # type: ignore[union-attr]
+            self.proc.stdin.flush()  # type: ignore[union-attr]
+            msg = self._next(timeout)
+            state = "ok" if msg and msg.get("done") else "died"
+        except (BrokenPipeError, OSError):
+            msg, state = None, "died"
+        except queue.Empty:
+            msg, state = None, "timeout"
+            self.kill()
+        wall = time.perf_counter() - t0
+        if state == "died":
+            self.kill()  # anything the kernel left in the group goes with it
+            code = self.proc.wait()
+        else:
+            code = int(msg["code"]) if msg else None
+            if msg and msg.get("poisoned"):
+                self.kill()
+        return state, code, _read_text(out_f), _read_text(err_f), wall
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def kill(self) -> None:
+        _kill_group(self.proc)
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:  # pragma: no cover
+            pass
+
+    def close(self) -> None:
+        try:
+            self.proc.stdin.close()  # type: ignore[union-attr]
+            self.proc.wait(timeout=5)
+        except Exception:
+            pass
+        if self.proc.poll() is None:
+            self.kill()
+
+
+def _read_text(path: str) -> str:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            return f.read()
+    except OSError:
+        return ""
+
+
+def _source(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+
+
+def _priority(path: Path) -> int:
+    """Kernels that say ``HEAVY = True`` (they import a large library or compile) are started first."""
+    return 0 if re.search(r"(?m)^HEAVY = True\b", _source(path)) else 1
+
+
+def _preload_hint(path: Path) -> tuple[str, ...]:
+    """The modules a kernel declares with ``PRELOAD = ("module", ...)``: a new worker imports them while
+    it creates the CUDA context. Read from the source text, never by importing the kernel."""
+    m = re.search(r"(?m)^PRELOAD = (\(.*\))", _source(path))
+    if not m:
+        return ()
+    try:
+        names = ast.literal_eval(m.group(1))
+    except (ValueError, SyntaxError):
+        return ()
+    return tuple(n for n in names if isinstance(n, str) and re.fullmatch(r"[A-Za-z_][\w.]*", n))
+
+
+def _run_pool(todo: list[str], known: dict[str, Path], device: str, timeout: float, jobs: int,
+              python: str) -> list[dict[str, Any]]:
+    """Run the kernels on ``jobs`` warm workers; a worker that crashed or hung is replaced."""
+    order = sorted(todo, key=lambda r: _priority(known[r]))
+    tasks: queue.Queue = queue.Queue()
+    for r in order:
+        tasks.put(r)
+    results: dict[str, dict[str, Any]] = {}
+
+    def slot(tmpdir: str) -> None:
+        worker: _Worker | None = None
+        try:
+            while True:
+                try:
+                    rid = tasks.get_nowait()
+                except queue.Empty:
+                    return
+                path = known[rid]
+                if worker is None or not worker.alive():
+                    worker = _Worker(python, device, tmpdir, _preload_hint(path))
+                    if not worker.wait_ready():  # no worker here: fall back to a fresh process
+                        worker = None
+                        results[rid] = run_one(rid, path, device, timeout, python)
+                        continue
+                res = _base(rid, _command(python, path, device), device)
+                res["isolation"] = "worker"
+                state, code, out, err, wall = worker.run(rid, path, timeout)
+                if state == "timeout":
+                    results[rid] = _timed_out(res, timeout, wall, err)
+                    worker = None
+                    continue
+                results[rid] = _finish(res, rid, path, out, err, code if code is not None else 1, round(wall, 4))
+                if not worker.alive():
+                    worker = None
+        finally:
+            if worker is not None:
+                worker.close()
+
+    with tempfile.TemporaryDirectory(prefix="fp8triage-repro-") as tmp:
+        threads = [threading.Thread(target=slot, args=(os.path.join(tmp, str(i)),), daemon=True)
+                   for i in range(jobs)]
+        for i, t in enumerate(threads):
+            os.makedirs(os.path.join(tmp, str(i)))
+            t.start()
+        for t in threads:
+            t.join()
+    return [results[r] for r in todo]
+
+
 def run_repros(ids: Iterable[str] | None = None, device: str = "auto", timeout: float = DEFAULT_TIMEOUT,
                directory: str | os.PathLike | None = None, jobs: int | None = None,
-               python: str | None = None) -> list[dict[str, Any]]:
-    """Run the named (or all) kernels; results in the order asked. Raises ReproError on bad input only."""
+               python: str | None = None, isolate: bool = False) -> list[dict[str, Any]]:
+    """Run the named (or all) kernels; results in the order asked. Raises ReproError on bad input only.
+
+    By default the kernels run on ``jobs`` warm worker processes (torch imported and the CUDA
+    context created once per worker; a worker that crashes or hangs is replaced); with ``isolate``
+    every kernel runs in a fresh process.
+    """
     if device not in DEVICES:
         raise ReproError(f"unknown device {device!r}; use one of {', '.join(DEVICES)}.")
     if timeout is None or timeout <= 0:
@@ -226,6 +438,11 @@ def run_repros(ids: Iterable[str] | None = None, device: str = "auto", timeout: 
     if jobs is None:
         jobs = default_jobs(len(todo))
     jobs = max(1, min(jobs, len(todo) or 1))
+    python = python or sys.executable
+    if not todo:
+        return []
+    if not isolate:
+        return _run_pool(todo, known, device, timeout, jobs, python)
     if jobs == 1:
         return [run_one(r, known[r], device, timeout, python) for r in todo]
     with ThreadPoolExecutor(max_workers=jobs) as pool:
@@ -233,7 +450,8 @@ def run_repros(ids: Iterable[str] | None = None, device: str = "auto", timeout: 
 
 
 def default_jobs(n: int) -> int:
-    return max(1, min(4, os.cpu_count() or 1, n))
+    """Workers at once: one per kernel up to 6, at most one per CPU core (each imports torch)."""
+    return max(1, min(6, os.cpu_count() or 1, n))
 
 
 # ── confirming findings ───────────────────────────────────────────────────────────────────────────

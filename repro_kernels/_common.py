@@ -46,7 +46,7 @@ BLOCK = 128  # DeepSeek-style block size: 1x128 activations, 128x128 weights
 
 def _versions() -> dict[str, str | None]:
     out: dict[str, str | None] = {}
-    for dist in ("torch", "triton", "transformers"):
+    for dist in ("torch", "triton", "transformers", "kernels"):
         try:
             out[dist] = importlib.metadata.version(dist)
         except importlib.metadata.PackageNotFoundError:
@@ -172,6 +172,8 @@ def main(kid: str, body: Callable[[Ctx], dict[str, Any]], script: str) -> None:
     ap.add_argument("--device", choices=("auto", "cuda", "cpu"), default="auto")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     args = ap.parse_args()
+    # a warm worker (fp8triage/repro_worker.py) runs many kernels in one process and says when this one began
+    t0 = float(os.environ.get("FP8TRIAGE_KERNEL_T0") or _T0)
 
     res: dict[str, Any] = {
         "id": kid,
@@ -193,7 +195,7 @@ def main(kid: str, body: Callable[[Ctx], dict[str, Any]], script: str) -> None:
     if torch is None:
         res.update(verdict="skipped", reason="torch is not installed; install fp8triage[repro] to run repro kernels")
         res["device"], res["capability"] = _device_info("cpu")
-        res["wall_s"] = round(time.perf_counter() - _T0, 4)
+        res["wall_s"] = round(time.perf_counter() - t0, 4)
         _emit(res, args.json)
         return
 
@@ -203,7 +205,7 @@ def main(kid: str, body: Callable[[Ctx], dict[str, Any]], script: str) -> None:
     if device == "cuda" and not torch.cuda.is_available():
         res.update(verdict="skipped", reason="--device cuda was asked for, but torch sees no CUDA device")
         res["device"], res["capability"] = _device_info("cpu")
-        res["wall_s"] = round(time.perf_counter() - _T0, 4)
+        res["wall_s"] = round(time.perf_counter() - t0, 4)
         _emit(res, args.json)
         return
 
@@ -229,7 +231,7 @@ def main(kid: str, body: Callable[[Ctx], dict[str, Any]], script: str) -> None:
         res["reason"] = f"{type(e).__name__}: {str(e).strip().splitlines()[0] if str(e).strip() else ''}".strip()
         res["metrics"] = {"traceback_tail": traceback.format_exc().strip().splitlines()[-6:]}
     res["gpu_s"] = ctx.gpu_seconds()
-    res["wall_s"] = round(time.perf_counter() - _T0, 4)
+    res["wall_s"] = round(time.perf_counter() - t0, 4)
     _emit(res, args.json)
 
 
@@ -270,6 +272,13 @@ def quantize_blocks(x: "torch.Tensor", rows: int, cols: int, pow2: bool = False)
         s = ceil_pow2(s)
     q = (x.float() / expand_scale(s, rows, cols)).clamp(-FP8_MAX, FP8_MAX).to(torch.float8_e4m3fn)
     return q, s.float()
+
+
+def randn_cpu(*shape: int, seed: int, scale: float = 1.0) -> "torch.Tensor":
+    """Seeded normal data on the CPU (callers move it): the same numbers on every machine."""
+    g = torch.Generator(device="cpu")
+    g.manual_seed(seed)
+    return torch.randn(*shape, generator=g, dtype=torch.float32) * scale
 
 
 def dequantize_blocks(q: "torch.Tensor", s: "torch.Tensor", rows: int, cols: int) -> "torch.Tensor":

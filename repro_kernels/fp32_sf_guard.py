@@ -12,13 +12,20 @@ monkeypatching ``torch.cuda.get_device_capability`` (transformers re-queries it 
      DeepGEMM reported loadable and the kernel loader replaced by a sentinel, so nothing is downloaded
      or launched: which backend would a float32-scale weight reach?
   3. on older releases without the guard, ``_coerce_sf_for_kernel``: does it round silently?
+  4. when it is vulnerable and the library has ``deepgemm_fp8_fp4_linear``: that function itself, with SM100
+     faked and DeepGEMM replaced by a stand-in that multiplies the FP8 operands with exactly the scales
+     the library hands it (what an SM100 DeepGEMM computes from them), on this machine's GPU when there
+     is one. The library's own code quantizes nothing again; the error it causes against the float32-scale
+     product is ``metrics.rounding_path`` (the seed's mechanism, driven by the library's code).
 Result (metrics.guard): ``protected`` (it raises / falls back), ``vulnerable`` (it would round
-silently), or ``not-applicable`` (this transformers has no DeepGEMM path at all).
+silently), or ``not-applicable`` (this transformers has no DeepGEMM path at all). ``metrics.transformers``
+is the version judged.
 """
 from __future__ import annotations
 
 import contextlib
 import importlib
+import importlib.metadata
 import inspect
 import os
 import sys
@@ -32,6 +39,8 @@ import _common as C  # noqa: E402
 from _common import torch  # noqa: E402
 
 ID = "fp32-sf-guard"
+HEAVY = True  # imports transformers (several seconds): the runner starts it first
+PRELOAD = ("transformers.integrations.deepgemm", "transformers.integrations.finegrained_fp8")
 
 
 class _ReachedKernelLoad(Exception):
@@ -83,11 +92,78 @@ def _raise(exc):
     return f
 
 
+def _tf_version(mod) -> str:
+    """The version of the transformers actually imported (its __version__; metadata could name another copy)."""
+    v = getattr(mod, "__version__", None)
+    if v:
+        return str(v)
+    try:
+        return importlib.metadata.version("transformers")
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown"
+
+
+class _StandInDeepGEMM:
+    """What ``deepgemm_fp8_fp4_linear`` loads as its kernel: quantizes activations per 1x128 block as
+    DeepGEMM's ``per_token_cast_to_fp8`` does, and multiplies with exactly the scales it is given."""
+
+    def __init__(self):
+        self.seen: dict = {}
+
+    def per_token_cast_to_fp8(self, x, use_ue8m0=False, gran_k=128, use_packed_ue8m0=False, **kw):
+        if use_packed_ue8m0 or gran_k != C.BLOCK:
+            raise NotImplementedError("the stand-in covers the float32-scale FP8 recipe only")
+        return C.quantize_blocks(x.float(), 1, gran_k, pow2=use_ue8m0)
+
+    def fp8_fp4_matmul(self, a, b, out, recipe=None, **kw):
+        (qa, sa), (qw, sw) = a, b
+        self.seen = {"act_sf": sa.detach().float().contiguous(), "weight_sf": sw.detach().float().contiguous()}
+        out.copy_(C.emulated_block_gemm(qa, self.seen["act_sf"], qw, self.seen["weight_sf"]).to(out.dtype))
+
+    fp8_gemm_nt = fp8_fp4_matmul
+
+
+def _drive_rounding(dg, ctx: C.Ctx) -> dict:
+    """Run the library's deepgemm_fp8_fp4_linear with SM100 faked; the error its scale handling causes."""
+    linear = getattr(dg, "deepgemm_fp8_fp4_linear", None)
+    if linear is None:
+        return {"driven": False, "note": "this transformers has no deepgemm_fp8_fp4_linear"}
+    dev = ctx.device
+    x = ctx.randn(64, 512, seed=31)
+    w = ctx.randn(256, 512, seed=32, scale=512 ** -0.5)
+    qw, sw = C.quant_weight(w)  # float32 block scales, as in a DeepSeek-V3-style checkpoint
+    stand_in = _StandInDeepGEMM()
+    loaders = {n: (lambda *a, **k: stand_in) for n in ("load_deepgemm_kernel", "_load_deepgemm_kernel") if hasattr(dg, n)}
+    is_sm100 = getattr(dg, "_is_sm100", None)
+    clear = getattr(is_sm100, "cache_clear", lambda: None)
+    try:
+        clear()
+        with fake_capability((10, 0)), patched(dg, **loaders):
+            out = linear(x.to(torch.bfloat16), qw, sw, block_size=(128, 128))
+    except Exception as e:  # noqa: BLE001 - report why the path could not be driven here
+        return {"driven": False, "note": f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"}
+    finally:
+        clear()
+    if not stand_in.seen:
+        return {"driven": False, "note": "deepgemm_fp8_fp4_linear returned without calling the kernel"}
+    exact = C.exact_matmul(x.to(torch.bfloat16).float(), w)
+    qa, sa = C.quant_act(x.to(torch.bfloat16).float())
+    fp32 = C.compare(C.emulated_block_gemm(qa, sa, qw, sw), exact)
+    got = C.compare(out.float(), exact)
+    ratio_w = (stand_in.seen["weight_sf"] / sw).flatten()
+    ratio_a = (stand_in.seen["act_sf"] / sa).flatten()
+    return {"driven": True, "device": dev, "shape": {"M": 64, "K": 512, "N": 256},
+            "weight_scales_rounded": bool((ratio_w != 1).any().item()),
+            "act_scales_rounded": bool((ratio_a != 1).any().item()),
+            "weight_scale_gain_mean": ratio_w.mean().item(), "act_scale_gain_mean": ratio_a.mean().item(),
+            "library_path_vs_exact": got, "float32_scales_vs_exact": fp32}
+
+
 def body(ctx: C.Ctx) -> dict:
     base = {"machine_independent": True, "real_path": True,
             "scope_note": "library dispatch logic with a faked capability; the same on every machine"}
     try:
-        importlib.import_module("transformers")
+        tf = importlib.import_module("transformers")
     except ImportError as e:
         return {"verdict": "skipped", "reason": f"transformers is not importable here ({e})",
                 "metrics": {"guard": "unknown"}, **base}
@@ -95,13 +171,22 @@ def body(ctx: C.Ctx) -> dict:
         dg = importlib.import_module("transformers.integrations.deepgemm")
     except ImportError as e:
         return {"verdict": "not-applicable",
-                "reason": f"this transformers has no DeepGEMM integration ({e}); there is no SM100 float32-scale path to guard",
-                "metrics": {"guard": "not-applicable"}, **base}
+                "reason": f"transformers {_tf_version(tf)} has no DeepGEMM integration ({e}); there is no SM100 "
+                          "float32-scale path to guard",
+                "metrics": {"guard": "not-applicable", "transformers": _tf_version(tf)}, **base}
+    except Exception as e:  # noqa: BLE001 - e.g. 5.12.1 with a newer `kernels`: ValueError at import
+        text = str(e).strip().splitlines()[0] if str(e).strip() else ""
+        return {"verdict": "error",
+                "reason": f"transformers {_tf_version(tf)}'s DeepGEMM integration fails to import here "
+                          f"({type(e).__name__}: {text}), so its guard could not be judged",
+                "metrics": {"guard": "unknown", "transformers": _tf_version(tf)}, **base}
 
     dev = "cpu"  # the guard only looks at dtypes and the (faked) capability; no kernel runs
     weight = torch.randn(256, 256, generator=ctx.generator(3)).clamp(-4, 4).to(torch.float8_e4m3fn).to(dev)
     scale32 = (torch.rand(2, 2, generator=ctx.generator(4)) * 0.01 + 0.003).float()  # non-powers of two
-    metrics: dict = {"transformers_module": dg.__name__, "checks": {}}
+    version = _tf_version(tf)
+    metrics: dict = {"transformers": version, "transformers_module": dg.__name__,
+                     "transformers_file": getattr(tf, "__file__", None), "checks": {}}
     guard = getattr(dg, "_assert_sm100_requirements", None)
 
     if guard is not None:
@@ -126,42 +211,57 @@ def body(ctx: C.Ctx) -> dict:
             metrics["guard"] = "protected"
             msg = checks["sm100_float32"]["message"].split(":")[0]
             return {"verdict": "not-reproduced",
-                    "reason": f"protected: with SM100 faked, float32 scales raise NotImplementedError ('{msg}') and "
+                    "reason": f"transformers {version} is protected: with SM100 faked, float32 scales raise NotImplementedError ('{msg}') and "
                               f"the FP8 linear routes to {metrics['dense_dispatch'].get('route')}",
                     "metrics": metrics, **base}
         metrics["guard"] = "vulnerable"
+        metrics["rounding_path"] = _drive_rounding(dg, ctx)
         return {"verdict": "reproduced",
-                "reason": "vulnerable: with SM100 faked, float32 scales pass the guard"
-                          + ("" if dispatch_ok else " and the FP8 linear reaches the DeepGEMM kernel loader"),
+                "reason": f"transformers {version} is vulnerable: with SM100 faked, float32 scales pass the guard"
+                          + ("" if dispatch_ok else " and the FP8 linear reaches the DeepGEMM kernel loader")
+                          + _rounding_note(metrics["rounding_path"]),
                 "metrics": metrics, **base}
 
     coerce = getattr(dg, "_coerce_sf_for_kernel", None)
     if coerce is not None:
         params = inspect.signature(coerce).parameters
+        getattr(getattr(dg, "_is_sm100", None), "cache_clear", lambda: None)()  # cached per device in 5.12
         with fake_capability((10, 0)):
             try:
                 out = coerce(scale32, True) if "is_sm100" in params else coerce(scale32)
             except NotImplementedError as e:
                 metrics.update(guard="protected", coerce={"raised": True, "message": str(e)})
-                return {"verdict": "not-reproduced", "reason": "protected: the SF coercion refuses float32 scales on SM100",
+                return {"verdict": "not-reproduced",
+                        "reason": f"transformers {version} is protected: the SF coercion refuses float32 scales on SM100",
                         "metrics": metrics, **base}
         changed = not torch.equal(out.float().reshape(-1)[: scale32.numel()], scale32.reshape(-1))
         metrics["coerce"] = {"raised": False, "scales_changed": changed,
                              "max_change_ratio": (out.float().reshape(-1)[:4] / scale32.reshape(-1)).max().item()}
         if changed:
             metrics["guard"] = "vulnerable"
+            metrics["rounding_path"] = _drive_rounding(dg, ctx)
             return {"verdict": "reproduced",
-                    "reason": "vulnerable: no _assert_sm100_requirements here, and _coerce_sf_for_kernel silently "
-                              "rounds float32 scales on SM100 without requantizing the weights",
+                    "reason": f"transformers {version} is vulnerable: no _assert_sm100_requirements here, and "
+                              "_coerce_sf_for_kernel silently rounds float32 scales on SM100 without requantizing "
+                              "the weights" + _rounding_note(metrics["rounding_path"]),
                     "metrics": metrics, **base}
         metrics["guard"] = "protected"
-        return {"verdict": "not-reproduced", "reason": "the SF coercion leaves float32 scales unchanged on SM100",
+        return {"verdict": "not-reproduced",
+                "reason": f"transformers {version}: the SF coercion leaves float32 scales unchanged on SM100",
                 "metrics": metrics, **base}
 
     metrics["guard"] = "not-applicable"
     return {"verdict": "not-applicable",
-            "reason": "this transformers' DeepGEMM integration has neither the SM100 guard nor the SF coercion",
+            "reason": f"transformers {version}: its DeepGEMM integration has neither the SM100 guard nor the SF coercion",
             "metrics": metrics, **base}
+
+
+def _rounding_note(rp: dict) -> str:
+    if not rp.get("driven"):
+        return ""
+    got, ref = rp["library_path_vs_exact"], rp["float32_scales_vs_exact"]
+    return (f"; driven through its own deepgemm_fp8_fp4_linear ({rp['device']}), the rounded scales give relative "
+            f"error {got['rel_err']:.2f} and output norm x{got['norm_ratio']:.2f} (float32 scales: {ref['rel_err']:.3f})")
 
 
 def _dense_dispatch(dg, weight, scale32) -> dict:

@@ -19,6 +19,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import _common as C  # noqa: E402
 from _common import torch  # noqa: E402
 
+HEAVY = True  # may import transformers and load the hub kernel: the runner starts it first
+PRELOAD = ("transformers.integrations.finegrained_fp8", "transformers.models.mixtral.modeling_mixtral", "kernels")
 ID = "triton-fp32-block-scales"
 M, K, N = 256, 1024, 512
 
@@ -36,6 +38,37 @@ def emulate_tiled(qa, sa, qw, sw):
     return acc
 
 
+def library_check(ctx: C.Ctx, metrics: dict) -> dict | None:
+    """TRANSFORMERS_DISABLE_DEEPGEMM_LINEAR=1 through transformers' own FP8 path and the finegrained-fp8 hub kernel, when both are here.
+
+    Returns the result, or None (with ``metrics['library_path']`` saying why) to fall back to the
+    project's own Triton kernel.
+    """
+    import _hf_fp8 as H
+
+    ok, why = H.available()
+    if not ok:
+        metrics["library_path"] = {"ran": False, "why": why}
+        return None
+    try:
+        with ctx.gpu_timer():
+            r = H.run("disable-deepgemm-linear")
+    except Exception as e:  # noqa: BLE001 - the library path failed here: say so, fall back
+        text = str(e).strip().splitlines()[0] if str(e).strip() else ""
+        metrics["library_path"] = {"ran": False, "why": f"{type(e).__name__}: {text}"}
+        return None
+    works, detail = H.judge(r, "matmul_2d")
+    v = r["versions"]
+    metrics.update(path="library", library_path={"ran": True, **r},
+                   backend=f"transformers {v['transformers']} FP8 path, hub kernel {H.KERNEL_REPO} "
+                           f"(matmul_2d) loaded by kernels {v['kernels']}, {ctx.sm()}")
+    where = f"on this {ctx.sm()} GPU through transformers {v['transformers']} and the {H.KERNEL_REPO} hub kernel"
+    return {"verdict": "reproduced" if works else "not-reproduced",
+            "reason": (f"remedy works {where}: " if works else f"the remedy did not give the right answer {where}: ") + detail,
+            "metrics": metrics, "real_path": True, "machine_independent": False,
+            "scope_note": f"TRANSFORMERS_DISABLE_DEEPGEMM_LINEAR=1 run through the library's own code {where}, on a tiny block-FP8 checkpoint"}
+
+
 def body(ctx: C.Ctx) -> dict:
     x = ctx.randn(M, K, seed=21)
     w = ctx.randn(N, K, seed=22, scale=K ** -0.5)
@@ -44,6 +77,11 @@ def body(ctx: C.Ctx) -> dict:
     exact = C.exact_matmul(x, w)
     dequant_ref = C.emulated_block_gemm(qa, sa, qw, sw)
     metrics: dict = {"shape": {"M": M, "K": K, "N": N}}
+    if ctx.is_cuda and ctx.capability() >= (8, 9):
+        lib = library_check(ctx, metrics)
+        if lib is not None:
+            return lib
+
     real = False
     if ctx.is_cuda:
         cap = ctx.capability()
@@ -66,8 +104,10 @@ def body(ctx: C.Ctx) -> dict:
             out = torch.full((M, N), float("nan"), device="cuda")
             T.block_fp8_gemm(qa, sa, qw, sw, out=out)
         metrics["backend"] = f"Triton block-FP8 kernel (repro_kernels/_triton_fp8.py), {ctx.sm()}"
+        metrics["path"] = "own-triton"
         real = True
     else:
+        metrics["path"] = "cpu-emulation"
         out = emulate_tiled(qa, sa, qw, sw)
         metrics["backend"] = "CPU emulation of the tiled algorithm"
     vs_dequant = C.compare(out, dequant_ref)
@@ -91,6 +131,9 @@ def body(ctx: C.Ctx) -> dict:
         verdict = "not-reproduced"
         reason = (f"the float32-block-scale GEMM was wrong {where}: rel err {vs_exact['rel_err']:.3g} vs exact, "
                   f"{vs_dequant['rel_err']:.3g} vs the dequantized reference, all written: {metrics['all_written']}")
+    lp = metrics.get("library_path")
+    if real and lp and not lp.get("ran"):
+        reason += f" [the project's own Triton kernel ran: transformers' path was not available ({lp['why']})]"
     return {"verdict": verdict, "reason": reason, "metrics": metrics, "real_path": real,
             "machine_independent": False,
             "scope_note": f"Triton kernel run {where}" if real else "no CUDA GPU here; the remedy was checked in CPU emulation"}

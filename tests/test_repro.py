@@ -196,7 +196,8 @@ def test_deepgemm_sf_layout_table(cpu_results):
     by_arch = m["float32_sf_layout_by_arch"]
     assert by_arch["SM90"] and by_arch["SM100"]
     assert not by_arch["SM120"] and not by_arch["SM121"] and not by_arch["SM110"]
-    assert "Unknown SF transformation" in m["table_sm120"]["float32/gran_mn=1"]["error"]
+    assert "Unknown SF transformation" in m["table_sm120"]["float32/gran_mn=1/gran_k=128"]["error"]
+    assert r["verdict"] == "not-executed"  # deep_gemm is not installed here: nothing ran
     assert r["real_path"] is False  # a table is not an execution: it can never confirm a finding
 
 

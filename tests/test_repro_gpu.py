@@ -2,7 +2,8 @@
 
 Excluded from the default run (pytest's addopts deselect `gpu`). They assert what the real kernels must
 show on a Hopper-class GPU (the project's H200): real FP8 GEMMs agree with the CPU emulation, the
-mechanisms reproduce, the remedies compute the right answer, and the whole suite fits in 30 s.
+mechanisms reproduce, the remedies compute the right answer, the real-library paths run where the libraries are
+installed (and skip with the reason where not), and the whole suite fits in 10 s on warm workers.
 """
 from __future__ import annotations
 
@@ -29,7 +30,7 @@ def suite():
     if not _cuda_ok():
         pytest.skip("needs a CUDA GPU")
     t0 = time.perf_counter()
-    results = R.run_repros(device="cuda", timeout=120)
+    results = R.run_repros(device="cuda", timeout=300)
     wall = time.perf_counter() - t0
     return {r["id"]: r for r in results}, wall
 
@@ -48,9 +49,10 @@ def test_every_repro_ran_on_the_gpu(suite):
         assert r["gpu_s"] is None or r["gpu_s"] >= 0
 
 
-def test_suite_under_30_seconds(suite):
-    _, wall = suite
-    assert wall < 30.0, f"the whole suite took {wall:.1f} s"
+def test_suite_under_10_seconds_on_warm_workers(suite):
+    res, wall = suite
+    assert all(r.get("isolation") == "worker" for r in res.values())
+    assert wall < 10.0, f"the whole suite took {wall:.1f} s"
 
 
 def test_ue8m0_scale_rounding_real_gemm(suite):
@@ -71,15 +73,97 @@ def test_remedies_work_on_the_gpu(suite):
         r = suite[0][rid]
         assert r["verdict"] == "reproduced", (rid, r["reason"])
         assert r["real_path"] is True
-    # Hopper's FP8 tensor cores accumulate a 128-deep slice with less than float32 precision (the kernel
-    # promotes to float32 once per 128-K slice): 1.3e-4 against the float32 dequantized reference was
-    # measured on the H200; a wrong scale or block index gives errors of order 1
-    t = suite[0]["triton-fp32-block-scales"]["metrics"]
-    assert t["vs_fp32_dequant_reference"]["rel_err"] < 1e-3
-    assert t["all_written"]
-    g = suite[0]["grouped-mm-experts"]["metrics"]
-    assert g["vs_fp32_dequant_reference"]["rel_err"] < 1e-3
-    assert len(g["rel_err_by_expert"]) == g["experts"]
+    for rid in ("triton-fp32-block-scales", "grouped-mm-experts"):
+        m = suite[0][rid]["metrics"]
+        assert m["path"] in ("library", "own-triton"), rid
+        if m["path"] == "own-triton":
+            # the fallback says why the library path did not run
+            assert m["library_path"]["ran"] is False and m["library_path"]["why"]
+            # Hopper's FP8 tensor cores accumulate a 128-deep slice with less than float32 precision (the
+            # kernel promotes to float32 once per 128-K slice): 1.3e-4 against the float32 dequantized
+            # reference was measured on the H200; a wrong scale or block index gives errors of order 1
+            assert m["vs_fp32_dequant_reference"]["rel_err"] < 1e-3 and m["all_written"]
+
+
+def _library_remedy(suite, rid):
+    m = suite[0][rid]["metrics"]
+    if m.get("path") != "library":
+        pytest.skip(f"transformers' FP8 path with the finegrained-fp8 hub kernel is not available here: "
+                    f"{m.get('library_path', {}).get('why')}")
+    return m["library_path"]
+
+
+def test_disable_deepgemm_linear_remedy_runs_the_hub_triton_kernel(suite):
+    lp = _library_remedy(suite, "triton-fp32-block-scales")
+    assert lp["kernel_calls"]["matmul_2d"] > 0 and lp["kernel_calls"]["deepgemm_linear"] == 0
+    assert "FP8Linear" in lp["fp8_modules"]
+    lin = lp["linear_vs_fp32_reference"]
+    assert lin["calls"] >= 8 and lin["max_rel_err"] < 0.1 and lin["all_finite"]
+    # the contrast: the same model with its scales rounded without requantizing is much further off
+    assert lp["rounded_scales_vs_bf16_logits"]["rel_err"] > 2 * lp["fp8_vs_bf16_logits"]["rel_err"]
+
+
+def test_grouped_mm_remedy_runs_the_hub_grouped_kernel(suite):
+    lp = _library_remedy(suite, "grouped-mm-experts")
+    assert lp["experts_implementation"] == "grouped_mm"
+    assert lp["kernel_calls"]["matmul_grouped"] > 0
+    assert "FP8Experts" in lp["fp8_modules"]
+    ex = lp["experts_vs_fp32_reference"]
+    assert ex["calls"] >= 2 and ex["max_rel_err"] < 0.1 and ex["all_finite"]
+
+
+def _deepgemm(suite):
+    r = suite[0]["deepgemm-sf-layout"]
+    if not r["metrics"].get("executed"):
+        pytest.skip(f"DeepGEMM is not installed here ({r['metrics'].get('deep_gemm')}); "
+                    "docs/gpu-validation.md says how to build it")
+    return r
+
+
+def test_deepgemm_sf_layout_real_calls(suite):
+    r = _deepgemm(suite)
+    assert r["verdict"] != "error", r["reason"]
+    calls = r["metrics"]["calls"]
+    assert r["real_path"] is True and r["metrics"]["table_disagreements"] == []
+    if _cap(r) == (9, 0):
+        assert r["verdict"] == "not-reproduced"
+        assert calls["sfa_f32_1x128"]["ok"] and calls["sfb_f32_128x128"]["ok"]
+        for case in ("sfa_ue8m0_int32", "sfa_f32_gran_k32"):
+            assert "Unknown SF transformation" in calls[case]["error"], calls[case]
+
+
+def test_deepgemm_fp8_gemm_against_the_float32_reference(suite):
+    _deepgemm(suite)
+    r = suite[0]["ue8m0-scale-rounding"]
+    if _cap(r) != (9, 0):
+        pytest.skip("DeepGEMM's float32-scale FP8 GEMM is the SM90 path")
+    dg = r["metrics"]["deepgemm"]
+    assert dg["ran"], dg
+    assert dg["fp32_scales"]["vs_fp32_reference"]["rel_err"] < 1e-2 and dg["fp32_scales"]["all_written"]
+    assert dg["fp32_scales"]["vs_exact"]["rel_err"] < 0.06
+    assert dg["shows_mechanism"] and dg["rounded_no_requant"]["vs_exact"]["norm_ratio"] > 1.5
+
+
+def test_guard_is_vulnerable_with_transformers_5_12_1():
+    """FP8TRIAGE_TF512_PATH: a folder with transformers 5.12.1 installed (tools/gpu_validate.sh makes one)."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    path = os.environ.get("FP8TRIAGE_TF512_PATH")
+    if not path or not _cuda_ok():
+        pytest.skip("set FP8TRIAGE_TF512_PATH to a folder holding transformers 5.12.1, on a CUDA machine")
+    # only that folder: 5.12.1 fails at import next to kernels 0.16 (which the 5.17.0 folder holds)
+    env = dict(os.environ, PYTHONPATH=path)
+    out = subprocess.run([sys.executable, str(R.discover()["fp32-sf-guard"]), "--device", "cuda", "--json"],
+                         capture_output=True, text=True, env=env, timeout=300)
+    r = json.loads(out.stdout)
+    assert r["metrics"]["transformers"] == "5.12.1", r["metrics"]
+    assert r["verdict"] == "reproduced" and r["metrics"]["guard"] == "vulnerable"
+    rp = r["metrics"]["rounding_path"]
+    assert rp["driven"] and rp["device"] == "cuda" and rp["weight_scales_rounded"]
+    assert rp["library_path_vs_exact"]["rel_err"] > 10 * rp["float32_scales_vs_exact"]["rel_err"]
 
 
 def test_fp8_capability_on_hopper(suite):
@@ -97,6 +181,8 @@ def test_guard_and_layout_and_packing(suite):
     layout = res["deepgemm-sf-layout"]
     if not layout["metrics"].get("executed", True):
         assert layout["verdict"] == "not-executed"  # deep_gemm is not installed: nothing was reproduced
+    if layout["verdict"] == "error":  # a DeepGEMM that does not match this torch: the mismatch is named
+        assert "mismatch" in layout["reason"]
     elif _cap(layout)[0] in (9, 10):
         assert layout["verdict"] == "not-reproduced"
     elif _cap(layout)[0] in (11, 12):
@@ -117,7 +203,7 @@ def test_confirm_findings_on_the_gpu():
 
     f_pack = finding("nonpow2", ["ue8m0-pack-nonpow2"])
     f_round = finding("rounding", ["ue8m0-scale-rounding"], ["triton-fp32-block-scales"])
-    R.confirm_findings([f_pack, f_round], device="cuda", timeout=120)
+    R.confirm_findings([f_pack, f_round], device="cuda", timeout=300)
     assert f_pack.status == Status.CONFIRMED
     cap = _cap(f_round.repro_results[0])
     if cap[0] < 10:
@@ -125,7 +211,7 @@ def test_confirm_findings_on_the_gpu():
         note = f_round.repro_results[0]["note"]
         assert f"SM{cap[0]}{cap[1]}" in note and "emulat" in note
     remedy = f_round.repro_results[1]
-    assert remedy["purpose"] == "remedy" and remedy["note"].startswith("remedy checked on this GPU")
+    assert remedy["purpose"] == "remedy" and remedy["note"].startswith("remedy checked on this GPU"), remedy["note"]
 
 
 def test_guard_is_protected_with_transformers_5_17(suite):

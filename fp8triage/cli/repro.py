@@ -16,15 +16,19 @@ from .. import repro as R
 @click.option("--format", "fmt", type=click.Choice(("text", "json")), default="text", show_default=True)
 @click.option("--timeout", type=float, default=R.DEFAULT_TIMEOUT, show_default=True,
               help="Seconds each kernel may run before it is killed (verdict 'timeout').")
-@click.option("--jobs", type=int, default=None, help="Kernels run at once (default: up to 4).")
+@click.option("--jobs", type=int, default=None,
+              help="Worker processes, i.e. kernels run at once (default: one per kernel, at most 6 and the CPU count).")
+@click.option("--isolate", is_flag=True,
+              help="Run every kernel in a fresh process instead of on warm worker processes (slower).")
 @click.option("--kernel-dir", type=click.Path(file_okay=False), default=None, hidden=True,
               help="Run the kernels of another folder (tests).")
 @click.option("--list", "list_only", is_flag=True, help="List the repro ids and exit.")
 @click.option("-v", "--verbose", is_flag=True, help="Show the kernels' stderr tails.")
-def repro(ids, device, fmt, timeout, jobs, kernel_dir, list_only, verbose):
+def repro(ids, device, fmt, timeout, jobs, isolate, kernel_dir, list_only, verbose):
     """Run FP8 kernel reproductions on the local GPU (or in CPU emulation).
 
-    Each repro runs in its own subprocess with a timeout and reports a verdict (reproduced,
+    Repros run on warm worker processes (torch and the CUDA context loaded once per worker; a
+    worker whose kernel crashes or hangs is replaced), each with a timeout, and report a verdict (reproduced,
     not-reproduced, not-executed, not-applicable, skipped, error, timeout), its metrics, the device and versions,
     and the command that re-runs it. With no ID, every repro runs.
 
@@ -48,7 +52,7 @@ def repro(ids, device, fmt, timeout, jobs, kernel_dir, list_only, verbose):
         click.echo(f"fp8triage repro: {R.NO_TORCH}", err=True)
         sys.exit(1)
     t0 = time.perf_counter()
-    results = R.run_repros(todo, device=device, timeout=timeout, directory=kernel_dir, jobs=jobs)
+    results = R.run_repros(todo, device=device, timeout=timeout, directory=kernel_dir, jobs=jobs, isolate=isolate)
     wall = round(time.perf_counter() - t0, 3)
     if fmt == "json":
         click.echo(R.render_json(results, device=device, wall_s=wall))

@@ -1,0 +1,245 @@
+"""The remedy checks through transformers' own FP8 code path, on a tiny block-FP8 checkpoint built here.
+
+A tiny Mixtral-style model (2 layers, 8 experts of which 2 per token, hidden 256) is initialised from a
+seed, saved as a bf16 checkpoint in a temporary folder and loaded back with
+``FineGrainedFP8Config(weight_block_size=(128, 128))``, so transformers itself quantizes every linear
+and expert weight to float8_e4m3fn with float32 128x128 block scales and swaps in its ``FP8Linear`` and
+``FP8Experts`` modules. The forward pass then runs the library's dispatch (``fp8_linear``, the experts
+implementation) and the hub kernel ``kernels-community/finegrained-fp8`` that it loads through the
+``kernels`` package (offline: from the local cache or a ``LOCAL_KERNELS`` override).
+
+Each check counts the calls into the hub kernel's entry points (and into transformers' DeepGEMM
+linear) and checks every FP8 module's output against a float32 reference computed from the same
+input and the module's own FP8 weights and float32 block scales (forward hooks; for the experts with
+the routing the module was given), so only the kernel's activation quantization separates them. The
+logits are compared with the bf16 model's, and with the same FP8 model after its float32 scales were
+rounded up to powers of two without requantizing (the mechanism the remedies avoid), for information:
+routing flips in a tiny random MoE make logits a noisy yardstick. Everything here needs CUDA;
+:func:`available` says why not otherwise.
+"""
+from __future__ import annotations
+
+import contextlib
+import importlib
+import importlib.metadata
+import importlib.util
+import os
+import tempfile
+
+import _common as C
+from _common import torch
+
+KERNEL_REPO = "kernels-community/finegrained-fp8"
+MODULE_TOL = 0.1  # FP8 activation quantization gives ~0.03 per GEMM; a wrong scale or block gives ~1
+# the hub kernel autotunes with triton.autotune; keep the results in Triton's cache so a second run does
+# not tune again (set before the kernel module is imported, which creates the autotuners)
+os.environ.setdefault("TRITON_CACHE_AUTOTUNING", "1")
+
+
+def available() -> tuple[bool, str]:
+    """Whether transformers' FP8 path and the finegrained-fp8 hub kernel can run here; else why not."""
+    for mod in ("transformers", "kernels"):
+        if importlib.util.find_spec(mod) is None:
+            return False, f"the {mod} package is not installed"
+    try:
+        fg = importlib.import_module("transformers.integrations.finegrained_fp8")
+    except Exception as e:  # noqa: BLE001
+        return False, f"transformers has no usable finegrained FP8 integration ({type(e).__name__}: {e})"
+    loader = getattr(fg, "load_finegrained_fp8_kernel", None)
+    if loader is None or not hasattr(fg, "fp8_linear"):
+        return False, "this transformers has no hub-kernel FP8 path (load_finegrained_fp8_kernel / fp8_linear)"
+    try:
+        loader()
+    except Exception as e:  # noqa: BLE001 - ImportError, FileNotFoundError offline, a kernel that does not build
+        text = str(e).strip().splitlines()[0] if str(e).strip() else ""
+        return False, f"the {KERNEL_REPO} hub kernel could not be loaded ({type(e).__name__}: {text})"
+    return True, ""
+
+
+def _versions() -> dict:
+    out = {}
+    for dist in ("transformers", "kernels"):
+        try:
+            out[dist] = importlib.metadata.version(dist)
+        except Exception:  # noqa: BLE001
+            out[dist] = None
+    return out
+
+
+@contextlib.contextmanager
+def _counting(fg):
+    """Count calls into the hub kernel's entry points and into transformers' DeepGEMM linear."""
+    counts = {"matmul_2d": 0, "matmul_batched": 0, "matmul_grouped": 0, "deepgemm_linear": 0}
+
+    def wrap(name, fn):
+        def f(*a, **k):
+            counts[name] += 1
+            return fn(*a, **k)
+        return f
+
+    kernel = fg.load_finegrained_fp8_kernel()
+    saved_kernel = fg._FINEGRAINED_FP8
+    fg._FINEGRAINED_FP8 = type(kernel)(matmul=wrap("matmul_2d", kernel.matmul),
+                                       batched_matmul=wrap("matmul_batched", kernel.batched_matmul),
+                                       grouped_matmul=wrap("matmul_grouped", kernel.grouped_matmul))
+    saved_dg = getattr(fg, "deepgemm_fp8_fp4_linear", None)
+    if saved_dg is not None:
+        fg.deepgemm_fp8_fp4_linear = wrap("deepgemm_linear", saved_dg)
+    try:
+        yield counts
+    finally:
+        fg._FINEGRAINED_FP8 = saved_kernel
+        if saved_dg is not None:
+            fg.deepgemm_fp8_fp4_linear = saved_dg
+
+
+def _tiny_checkpoint(folder: str, seed: int):
+    from transformers import MixtralConfig, MixtralForCausalLM
+
+    cfg = MixtralConfig(vocab_size=512, hidden_size=256, intermediate_size=256, num_hidden_layers=2,
+                        num_attention_heads=4, num_key_value_heads=2, head_dim=64, num_local_experts=8,
+                        num_experts_per_tok=2, max_position_embeddings=256, initializer_range=256 ** -0.5,
+                        tie_word_embeddings=False)
+    torch.manual_seed(seed)
+    model = MixtralForCausalLM(cfg).to(torch.bfloat16)
+    model.save_pretrained(folder)
+    return model
+
+
+def _round_scales_in_place(model) -> int:
+    """Round every float32 block scale of the FP8 modules up to a power of two, data kept (the bug)."""
+    n = 0
+    for name, p in model.named_parameters():
+        if name.endswith("scale_inv") and p.dtype == torch.float32:
+            with torch.no_grad():
+                p.copy_(C.ceil_pow2(p.data))
+            n += 1
+    return n
+
+
+def _dq(q, s):
+    return C.dequantize_blocks(q, s.float(), C.BLOCK, C.BLOCK)
+
+
+def _linear_ref(mod, x):
+    w = _dq(mod.weight, mod.weight_scale_inv)
+    y = x.float().reshape(-1, x.shape[-1]) @ w.t()
+    if getattr(mod, "bias", None) is not None:
+        y = y + mod.bias.float()
+    return y
+
+
+def _experts_ref(mod, hs, idx, weights):
+    """The experts' output in float32 from the module's own FP8 weights and scales, with the given routing."""
+    x = hs.float().reshape(-1, hs.shape[-1])
+    out = torch.zeros_like(x)
+    gu_w, gu_s = (mod.gate_up_proj, mod.gate_up_proj_scale_inv) if mod.has_gate else (mod.up_proj, mod.up_proj_scale_inv)
+    for e in range(gu_w.shape[0]):
+        tok, kpos = (idx == e).nonzero(as_tuple=True)
+        if tok.numel() == 0:
+            continue
+        h = x[tok] @ _dq(gu_w[e], gu_s[e]).t()
+        h = mod._apply_gate(h) if mod.has_gate else mod.act_fn(h)
+        d = h @ _dq(mod.down_proj[e], mod.down_proj_scale_inv[e]).t()
+        out.index_add_(0, tok, d * weights[tok, kpos, None].float())
+    return out
+
+
+@contextlib.contextmanager
+def _module_checks(model):
+    """Forward hooks: each FP8Linear / FP8Experts output against its float32 reference (first pass only)."""
+    found: dict = {"FP8Linear": [], "FP8Experts": []}
+    state = {"on": True}
+
+    def hook(mod, args, kwargs, output):
+        if not state["on"]:
+            return
+        out = output[0] if isinstance(output, tuple) else output
+        name = type(mod).__name__
+        with torch.no_grad():
+            if name == "FP8Linear":
+                x = args[0] if args else kwargs["input"]
+                if mod.weight.element_size() != 1 or mod.block_size is None:
+                    return
+                ref = _linear_ref(mod, x)
+                got = out.float().reshape(ref.shape)
+            else:
+                names = ("hidden_states", "top_k_index", "top_k_weights")
+                vals = list(args) + [kwargs[n] for n in names[len(args):]]
+                ref = _experts_ref(mod, *vals[:3])
+                got = out.float().reshape(ref.shape)
+            found[name].append(C.compare(got, ref))
+
+    handles = [m.register_forward_hook(hook, with_kwargs=True) for m in model.modules()
+               if type(m).__name__ in found]
+    try:
+        yield found, state
+    finally:
+        for h in handles:
+            h.remove()
+
+
+def _summary(items: list) -> dict | None:
+    if not items:
+        return None
+    return {"calls": len(items), "max_rel_err": max(i["rel_err"] for i in items),
+            "min_cosine": min(i["cosine"] for i in items), "all_finite": all(i["finite"] for i in items)}
+
+
+def run(remedy: str, seed: int = 0) -> dict:
+    """Run one remedy through the library. ``remedy``: ``disable-deepgemm-linear`` or ``grouped-mm``."""
+    from transformers import FineGrainedFP8Config, MixtralForCausalLM
+
+    fg = importlib.import_module("transformers.integrations.finegrained_fp8")
+    env_before = os.environ.get("TRANSFORMERS_DISABLE_DEEPGEMM_LINEAR")
+    if remedy == "disable-deepgemm-linear":
+        os.environ["TRANSFORMERS_DISABLE_DEEPGEMM_LINEAR"] = "1"
+    ids = torch.randint(0, 512, (2, 48), generator=torch.Generator().manual_seed(seed + 1)).cuda()
+    try:
+        with tempfile.TemporaryDirectory(prefix="fp8triage-ckpt-") as folder:
+            ref_model = _tiny_checkpoint(folder, seed).cuda().eval()
+            with torch.no_grad():
+                ref = ref_model(ids).logits.float()
+            del ref_model
+            model = MixtralForCausalLM.from_pretrained(
+                folder, quantization_config=FineGrainedFP8Config(weight_block_size=(128, 128)),
+                dtype=torch.bfloat16, device_map="cuda").eval()
+        fp8_modules = sorted({type(m).__name__ for m in model.modules() if type(m).__name__.startswith("FP8")})
+        if remedy == "grouped-mm":
+            model.set_experts_implementation("grouped_mm")
+        impl = getattr(model.config, "_experts_implementation", None)
+        with _counting(fg) as counts, _module_checks(model) as (checks, state), torch.no_grad():
+            out = model(ids).logits.float()
+            calls = dict(counts)
+            state["on"] = False
+            _round_scales_in_place(model)
+            bad = model(ids).logits.float()
+    finally:
+        if env_before is None:
+            os.environ.pop("TRANSFORMERS_DISABLE_DEEPGEMM_LINEAR", None)
+        else:
+            os.environ["TRANSFORMERS_DISABLE_DEEPGEMM_LINEAR"] = env_before
+    return {"remedy": remedy, "versions": _versions(), "fp8_modules": fp8_modules, "experts_implementation": impl,
+            "kernel_calls": calls, "tokens": int(ids.numel()),
+            "linear_vs_fp32_reference": _summary(checks["FP8Linear"]),
+            "experts_vs_fp32_reference": _summary(checks["FP8Experts"]),
+            "fp8_vs_bf16_logits": C.compare(out, ref), "rounded_scales_vs_bf16_logits": C.compare(bad, ref)}
+
+
+def judge(r: dict, entry: str) -> tuple[bool, str]:
+    """Whether the remedy ran through the hub kernel's ``entry`` and every FP8 module computed the right answer."""
+    calls = r["kernel_calls"]
+    used = calls.get(entry, 0) > 0
+    if entry == "matmul_2d":  # TRANSFORMERS_DISABLE_DEEPGEMM_LINEAR=1: DeepGEMM's linear must not be tried
+        used = used and calls.get("deepgemm_linear", 0) == 0
+    mods = {k: r[k] for k in ("linear_vs_fp32_reference", "experts_vs_fp32_reference") if r.get(k)}
+    needed = "experts_vs_fp32_reference" if entry == "matmul_grouped" else "linear_vs_fp32_reference"
+    ok_mods = needed in mods and all(m["max_rel_err"] < MODULE_TOL and m["all_finite"] for m in mods.values())
+    works = used and ok_mods
+    parts = [f"{entry} called {calls.get(entry, 0)} times (DeepGEMM linear tried {calls.get('deepgemm_linear', 0)})"]
+    for k, m in mods.items():
+        parts.append(f"{'FP8Linear' if k.startswith('linear') else 'FP8Experts'} outputs vs float32 reference of "
+                     f"the same FP8 weights: worst rel err {m['max_rel_err']:.3f} over {m['calls']} calls")
+    parts.append(f"logits vs the bf16 model {r['fp8_vs_bf16_logits']['rel_err']:.3f} (scales rounded without "
+                 f"requantizing: {r['rounded_scales_vs_bf16_logits']['rel_err']:.3f})")
+    return works, "; ".join(parts)

@@ -1,0 +1,227 @@
+"""The warm worker processes of the repro runner, and the real-library plumbing that needs no GPU.
+
+Workers: kernels share a process (torch and the CUDA context paid once), yet each kernel starts with the
+environment, arguments and working directory it would have in a fresh process; a kernel that crashes
+or hangs takes only its worker down, which is replaced for the kernels after it; ``isolate`` keeps the
+fresh-process mode. DeepGEMM probe: a ``deep_gemm`` whose binary does not match (import error, crash at
+its first call) is named as an import or ABI mismatch, driven here with stand-in packages on the CPU.
+"""
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from fp8triage import repro as R
+
+HAVE_TORCH = importlib.util.find_spec("torch") is not None
+KDIR = Path(R.discover()["deepgemm-sf-layout"]).parent
+
+PID_KERNEL = textwrap.dedent("""
+    import json, os, sys
+    rid = os.path.basename(sys.argv[0])[:-3].replace('_', '-')
+    leaked = os.environ.get('FP8TRIAGE_TEST_LEAK')
+    os.environ['FP8TRIAGE_TEST_LEAK'] = rid        # must not reach the next kernel
+    os.chdir('/')                                   # nor this
+    print(json.dumps({'id': rid, 'verdict': 'not-reproduced', 'reason': 'ok', 'metrics': {
+        'pid': os.getpid(), 'leaked': leaked, 'argv': sys.argv[1:]}}))
+""")
+
+
+@pytest.fixture
+def kernels(tmp_path):
+    for name in ("a_first.py", "b_second.py", "d_fourth.py"):
+        (tmp_path / name).write_text(PID_KERNEL)
+    (tmp_path / "c_crash.py").write_text("import os, signal\nos.kill(os.getpid(), signal.SIGSEGV)\n")
+    (tmp_path / "e_hang.py").write_text("import time\nwhile True:\n    time.sleep(0.1)\n")
+    return tmp_path
+
+
+def test_one_worker_runs_kernels_in_turn_and_is_replaced_after_a_crash(kernels):
+    res = {r["id"]: r for r in R.run_repros(["a-first", "b-second", "c-crash", "d-fourth"], device="cpu",
+                                            timeout=20, directory=kernels, jobs=1)}
+    a, b, d = (res[k]["metrics"] for k in ("a-first", "b-second", "d-fourth"))
+    assert all(r["isolation"] == "worker" for r in res.values())
+    assert a["pid"] == b["pid"]  # the same warm worker
+    assert res["c-crash"]["verdict"] == "error" and "SIGSEGV" in res["c-crash"]["reason"]
+    assert d["pid"] != a["pid"]  # the crashed worker was replaced, and the kernel after it still ran
+    assert res["d-fourth"]["verdict"] == "not-reproduced"
+    # every kernel starts clean: no environment from the kernel before it, its own arguments
+    assert a["leaked"] is None and b["leaked"] is None and d["leaked"] is None
+    assert b["argv"] == ["--device", "cpu", "--json"]
+    assert res["b-second"]["command"].endswith("b_second.py --device cpu --json")
+
+
+def test_a_hung_kernel_times_out_and_the_next_one_gets_a_fresh_worker(kernels):
+    res = {r["id"]: r for r in R.run_repros(["a-first", "e-hang", "b-second"], device="cpu", timeout=3,
+                                            directory=kernels, jobs=1)}
+    assert res["e-hang"]["verdict"] == "timeout" and "3 s" in res["e-hang"]["reason"]
+    assert res["b-second"]["verdict"] == "not-reproduced"
+    assert res["b-second"]["metrics"]["pid"] != res["a-first"]["metrics"]["pid"]
+
+
+def test_isolate_runs_each_kernel_in_a_fresh_process(kernels):
+    res = R.run_repros(["a-first", "b-second"], device="cpu", timeout=20, directory=kernels, jobs=1, isolate=True)
+    assert [r["isolation"] for r in res] == ["process", "process"]
+    assert res[0]["metrics"]["pid"] != res[1]["metrics"]["pid"]
+
+
+def test_heavy_kernels_are_started_first(kernels):
+    (kernels / "z_heavy.py").write_text("HEAVY = True\n" + PID_KERNEL)
+    order = sorted(["a-first", "z-heavy"], key=lambda r: R._priority(R.discover(kernels)[r]))
+    assert order == ["z-heavy", "a-first"]
+    # results still come back in the order asked
+    res = R.run_repros(["a-first", "z-heavy"], device="cpu", timeout=20, directory=kernels, jobs=1)
+    assert [r["id"] for r in res] == ["a-first", "z-heavy"]
+
+
+# ── the DeepGEMM probe with stand-in packages (no GPU needed) ─────────────────────────────────────
+
+
+def _probe(tmp_path, init_py: str, cases):
+    pkg = tmp_path / "fake" / "deep_gemm"
+    pkg.mkdir(parents=True)
+    (pkg / "__init__.py").write_text(textwrap.dedent(init_py))
+    env = dict(os.environ, PYTHONPATH=str(tmp_path / "fake"), FP8TRIAGE_PROBE_DEVICE="cpu")
+    code = ("import json, sys; sys.path.insert(0, sys.argv[1]); import _deepgemm_probe as P; "
+            "print(json.dumps(P.run_cases(sys.argv[2:], timeout=60)))")
+    out = subprocess.run([sys.executable, "-c", code, str(KDIR), *cases], capture_output=True, text=True,
+                         env=env, timeout=120)
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.skipif(not HAVE_TORCH, reason="the probe's child imports torch")
+def test_probe_names_an_import_mismatch(tmp_path):
+    res = _probe(tmp_path, """
+        raise ImportError("/x/deep_gemm/_C.so: undefined symbol: _ZN3c104cuda19CUDAErrorLogCaptureE")
+    """, ["import", "sfa_f32_1x128"])
+    assert res["import"]["import_error"] and "undefined symbol" in res["import"]["error"]
+    assert "sfa_f32_1x128" not in res  # nothing else is tried after a failed import
+    sys.path.insert(0, str(KDIR))
+    try:
+        import deepgemm_sf_layout as L
+    finally:
+        sys.path.remove(str(KDIR))
+    why = L.mismatch_reason(res, "2.11.0+cu130")
+    assert "ABI mismatch" in why and "torch 2.11.0+cu130" in why and "undefined symbol" in why
+
+
+@pytest.mark.skipif(not HAVE_TORCH, reason="the probe's child imports torch")
+def test_probe_names_the_call_that_crashed_and_goes_on(tmp_path):
+    res = _probe(tmp_path, """
+        import os, signal
+        __version__ = "9.9"
+        def transform_sf_into_required_layout(sf, mn, k, recipe, num_groups=None, is_sfa=None, disable=False):
+            if sf.dtype.is_floating_point and recipe == (1, 128, 128) and is_sfa:
+                os.kill(os.getpid(), signal.SIGSEGV)     # what an ABI-mismatched build does
+            if not sf.dtype.is_floating_point:
+                raise RuntimeError("Assertion error (csrc/apis/layout.hpp:60): Unknown SF transformation")
+            return sf
+    """, ["import", "sfa_f32_1x128", "sfa_ue8m0_int32", "sfb_f32_128x128"])
+    assert res["import"]["ok"] and res["import"]["version"] == "9.9"
+    assert res["sfa_f32_1x128"]["crashed"] == "SIGSEGV"
+    # a second child ran the cases after the crash
+    assert res["_children"] == 2
+    assert "Unknown SF transformation" in res["sfa_ue8m0_int32"]["error"]
+    assert res["sfb_f32_128x128"]["ok"] and res["sfb_f32_128x128"]["values_kept"]
+    sys.path.insert(0, str(KDIR))
+    try:
+        import deepgemm_sf_layout as L
+    finally:
+        sys.path.remove(str(KDIR))
+    why = L.mismatch_reason(res, "2.11.0+cu130")
+    assert "SIGSEGV" in why and "sfa_f32_1x128" in why and "ABI mismatch" in why
+
+
+def test_documented_table_keys_the_k_granularity():
+    sys.path.insert(0, str(KDIR))
+    try:
+        import deepgemm_sf_layout as L
+    finally:
+        sys.path.remove(str(KDIR))
+    # checked against DeepGEMM 2.6.1 on an H200 (docs/gpu-validation.md)
+    assert L.documented((9, 0), "float32", 1, 128)["error"] is None
+    assert L.documented((9, 0), "float32", 128, 128)["error"] is None
+    assert L.documented((9, 0), "float32", 1, 32)["error"] == L.UNKNOWN_TEXT
+    assert L.documented((9, 0), "int32", 1, 128)["error"] == L.UNKNOWN_TEXT
+    assert L.documented((10, 0), "float32", 1, 32)["error"] is None
+    assert L.documented((12, 0), "float32", 1, 128)["error"] == L.UNKNOWN_TEXT
+    assert "layout.hpp:60" in L.UNKNOWN_TEXT
+
+
+# ── fp32-sf-guard drives an unguarded library's own rounding path ─────────────────────────────────
+
+
+@pytest.mark.skipif(not HAVE_TORCH, reason="torch is not installed")
+def test_guard_drives_the_unguarded_librarys_linear_and_reports_the_error(tmp_path):
+    """A stand-in shaped like transformers 5.12.1: no guard, its DeepGEMM linear coerces float32 SFs by
+    rounding them on SM100. The kernel must call that linear itself and measure the damage."""
+    pkg = tmp_path / "fake" / "transformers"
+    (pkg / "integrations").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("__version__ = '5.12.1-standin'\n")
+    (pkg / "integrations" / "__init__.py").write_text("")
+    (pkg / "integrations" / "deepgemm.py").write_text(textwrap.dedent("""
+        import functools
+        import torch
+
+        def load_deepgemm_kernel(requires_sm100=False):
+            raise ImportError("no DeepGEMM here")
+
+        @functools.cache
+        def _is_sm100(device):
+            return torch.cuda.get_device_capability(device)[0] >= 10
+
+        def _coerce_sf_for_kernel(sf, expected_mn=None):
+            if sf.dtype == torch.float32 and _is_sm100(sf.device):
+                bits = sf.contiguous().view(torch.int32)
+                return ((bits + (1 << 23) - 1) & ~((1 << 23) - 1)).view(torch.float32)
+            return sf
+
+        def deepgemm_fp8_fp4_linear(input, weight, weight_scale_inv, bias=None, block_size=None,
+                                    output_dtype=torch.bfloat16, activation_scale=None):
+            dg = load_deepgemm_kernel()
+            q, s = dg.per_token_cast_to_fp8(input.view(-1, input.shape[-1]), use_ue8m0=False, gran_k=128)
+            out = torch.empty(q.shape[0], weight.shape[0], dtype=output_dtype, device=input.device)
+            dg.fp8_fp4_matmul((q, _coerce_sf_for_kernel(s)), (weight, _coerce_sf_for_kernel(weight_scale_inv)), out)
+            return out
+    """))
+    env = dict(os.environ, PYTHONPATH=str(tmp_path / "fake"))
+    script = R.discover()["fp32-sf-guard"]
+    out = subprocess.run([sys.executable, str(script), "--device", "cpu", "--json"], capture_output=True,
+                         text=True, env=env, timeout=120)
+    r = json.loads(out.stdout)
+    assert r["verdict"] == "reproduced", r["reason"]
+    m = r["metrics"]
+    assert m["transformers"] == "5.12.1-standin" and "transformers 5.12.1-standin" in r["reason"]
+    rp = m["rounding_path"]
+    assert rp["driven"] and rp["device"] == "cpu"
+    assert rp["weight_scales_rounded"] and rp["act_scales_rounded"]
+    assert 1.0 < rp["weight_scale_gain_mean"] < 2.0
+    assert rp["library_path_vs_exact"]["rel_err"] > 10 * rp["float32_scales_vs_exact"]["rel_err"]
+    assert "deepgemm_fp8_fp4_linear" in r["reason"]
+
+
+@pytest.mark.skipif(not HAVE_TORCH, reason="torch is not installed")
+def test_guard_names_the_version_when_its_integration_fails_at_import(tmp_path):
+    """transformers 5.12.1 next to kernels 0.16 raises ValueError while importing its DeepGEMM integration
+    (seen on the H200): the verdict is error with the version and the exception, not a crash."""
+    pkg = tmp_path / "fake" / "transformers"
+    (pkg / "integrations").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("__version__ = '5.12.1'\n")
+    (pkg / "integrations" / "__init__.py").write_text("")
+    (pkg / "integrations" / "deepgemm.py").write_text(
+        "raise ValueError('Either a revision or a version must be specified.')\n")
+    env = dict(os.environ, PYTHONPATH=str(tmp_path / "fake"))
+    out = subprocess.run([sys.executable, str(R.discover()["fp32-sf-guard"]), "--device", "cpu", "--json"],
+                         capture_output=True, text=True, env=env, timeout=120)
+    r = json.loads(out.stdout)
+    assert r["verdict"] == "error"
+    assert "transformers 5.12.1" in r["reason"] and "ValueError: Either a revision" in r["reason"]
+    assert r["metrics"]["transformers"] == "5.12.1"

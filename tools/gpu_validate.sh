@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# The whole GPU validation in one command, on a bare GPU machine with no network (docs/gpu-validation.md):
+#
+#   bash tools/gpu_validate.sh CARRY [OUTDIR]
+#
+# CARRY is what tools/gpu_carry.sh prepared (wheels, sources, MANIFEST). This script
+#  1. installs the carried wheels into two private folders (transformers 5.17.0 + kernels 0.16.2 with
+#     kernels-data; transformers 5.12.1), never into the machine's own site-packages;
+#  2. builds DeepGEMM from source against the machine's torch (`python setup.py build_ext --inplace`,
+#     CUTLASS and fmt headers from CARRY, CUTLASS's cute/ and cutlass/ copied into deep_gemm/include for
+#     its JIT, as DeepGEMM's own build_py step does);
+#  3. lays out the hub kernel kernels-community/finegrained-fp8 where the `kernels` package loads local
+#     kernels (LOCAL_KERNELS=repo_id=path; a build/torch-cuda variant with metadata.json and the _ops
+#     module that the hub's kernel builder would generate);
+#  4. runs the repro suite (cold and warm caches) with transformers 5.17.0, fp32-sf-guard with 5.12.1,
+#     the GPU tests, and the planted-crash CPU tests; JSON results go to OUTDIR.
+set -uo pipefail
+CARRY=$(realpath "${1:?usage: gpu_validate.sh CARRY [OUTDIR]}")
+OUTDIR=${2:-${OUT:-/tmp/gpuval-out}}
+W=${GPUVAL_WORK:-/tmp/gpuval}
+PY=${PYTHON:-python3}
+mkdir -p "$OUTDIR" "$W"
+export CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
+export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 PYTHONUNBUFFERED=1
+[ -d /opt/gcc/bin ] && export PATH=/opt/gcc/bin:$PATH
+t_all=$(date +%s%N)
+since() { echo "$(( ($(date +%s%N) - $1) / 1000000 )) ms"; }
+step() { echo; echo "== $* ($(date -u +%H:%M:%S))"; }
+
+step "machine"
+nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader
+$PY -c 'import torch,triton,sys;print("python",sys.version.split()[0],"torch",torch.__version__,"cuda",torch.version.cuda,"triton",triton.__version__,"cap",torch.cuda.get_device_capability())'
+nvcc --version | tail -2 | head -1; g++ --version | head -1
+cat "$CARRY/MANIFEST"
+
+step "wheels"
+$PY -m pip install -q --no-index --no-deps --no-compile --target "$W/site-517" \
+    "$CARRY"/wheels/transformers-5.17.0-*.whl "$CARRY"/wheels/kernels-0.16.2-*.whl "$CARRY"/wheels/kernels_data-*.whl || exit 1
+# 5.12.1 without `kernels`: with kernels 0.16 installed it fails at import ("Either a revision or a version
+# must be specified"), and its fp32-sf-guard path needs no hub kernel
+$PY -m pip install -q --no-index --no-deps --no-compile --target "$W/site-512" \
+    "$CARRY"/wheels/transformers-5.12.1-*.whl "$CARRY"/wheels/tokenizers-0.22.2-*.whl || exit 1
+# byte-compile once, as an ordinary install does (imports are then not recompiled on every start)
+$PY -m compileall -q -j 0 "$W/site-517" "$W/site-512" >/dev/null
+
+step "DeepGEMM build"
+# The machine's `g++` (/opt/gcc/bin) is a wrapper around GCC 13 whose library path has only a static
+# libstdc++: an extension it links carries its own copy of the C++ runtime (seen 2026-12-03: no
+# libstdc++.so.6 dependency, codecvt symbols defined in _C.so), and DeepGEMM's JIT then crashes with
+# SIGSEGV in std::regex (its include parser) at the first kernel: the locale facet is looked up with
+# the id of the wrong copy. Fix: put the process's own shared libstdc++ first on the link path.
+# A second build with the plain wrapper is kept to show the verdict for a mismatched build.
+LIBSTDCXX=$($PY -c "import torch; print(next(l.split()[-1] for l in open('/proc/self/maps') if 'libstdc++' in l))")
+mkdir -p "$W/libstdcxx"; ln -sf "$LIBSTDCXX" "$W/libstdcxx/libstdc++.so"
+echo "shared libstdc++ of this python: $LIBSTDCXX"
+build_dg() {  # $1 folder, $2.. extra env
+  local dir=$1; shift
+  rm -rf "$dir"; mkdir -p "$dir/third-party/cutlass" "$dir/third-party/fmt"
+  tar xzf "$CARRY/src/deepgemm.tgz" -C "$dir"
+  tar xzf "$CARRY/src/cutlass-include.tgz" -C "$dir/third-party/cutlass"
+  tar xzf "$CARRY/src/fmt-include.tgz" -C "$dir/third-party/fmt"
+  cp -r "$dir/third-party/cutlass/include/cute" "$dir/third-party/cutlass/include/cutlass" "$dir/deep_gemm/include/"
+  (cd "$dir" && env "$@" DG_USE_LOCAL_VERSION=0 MAX_JOBS=16 $PY setup.py build_ext --inplace >build.log 2>&1)
+}
+t=$(date +%s)
+build_dg "$W/dg" LDFLAGS="-L$W/libstdcxx" & p1=$!
+build_dg "$W/dg-wrapper" X=1 & p2=$!
+wait $p1; rc1=$?; wait $p2; rc2=$?
+echo "builds: shared-libstdc++ rc=$rc1, plain wrapper rc=$rc2, $(( $(date +%s) - t )) s"
+[ $rc1 = 0 ] || tail -5 "$W/dg/build.log"
+for d in "$W/dg" "$W/dg-wrapper"; do
+  so=$(ls "$d"/deep_gemm/_C*.so 2>/dev/null) && echo "$d: $(ldd "$so" | grep -c libstdc++) libstdc++.so link(s), $(nm -D --defined-only "$so" 2>/dev/null | grep -c codecvt) codecvt symbols defined"
+done
+
+step "finegrained-fp8 hub kernel, laid out for offline loading"
+KV="$W/kernels/finegrained-fp8/build/torch-cuda"
+mkdir -p "$KV"; tar xzf "$CARRY/src/finegrained-fp8.tgz" -C "$KV" --strip-components=1
+cat > "$KV/metadata.json" <<JSON
+{"id": "_finegrained_fp8_local", "name": "finegrained-fp8", "version": 4, "license": "Apache-2.0",
+ "python-depends": [], "backend": {"type": "cuda"}}
+JSON
+cat > "$KV/finegrained_fp8/_ops.py" <<PYOPS
+import torch
+ops = torch.ops._finegrained_fp8_local
+def add_op_namespace_prefix(op_name: str) -> str:
+    return f"_finegrained_fp8_local::{op_name}"
+PYOPS
+export LOCAL_KERNELS="kernels-community/finegrained-fp8=$W/kernels/finegrained-fp8"
+ls "$KV" "$KV/finegrained_fp8"
+
+export DG_JIT_CACHE_DIR=$W/dg-jit-cache TRITON_CACHE_DIR=$W/triton-cache
+step "DeepGEMM: which build runs its JIT (probe: float32 1x128 SF transform)"
+DG=""
+for d in "$W/dg" "$W/dg-wrapper"; do
+  r=$(PYTHONPATH=$d timeout 180 $PY repro_kernels/_deepgemm_probe.py import sfa_f32_1x128 2>&1 | tail -1)
+  echo "$d: $r"
+  if [ -z "$DG" ] && echo "$r" | grep -q '"ok": true'; then DG=$d; fi
+done
+echo "suite uses DeepGEMM build: ${DG:-none}"
+BAD_DG=$W/dg-wrapper; [ "$DG" = "$W/dg-wrapper" ] && BAD_DG=""
+
+step "repro suite, transformers 5.17.0 + kernels + DeepGEMM (cold caches, then warm)"
+rm -rf "$DG_JIT_CACHE_DIR" "$TRITON_CACHE_DIR"
+export PYTHONPATH=${DG:+$DG:}$W/site-517
+for run in cold warm; do
+  s=$(date +%s%N)
+  $PY -m fp8triage repro --device cuda --format json > "$OUTDIR/repro-517-$run.json"
+  echo "$run: rc=$? wall $(since $s)"
+done
+
+
+
+step "fp32-sf-guard with transformers 5.12.1"
+PYTHONPATH=${DG:+$DG:}$W/site-512 $PY -m fp8triage repro fp32-sf-guard --device cuda --format json > "$OUTDIR/repro-512.json"
+PYTHONPATH=${DG:+$DG:}$W/site-512 $PY -m fp8triage repro fp32-sf-guard --device cuda
+
+if [ -n "$BAD_DG" ]; then
+  step "deepgemm-sf-layout with the DeepGEMM build that does not match this process"
+  PYTHONPATH=$BAD_DG:$W/site-517 $PY -m fp8triage repro deepgemm-sf-layout --device cuda --format json > "$OUTDIR/repro-mismatch.json"
+  PYTHONPATH=$BAD_DG:$W/site-517 $PY -m fp8triage repro deepgemm-sf-layout --device cuda
+fi
+
+step "GPU tests"
+FP8TRIAGE_TF512_PATH=$W/site-512 $PY -m pytest -q -p no:cacheprovider -m gpu tests/test_repro_gpu.py 2>&1 | tail -25
+step "planted crash / hang kernels on warm workers (runner tests)"
+$PY -m pytest -q -p no:cacheprovider tests/test_repro_worker.py -k "crash or hung" 2>&1 | tail -3
+
+step "summary"
+$PY tools/gpu_summary.py "$OUTDIR"/repro-517-*.json "$OUTDIR"/repro-512.json "$OUTDIR"/repro-mismatch.json
+echo "total $(since $t_all)"
