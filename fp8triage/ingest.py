@@ -102,8 +102,8 @@ def _open(src: Source) -> BinaryIO:
             raise IngestError(f"{src.name}: cannot be opened ({e.strerror or e})") from None
     if not hasattr(raw, "peek"):
         raw = io.BufferedReader(raw)  # type: ignore[arg-type]
-    peek = raw.peek(2)[:2]  # type: ignore[attr-defined]
-    if peek == b"\x1f\x8b":
+    peek = raw.peek(3)[:3]  # type: ignore[attr-defined]
+    if peek == b"\x1f\x8b\x08":  # gzip's magic and its only compression method (deflate)
         src.compressed = True
         return gzip.GzipFile(fileobj=raw, mode="rb")  # type: ignore[return-value]
     return raw

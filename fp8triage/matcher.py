@@ -61,11 +61,7 @@ class Group:
             self.parts[src] = SourcePart(self.event, self.count, list(self.workers), self.last or self.event.lines[0])
 
     def add(self, ev: Event) -> None:
-        self.count += 1
-        for w in ev.workers:
-            if w not in self.workers:
-                self.workers.append(w)
-        self.last = ev.lines[0]
+        _count(self, ev)
         part = self.parts.get(ev.lines[0].source)
         if part is None:
             self.parts[ev.lines[0].source] = SourcePart(ev, 1, list(ev.workers), ev.lines[0])
@@ -99,11 +95,16 @@ class SourcePart:
     last: Line
 
     def add(self, ev: Event) -> None:
-        self.count += 1
-        for w in ev.workers:
-            if w not in self.workers:
-                self.workers.append(w)
-        self.last = ev.lines[0]
+        _count(self, ev)
+
+
+def _count(occ: "Group | SourcePart", ev: Event) -> None:
+    """One more occurrence of an event: the count, its workers, where it was seen last."""
+    occ.count += 1
+    for w in ev.workers:
+        if w not in occ.workers:
+            occ.workers.append(w)
+    occ.last = ev.lines[0]
 
 
 @dataclass(frozen=True)
@@ -159,10 +160,26 @@ def _candidates(cat: Catalogue, text: str) -> list[Signature]:
     return out
 
 
-# source locations an event names: C++/CUDA/Python files (with or without a line number) and JIT paths
-LOCATION = regex.compile(
-    r"(?:[\w.+~-]*/)*[\w.+-]+\.(?:cuh|cu|hpp|hh|h|cpp|cc|cxx|py|pyx|so)(?::\d+)?\b|\bjit/[\w./-]+"
-)
+# source locations an event names: C++/CUDA/Python files (with or without a line number) and JIT paths.
+# Found from the extension backwards, so the cost stays linear on any line (a regex that scans a path
+# from every start position is quadratic on a megabyte of word characters).
+_LOC_EXT = regex.compile(r"\.(?:cuh|cu|hpp|hh|h|cpp|cc|cxx|py|pyx|so)(?::\d+)?\b")
+_LOC_JIT = regex.compile(r"\bjit/[\w./-]{1,300}")
+_PATH_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.+~-/")
+MAX_PATH = 400
+
+
+def locations(text: str) -> list[str]:
+    """The source locations named in ``text``, in order."""
+    out = []
+    for m in _LOC_EXT.finditer(text):
+        i = start = m.start()
+        while i > 0 and start - i < MAX_PATH and text[i - 1] in _PATH_CHARS:
+            i -= 1
+        if i < start and text[start - 1] != "/":
+            out.append(text[i:m.end()])
+    out += [m.group(0) for m in _LOC_JIT.finditer(text)]
+    return out
 
 
 def _offset_line(ev: Event, offset: int) -> tuple[int, int]:
@@ -232,7 +249,7 @@ def match_pattern(p: Pattern, ev: Event, claims: Claims, sig: Signature) -> Matc
         return None
     if p.kind == "location":
         seen = set()
-        for loc in [*LOCATION.findall(ev.text), *(path for path, _ in ev.frames)]:
+        for loc in [*locations(ev.text), *(path for path, _ in ev.frames)]:
             if loc in seen:
                 continue
             seen.add(loc)
@@ -273,6 +290,7 @@ def partial_ok(p: Pattern) -> bool:
     return p.kind == "message" and p.compiled is not None and not _NOT_PARTIAL.search(p.source)
 
 
+CUT_TAIL = 4096
 CUT_ANCHOR_MIN = 6  # characters of an anchor that a cut line must end with
 
 
@@ -315,7 +333,7 @@ def match_cut(cat: Catalogue, ev: Event, claims: Claims) -> list[Hit]:
         return []
     joined = ev.unwrapped(" ") if ev.wrapped else [(len(ev.lines) - 1, ev.lines[-1].text)]
     idx, tail = joined[-1]
-    tail = tail.rstrip()
+    tail = tail.rstrip()[-CUT_TAIL:]  # a cut is at the end: its message starts within the last few KB
     if len(tail) < PARTIAL_MIN:
         return []
     hits = []

@@ -243,3 +243,34 @@ def judge(r: dict, entry: str) -> tuple[bool, str]:
     parts.append(f"logits vs the bf16 model {r['fp8_vs_bf16_logits']['rel_err']:.3f} (scales rounded without "
                  f"requantizing: {r['rounded_scales_vs_bf16_logits']['rel_err']:.3f})")
     return works, "; ".join(parts)
+
+
+def remedy_check(ctx: C.Ctx, metrics: dict, remedy: str, entry: str, what: str) -> dict | None:
+    """A remedy through transformers' own FP8 path and the finegrained-fp8 hub kernel, when both are
+    here: ``remedy`` for ``run``, ``entry`` the hub kernel's function it must reach, ``what`` the
+    remedy as the user writes it.
+
+    Returns the repro result, or None (with ``metrics['library_path']`` saying why) so that the caller
+    falls back to the project's own Triton kernel.
+    """
+    ok, why = available()
+    if not ok:
+        metrics["library_path"] = {"ran": False, "why": why}
+        return None
+    try:
+        with ctx.gpu_timer():
+            r = run(remedy)
+    except Exception as e:  # noqa: BLE001 - the library path failed here: say so, fall back
+        text = str(e).strip().splitlines()[0] if str(e).strip() else ""
+        metrics["library_path"] = {"ran": False, "why": f"{type(e).__name__}: {text}"}
+        return None
+    works, detail = judge(r, entry)
+    v = r["versions"]
+    metrics.update(path="library", library_path={"ran": True, **r},
+                   backend=f"transformers {v['transformers']} FP8 path, hub kernel {KERNEL_REPO} "
+                           f"({entry}) loaded by kernels {v['kernels']}, {ctx.sm()}")
+    where = f"on this {ctx.sm()} GPU through transformers {v['transformers']} and the {KERNEL_REPO} hub kernel"
+    return {"verdict": "reproduced" if works else "not-reproduced",
+            "reason": (f"remedy works {where}: " if works else f"the remedy did not give the right answer {where}: ") + detail,
+            "metrics": metrics, "real_path": True, "machine_independent": False,
+            "scope_note": f"{what} run through the library's own code {where}, on a tiny block-FP8 checkpoint"}

@@ -74,27 +74,7 @@ def library_check(ctx: C.Ctx, metrics: dict) -> dict | None:
     """
     import _hf_fp8 as H
 
-    ok, why = H.available()
-    if not ok:
-        metrics["library_path"] = {"ran": False, "why": why}
-        return None
-    try:
-        with ctx.gpu_timer():
-            r = H.run("grouped-mm")
-    except Exception as e:  # noqa: BLE001 - the library path failed here: say so, fall back
-        text = str(e).strip().splitlines()[0] if str(e).strip() else ""
-        metrics["library_path"] = {"ran": False, "why": f"{type(e).__name__}: {text}"}
-        return None
-    works, detail = H.judge(r, "matmul_grouped")
-    v = r["versions"]
-    metrics.update(path="library", library_path={"ran": True, **r},
-                   backend=f"transformers {v['transformers']} FP8 path, hub kernel {H.KERNEL_REPO} "
-                           f"(matmul_grouped) loaded by kernels {v['kernels']}, {ctx.sm()}")
-    where = f"on this {ctx.sm()} GPU through transformers {v['transformers']} and the {H.KERNEL_REPO} hub kernel"
-    return {"verdict": "reproduced" if works else "not-reproduced",
-            "reason": (f"remedy works {where}: " if works else f"the remedy did not give the right answer {where}: ") + detail,
-            "metrics": metrics, "real_path": True, "machine_independent": False,
-            "scope_note": f"set_experts_implementation('grouped_mm') run through the library's own code {where}, on a tiny block-FP8 checkpoint"}
+    return H.remedy_check(ctx, metrics, 'grouped-mm', 'matmul_grouped', "set_experts_implementation('grouped_mm')")
 
 
 def body(ctx: C.Ctx) -> dict:

@@ -46,27 +46,7 @@ def library_check(ctx: C.Ctx, metrics: dict) -> dict | None:
     """
     import _hf_fp8 as H
 
-    ok, why = H.available()
-    if not ok:
-        metrics["library_path"] = {"ran": False, "why": why}
-        return None
-    try:
-        with ctx.gpu_timer():
-            r = H.run("disable-deepgemm-linear")
-    except Exception as e:  # noqa: BLE001 - the library path failed here: say so, fall back
-        text = str(e).strip().splitlines()[0] if str(e).strip() else ""
-        metrics["library_path"] = {"ran": False, "why": f"{type(e).__name__}: {text}"}
-        return None
-    works, detail = H.judge(r, "matmul_2d")
-    v = r["versions"]
-    metrics.update(path="library", library_path={"ran": True, **r},
-                   backend=f"transformers {v['transformers']} FP8 path, hub kernel {H.KERNEL_REPO} "
-                           f"(matmul_2d) loaded by kernels {v['kernels']}, {ctx.sm()}")
-    where = f"on this {ctx.sm()} GPU through transformers {v['transformers']} and the {H.KERNEL_REPO} hub kernel"
-    return {"verdict": "reproduced" if works else "not-reproduced",
-            "reason": (f"remedy works {where}: " if works else f"the remedy did not give the right answer {where}: ") + detail,
-            "metrics": metrics, "real_path": True, "machine_independent": False,
-            "scope_note": f"TRANSFORMERS_DISABLE_DEEPGEMM_LINEAR=1 run through the library's own code {where}, on a tiny block-FP8 checkpoint"}
+    return H.remedy_check(ctx, metrics, 'disable-deepgemm-linear', 'matmul_2d', 'TRANSFORMERS_DISABLE_DEEPGEMM_LINEAR=1')
 
 
 def body(ctx: C.Ctx) -> dict:

@@ -115,7 +115,7 @@ def chunks_of(data: bytes, chunk_size: int) -> list[bytes]:
 @given(data=st.binary(max_size=4000), chunk_size=st.integers(min_value=1, max_value=600))
 def test_chunks_reassemble_the_input_exactly(data, chunk_size):
     """Chunks are newline-aligned and concatenate to the input (no line is long enough to be cut)."""
-    assume(not data.startswith(b"\x1f\x8b"))  # that is gzip, decompressed
+    assume(not data.startswith(b"\x1f\x8b\x08"))  # that is gzip, decompressed
     chunks = chunks_of(data, chunk_size)
     assert b"".join(chunks) == data
     for c in chunks[:-1]:
@@ -180,7 +180,7 @@ def test_corrupt_gzip_after_a_known_failure_still_reports_it(frac, junk):
 @FUZZ
 @given(data=st.binary(max_size=200))
 def test_any_bytes_after_a_gzip_magic_are_no_crash(data):
-    r = scan_text(b"\x1f\x8b" + data)
+    r = scan_text(b"\x1f\x8b\x08" + data)
     check_result(r)
     assert r.inputs[0].format.startswith("gzip")
 
@@ -338,7 +338,7 @@ def test_mask_is_linear_on_long_adversarial_text():
 @FUZZ
 @given(data=log_bytes)
 def test_any_log_scans_to_a_valid_result(data):
-    assume(not data.startswith(b"\x1f\x8b"))
+    assume(not data.startswith(b"\x1f\x8b\x08"))
     for exhaustive in (False, True):
         r = scan_text(data, exhaustive=exhaustive)
         doc = check_result(r)
@@ -358,6 +358,7 @@ def test_known_failure_survives_surrounding_garbage(before, after):
     binary data, which is skipped with a warning: see test_binary_input_is_skipped_only_when_binary)."""
     data = before + b"\n" + EXAMPLE + b"\n" + after
     assume(binary_kind(data[:HEAD]) is None)
+    assume(not data.startswith(b"\x1f\x8b\x08"))  # gzip's magic: read as a gzip stream, by design
     r = scan_text(data)
     assert KNOWN in [f.id for f in r.findings]
     check_result(r)
