@@ -238,3 +238,12 @@ def test_follow_rejects_several_inputs(tmp_path):
     p = subprocess.run([sys.executable, "-m", "fp8triage", "scan", "--follow", str(a), str(a)], capture_output=True,
                        text=True, env=_env(), timeout=60)
     assert p.returncode == 2 and "exactly one file" in p.stderr
+
+
+def test_text_stream_says_when_it_clips_a_long_line():
+    long = "RuntimeError: Assertion error (csrc/apis/layout.hpp:59): Unknown SF transformation " + "x" * 5000 + "\n"
+    p = subprocess.run([sys.executable, "-m", "fp8triage", "scan", "--follow", "-", "--no-history"], input=long,
+                       capture_output=True, text=True, timeout=60)
+    assert "ROOT CAUSE deepgemm-unknown-sf-transformation" in p.stdout
+    assert "[line clipped: 5,083 characters]" in p.stdout  # the line, less its newline and trailing space
+    assert max(len(x) for x in p.stdout.splitlines()) < 400
