@@ -31,7 +31,7 @@ import re
 
 from .prefilter import STACK, Prefilter
 
-FWD = 32 * 1024  # bytes an open event keeps pulling lines in without its worker writing
+FWD = 0  # bytes an open event keeps pulling every line in after its worker wrote (0: jump to candidate lines at once)
 
 
 def every_line(pf: Prefilter, feed, buf: bytes, start: int, end: int, lineno: int) -> int:
