@@ -36,22 +36,30 @@ class CatalogueError(Exception):
         super().__init__("; ".join(str(p) for p in problems))
 
 
+class LazyRegex:
+    """A ``regex`` pattern compiled on first use: signature files validated on this machine
+    before are not compiled at load, so a scan compiles only the patterns of the signatures
+    whose anchors it meets (start-up)."""
+
+    __slots__ = ("source", "flags", "_rx")
+
+    def __init__(self, source: str, flags: int):
+        self.source, self.flags, self._rx = source, flags, None
+
+    def __getattr__(self, name: str):
+        rx = self._rx
+        if rx is None:
+            rx = self._rx = regex.compile(self.source, self.flags)
+        return getattr(rx, name)
+
+
 @dataclass(frozen=True)
 class Pattern:
     name: str
     source: str
-    _compiled: Any  # regex.Pattern; None until first used (files already validated here)
+    compiled: Any  # regex.Pattern, or a LazyRegex (files already validated here)
     role: str  # "primary" | "supporting"
     kinds: frozenset[str]  # empty: any kind
-    flags: int = 0
-
-    @property
-    def compiled(self):
-        """The compiled pattern. Compiled on first use when the signature file was validated
-        before (a scan only compiles the patterns of signatures whose anchors it meets)."""
-        if self._compiled is None:
-            object.__setattr__(self, "_compiled", regex.compile(self.source, self.flags))
-        return self._compiled
 
 
 @dataclass
@@ -163,8 +171,8 @@ def build_signature(path: Path, data: dict[str, Any], schema_checked: bool = Fal
             flags |= regex.IGNORECASE
         if schema_checked:
             # validated here before (compiles, fact groups known): compile on first use
-            patterns.append(Pattern(p["name"], p["regex"], None, p.get("role", "primary"),
-                                    frozenset(p.get("kinds", [])), flags))
+            patterns.append(Pattern(p["name"], p["regex"], LazyRegex(p["regex"], flags), p.get("role", "primary"),
+                                    frozenset(p.get("kinds", []))))
             continue
         try:
             compiled = regex.compile(p["regex"], flags)
@@ -175,8 +183,7 @@ def build_signature(path: Path, data: dict[str, Any], schema_checked: bool = Fal
             if group.startswith("fact_") and canonical_name(group[5:]) is None:
                 problems.append(Problem(name, f"evidence.patterns.{i}.regex",
                                         f"named group (?P<{group}>...) names no known fact; write (?P<fact_NAME>...) with NAME from `fp8triage facts`"))
-        patterns.append(Pattern(p["name"], p["regex"], compiled, p.get("role", "primary"),
-                                frozenset(p.get("kinds", [])), flags))
+        patterns.append(Pattern(p["name"], p["regex"], compiled, p.get("role", "primary"), frozenset(p.get("kinds", []))))
     anchors = list(ev.get("anchors", []))
     if any(p.role == "primary" for p in patterns) and not anchors:
         problems.append(
