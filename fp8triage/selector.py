@@ -69,15 +69,16 @@ def prefiltered(pf: Prefilter, feed, buf: bytes, start: int, end: int, lineno: i
     tokens: dict = {}
     cand: dict = {}  # worker -> offset of its next candidate line in this span
     settled = (lambda: feed.stack_settled) if hasattr(feed, "stack_settled") else (lambda: False)
+    fwd = FWD
     while pos < n:
         open_ = feed.open
         dump = feed.dump_open
-        if dump or (open_ and any(base + pos - touched.get(w, -FWD) < FWD for w in open_)):
+        if dump or (open_ and any(base + pos - touched.get(w, -fwd) < fwd for w in open_)):
             # follow the live events (or the dump) line by line
             bits = flags.get(pos, 0)
             if i < nstarts and starts[i] <= pos:
                 i += 1
-            if not bits and not dump and not jsonl:
+            if not bits and not dump:
                 # a line that belongs to no open event's worker is a no-op: skip it
                 # without decoding (every word of a worker name is in the raw line)
                 nl = find(b"\n", pos, n)
@@ -99,7 +100,7 @@ def prefiltered(pf: Prefilter, feed, buf: bytes, start: int, end: int, lineno: i
             while i < nstarts and starts[i] < pos:
                 i += 1
             target = starts[i] if i < nstarts else n
-            if open_ and not jsonl:
+            if open_:
                 for w in open_:
                     c = cand.get(w, -1)
                     if c < pos:
@@ -113,8 +114,9 @@ def prefiltered(pf: Prefilter, feed, buf: bytes, start: int, end: int, lineno: i
             bits = flags.get(pos, 0)
             if i < nstarts and starts[i] == pos:
                 i += 1
-            if bits == STACK and settled():
-                # it only names a serving stack, and the stack is settled: nothing to do
+            if bits == STACK and not open_ and settled():
+                # it only names a serving stack, the stack is settled and no event is open
+                # (an open event's next line must be fed whatever it holds): nothing to do
                 nl = find(b"\n", pos, n)
                 pos = n if nl < 0 else nl + 1
                 lineno += 1
