@@ -104,7 +104,7 @@ def prefiltered(pf: Prefilter, feed, buf: bytes, start: int, end: int, lineno: i
                 for w in open_:
                     c = cand.get(w, -1)
                     if c < pos:
-                        c = cand[w] = next_line_of(buf, w, pos, n, tokens)
+                        c = cand[w] = next_line_of(buf, w, pos, n, tokens, jsonl)
                     if c < target:
                         target = c
             if target >= n:
@@ -146,15 +146,25 @@ def worker_tokens(worker: str | None) -> tuple[bytes, ...]:
 # the next line that may have no worker prefix (a blank line, or one that starts with
 # neither "(" nor "["): where a stale event of worker None may continue
 _MAYBE_NO_WORKER = re.compile(rb"\n(?:[^(\[\n]|\n)")
+# the same for JSON lines: the message value (as ``normalise`` picks it) does not start with
+# "(" or "[", or the line is not a JSON object
+_MAYBE_NO_WORKER_JSON = re.compile(
+    rb'\n(?:[^{\n]|\n|\{[^\n]*?"(?:log|message|msg|MESSAGE)": ?"(?:[^(\[\\\n"]|\\[^u]|"))')
 
 
-def next_line_of(buf: bytes, worker: str | None, pos: int, n: int, tokens: dict) -> int:
+def next_line_of(buf: bytes, worker: str | None, pos: int, n: int, tokens: dict, jsonl: bool = False) -> int:
     """Offset of the next line in buf[pos:n] (``pos`` a line start) that may belong to
     ``worker``; ``n`` if none."""
     if worker is None:
-        if buf[pos - 1:pos] in (b"", b"\n") and buf[pos:pos + 1] not in (b"(", b"["):
-            return pos
-        m = _MAYBE_NO_WORKER.search(buf, pos - 1 if pos else 0, n)
+        rx = _MAYBE_NO_WORKER_JSON if jsonl else _MAYBE_NO_WORKER
+        if pos == 0 or buf[pos - 1:pos] != b"\n":
+            nl = buf.find(b"\n", pos, n)
+            if rx.match(b"\n" + buf[pos:n if nl < 0 else nl + 1]):
+                return pos
+            if nl < 0:
+                return n
+            pos = nl + 1
+        m = rx.search(buf, pos - 1, n)
         return m.start() + 1 if m else n
     toks = tokens.get(worker)
     if toks is None:
