@@ -148,8 +148,11 @@ def worker_tokens(worker: str | None) -> tuple[bytes, ...]:
 _MAYBE_NO_WORKER = re.compile(rb"\n(?:[^(\[\n]|\n)")
 # the same for JSON lines: the message value (as ``normalise`` picks it) does not start with
 # "(" or "[", or the line is not a JSON object
+# (the message key first, as Docker and Kubernetes write it; a line that starts otherwise is a
+# candidate, to be safe)
 _MAYBE_NO_WORKER_JSON = re.compile(
-    rb'\n(?:[^{\n]|\n|\{[^\n]*?"(?:log|message|msg|MESSAGE)": ?"(?:[^(\[\\\n"]|\\[^u]|"))')
+    rb'\n(?:[^{\n]|\n|\{(?!")|\{"(?!(?:log|message|msg|MESSAGE)")'
+    rb'|\{"(?:log|message|msg|MESSAGE)": ?"(?:[^(\[\\\n"]|\\[^u]|"))')
 
 
 def next_line_of(buf: bytes, worker: str | None, pos: int, n: int, tokens: dict, jsonl: bool = False) -> int:
