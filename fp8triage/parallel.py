@@ -400,7 +400,7 @@ def _first_line_of(src: Source, fmt: LineFormat, w, a: int, b: int, offset: int,
     for buf, s, e in read_spans(src, start=a, stop=b):
         pos = s
         while pos < e:
-            c = next_line_of(buf, w, pos, e, tokens)
+            c = next_line_of(buf, w, pos, e, tokens, fmt.jsonl)
             here = lineno + buf.count(b"\n", pos, c)
             if limit is not None and here >= limit:
                 c, here = _nth_line(buf, pos, e, limit - lineno), limit

@@ -39,7 +39,8 @@ MAX_DUMP_LINES = 8_000
 
 # Lines with these may start or continue a traceback without being notable: the prefiltered
 # path feeds them (and what follows) to the assembler, as the exhaustive path does.
-STRUCTURAL_ANCHORS = ('File "', "During handling of the above exception", "The above exception was the direct cause")
+STRUCTURAL_ANCHORS = ('File "', 'File \\"',  # a frame, also inside a JSON string
+                      "During handling of the above exception", "The above exception was the direct cause")
 
 # Generic error and warning words (class ALERT): a line with one starts an event unless its
 # logger header says INFO or DEBUG, so errors that no signature knows are still found (and

@@ -31,7 +31,7 @@ import re
 
 from .prefilter import STACK, Prefilter
 
-FWD = 32 * 1024  # bytes an open event keeps pulling lines in without its worker writing
+FWD = 0  # bytes an open event keeps pulling every line in after its worker wrote (0: jump to candidate lines at once)
 WRAP_WIDTH_MIN = 60  # terminals wrap lines at 80 columns or more: a shorter line has no wrapped tail
 
 
@@ -71,15 +71,16 @@ def prefiltered(pf: Prefilter, feed, buf: bytes, start: int, end: int, lineno: i
     cand: dict = {}  # worker -> offset of its next candidate line in this span
     after_fed = -1  # offset of the line after the one fed last
     settled = (lambda: feed.stack_settled) if hasattr(feed, "stack_settled") else (lambda: False)
+    fwd = FWD
     while pos < n:
         open_ = feed.open
         dump = feed.dump_open
-        if dump or (open_ and any(base + pos - touched.get(w, -FWD) < FWD for w in open_)):
+        if dump or (open_ and any(base + pos - touched.get(w, -fwd) < fwd for w in open_)):
             # follow the live events (or the dump) line by line
             bits = flags.get(pos, 0)
             if i < nstarts and starts[i] <= pos:
                 i += 1
-            if not bits and not dump and not jsonl:
+            if not bits and not dump:
                 # a line that belongs to no open event's worker is a no-op: skip it
                 # without decoding (every word of a worker name is in the raw line)
                 nl = find(b"\n", pos, n)
@@ -104,11 +105,15 @@ def prefiltered(pf: Prefilter, feed, buf: bytes, start: int, end: int, lineno: i
             while i < nstarts and starts[i] < pos:
                 i += 1
             target = starts[i] if i < nstarts else n
-            if open_ and not jsonl:
+            if open_ and pos == after_fed and pos < target and buf[pos:pos + 1] not in (b"(", b"["):
+                # the line right after a long fed line may be its tail, wrapped by a terminal or a
+                # paste (no prefix of its own): the assembler decides
+                target = pos
+            if open_:
                 for w in open_:
                     c = cand.get(w, -1)
                     if c < pos:
-                        c = cand[w] = next_line_of(buf, w, pos, n, tokens)
+                        c = cand[w] = next_line_of(buf, w, pos, n, tokens, jsonl)
                     if c < target:
                         target = c
             if target >= n:
@@ -118,8 +123,9 @@ def prefiltered(pf: Prefilter, feed, buf: bytes, start: int, end: int, lineno: i
             bits = flags.get(pos, 0)
             if i < nstarts and starts[i] == pos:
                 i += 1
-            if bits == STACK and settled():
-                # it only names a serving stack, and the stack is settled: nothing to do
+            if bits == STACK and not open_ and settled():
+                # it only names a serving stack, the stack is settled and no event is open
+                # (an open event's next line must be fed whatever it holds): nothing to do
                 nl = find(b"\n", pos, n)
                 pos = n if nl < 0 else nl + 1
                 lineno += 1
@@ -151,15 +157,28 @@ def worker_tokens(worker: str | None) -> tuple[bytes, ...]:
 # the next line that may have no worker prefix (a blank line, or one that starts with
 # neither "(" nor "["): where a stale event of worker None may continue
 _MAYBE_NO_WORKER = re.compile(rb"\n(?:[^(\[\n]|\n)")
+# the same for JSON lines: the message value (as ``normalise`` picks it) does not start with
+# "(" or "[", or the line is not a JSON object
+# (the message key first, as Docker and Kubernetes write it; a line that starts otherwise is a
+# candidate, to be safe)
+_MAYBE_NO_WORKER_JSON = re.compile(
+    rb'\n(?:[^{\n]|\n|\{(?!")|\{"(?!(?:log|message|msg|MESSAGE)")'
+    rb'|\{"(?:log|message|msg|MESSAGE)": ?"(?:[^(\[\\\n"]|\\[^u]|"))')
 
 
-def next_line_of(buf: bytes, worker: str | None, pos: int, n: int, tokens: dict) -> int:
+def next_line_of(buf: bytes, worker: str | None, pos: int, n: int, tokens: dict, jsonl: bool = False) -> int:
     """Offset of the next line in buf[pos:n] (``pos`` a line start) that may belong to
     ``worker``; ``n`` if none."""
     if worker is None:
-        if buf[pos - 1:pos] in (b"", b"\n") and buf[pos:pos + 1] not in (b"(", b"["):
-            return pos
-        m = _MAYBE_NO_WORKER.search(buf, pos - 1 if pos else 0, n)
+        rx = _MAYBE_NO_WORKER_JSON if jsonl else _MAYBE_NO_WORKER
+        if pos == 0 or buf[pos - 1:pos] != b"\n":
+            nl = buf.find(b"\n", pos, n)
+            if rx.match(b"\n" + buf[pos:n if nl < 0 else nl + 1]):
+                return pos
+            if nl < 0:
+                return n
+            pos = nl + 1
+        m = rx.search(buf, pos - 1, n)
         return m.start() + 1 if m else n
     toks = tokens.get(worker)
     if toks is None:
