@@ -94,12 +94,15 @@ class Assembler:
         self.emit = emit
         self.open: dict[str | None, _Builder] = {}
         self._last: str | None = None  # the worker of the line fed last
+        self._last_at: tuple[str, int] | None = None  # (source, line number) of the line fed last
 
     # -- public -----------------------------------------------------------------------------
     def feed(self, line: Line, notable: bool) -> None:
         w = line.worker
         unprefixed_tb = self.open.get(None)
-        if (w is None and line.level is None and self._last is not None
+        right_after = self._last_at == (line.source, line.lineno - 1)  # a wrapped tail follows its line at once
+        self._last_at = (line.source, line.lineno)
+        if (w is None and line.level is None and self._last is not None and right_after
                 and not (unprefixed_tb is not None and unprefixed_tb.kind is EventKind.TRACEBACK and line.text[:1] in (" ", "\t"))):
             # a prefixed line wrapped by the terminal or the paste: its tail has no prefix of its own
             b = self.open.get(self._last)
@@ -249,8 +252,10 @@ class Assembler:
         before is long (wrapping happens at a fixed width) and this one starts nothing of its own."""
         if line.worker is not None or line.level is not None:
             return False  # a line with a prefix of its own starts a record; a wrapped tail has none
-        stripped = line.text.strip()
         last = b.lines[-1] if b.lines else None
+        if last is None or last.source != line.source or last.lineno != line.lineno - 1:
+            return False  # a wrapped tail comes right after the line it continues
+        stripped = line.text.strip()
         prev = last.text if last else ""
         if not stripped or (line.text[:1] in (" ", "\t") and not indented_ok):
             return False

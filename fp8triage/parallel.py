@@ -69,6 +69,8 @@ def scan_range(sc, src: Source, fmt: LineFormat, a: int, b: int, warm_from: int,
     numbered from 1 at ``a``. ``carry``: the open events and dump handed over by the range
     before (the parent's exact re-scan); else the ``warm_from``..``a`` bytes rebuild them."""
     feed = sc.feed
+    sc.use_source(src.name)
+    feed = sc.feed
     feed.begin(src.name, fmt)
     touched: dict = {}
     if carry is not None:
@@ -131,9 +133,9 @@ def renumber(state: dict, shift: int) -> None:
     for g in state["groups"]:
         g.event.lines[:] = [mv(ln) for ln in g.event.lines]
         g.last = mv(g.last)
-    lf = state["logfacts"]
-    lf.raw = [(n, v, mv(ln), note) for n, v, ln, note in lf.raw]
-    lf.stack_votes = {k: (n, mv(first)) for k, (n, first) in lf.stack_votes.items()}
+    for lf in state["logfacts"].values():  # per source (persource.py)
+        lf.raw = [(n, v, mv(ln), note) for n, v, ln, note in lf.raw]
+        lf.stack_votes = {k: (n, mv(first)) for k, (n, first) in lf.stack_votes.items()}
     for _fmt, _kind, lines in state["dumps"]:
         lines[:] = [mv(ln) for ln in lines]
     state["first_emit"] = {fp: ln + shift for fp, ln in state.get("first_emit", {}).items()}

@@ -168,10 +168,13 @@ class Scanner:
                            jsonl=fmt.jsonl)
 
     # -- sources ----------------------------------------------------------------------------
-    def scan_source(self, src: Source) -> None:
-        # each source is one machine: its log facts are its own (persource.py)
-        self.logfacts = self.logfacts_by_source.setdefault(src.name, LogFacts())
+    def use_source(self, name: str) -> None:
+        """Read log facts into ``name``'s own set: each source is one machine (persource.py)."""
+        self.logfacts = self.logfacts_by_source.setdefault(name, LogFacts())
         self.feed.logfacts = self.logfacts
+
+    def scan_source(self, src: Source) -> None:
+        self.use_source(src.name)
         fmt: LineFormat | None = None
         lineno = 1
         touched: dict = {}
