@@ -119,3 +119,33 @@ def test_huge_traceback_is_bounded():
     evs = assemble("Traceback (most recent call last):\n" + frames + "RecursionError: maximum recursion depth exceeded\n")
     assert len(evs) == 1 and evs[0].exc_type == "RecursionError"
     assert len(evs[0].lines) <= 4000
+
+
+def test_a_logger_record_after_frames_ends_a_traceback_whose_exception_line_is_missing():
+    text = (
+        '  File "/venv/lib/python3.10/site-packages/triton/language/semantic.py", line 759, in cast\n'
+        '    assert builder.options.allow_fp8e4nv\n'
+        '[2025-08-01 09:04:44] INFO:     127.0.0.1:46450 - "POST /v1/chat/completions HTTP/1.1" 200 OK\n'
+    )
+    evs = []
+    asm = Assembler(evs.append)
+    for i, raw in enumerate(text.splitlines(), 1):
+        asm.feed(normalise(raw.encode(), "x", i, LineFormat()), True)
+    asm.finish()
+    tb = [e for e in evs if e.kind is EventKind.TRACEBACK][0]
+    assert tb.lines[-1].lineno == 2 and "POST" not in tb.message  # the request log is not its exception
+
+
+def test_sglang_main_process_lines_are_read_by_both_scans_alike():
+    # "[timestamp] INFO ..." has no worker: the prefiltered scan must not skip it while an
+    # unprefixed traceback is open (it ends the traceback in the exhaustive scan)
+    text = (
+        "\n".join(f"[2025-08-01 09:04:44 TP{i % 4}] Decode batch. #running-req: {i}, #token: 5449, token usage: 0.38" for i in range(30))
+        + '\n  File "/venv/lib/python3.10/site-packages/triton/language/semantic.py", line 759, in cast\n'
+        + '    assert builder.options.allow_fp8e4nv, "fp8e4nv data type is not supported on CUDA arch < 89"\n'
+        + '[2025-08-01 09:04:45] INFO:     127.0.0.1:1 - "POST /generate HTTP/1.1" 200 OK\n'
+        + "later unprefixed text\n"
+    )
+    fast, slow = scan_text(text, source="s.log"), scan_text(text, source="s.log", exhaustive=True)
+    assert [(f.id, f.fingerprints) for f in fast.findings] == [(f.id, f.fingerprints) for f in slow.findings]
+    assert [u.fingerprint for u in fast.unknown] == [u.fingerprint for u in slow.unknown]
