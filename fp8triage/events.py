@@ -212,8 +212,10 @@ class Assembler:
                 if not em and b.lines and FRAME.match(b.lines[-1].text) and len(b.lines[-1].text) >= WRAP_MIN:
                     if self._wrap(b, line):  # the tail of a frame line cut by a terminal
                         return True
-                if not em and (line.level is not None or LOGLIKE.match(stripped)):
-                    return False  # a logger record ends the frames: the exception line is missing (a cut paste)
+                if not em and (line.level in ("INFO", "DEBUG", "TRACE", "WARNING") or LOGLIKE.match(stripped)):
+                    # an informational record ends the frames: the exception line is missing (a cut paste)
+                    # (vLLM logs every line of a traceback, its exception line too, as ERROR records)
+                    return False
                 if em or b.frames:
                     # the final (or a chained) exception line
                     if b.exc_type:
