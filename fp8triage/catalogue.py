@@ -36,9 +36,6 @@ class CatalogueError(Exception):
         super().__init__("; ".join(str(p) for p in problems))
 
 
-EVIDENCE_KINDS = ("message", "frame", "location", "tokens")
-
-
 @dataclass(frozen=True)
 class Pattern:
     """One piece of evidence a signature looks for in an event.

@@ -294,23 +294,19 @@ class Assembler:
     def _message_continuation(self, b: _Builder, line: Line, strict: bool = False) -> bool:
         text = line.text
         stripped = text.strip()
-        if not stripped or b.cont >= MAX_CONTINUATION:
-            if stripped:
-                nf = NATIVE_FRAME.match(stripped)
-                if nf and len(b.frames) < MAX_EVENT_LINES:  # a long native backtrace: frames only
-                    b.add(line)
-                    b.frames.append((nf.group("sym") or nf.group("sym2") or nf.group("sym3") or "", ""))
-                    return True
+        if not stripped:
+            return False
+        nf = NATIVE_FRAME.match(stripped)
+        if nf:  # a native backtrace frame (as long as the backtrace is): a frame, not message text
+            b.add(line)
+            b.frames.append((nf.group("sym") or nf.group("sym2") or nf.group("sym3") or "", ""))
+            return True
+        if b.cont >= MAX_CONTINUATION:
             return False
         if (TRACEBACK_START.search(text) or FRAME.match(text) or PARTIAL_FRAME.match(text) or CHAIN_MARKER.match(text)
                 or LOGLIKE.match(stripped)):
             return False
         indented = text[:1] in (" ", "\t")
-        nf = NATIVE_FRAME.match(stripped)
-        if nf:
-            b.add(line)
-            b.frames.append((nf.group("sym") or nf.group("sym2") or nf.group("sym3") or "", ""))
-            return True
         # no logger header on either line, or the same header on both (vLLM logs every line of a
         # multi-line message through its logger: "ERROR ... CUDA kernel errors might be ...")
         bare = line.level == b.exc_level and not strict

@@ -129,9 +129,6 @@ class Hit:
         return self.pattern.strength == "strong"
 
 
-_NO_GROUP: Any = None  # placeholder group of a hit before it is attached to one
-
-
 @dataclass
 class Claims:
     primary: dict[str, list[Hit]] = field(default_factory=dict)  # sig id -> hits
@@ -324,11 +321,12 @@ def _cut_inside_literal(p: Pattern, tail: str, m: Any) -> bool:
     return m2 is None or m2.start() != m.start() or not m2.partial
 
 
-def match_cut(cat: Catalogue, ev: Event, claims: Claims) -> list[Hit]:
+def match_cut(cat: Catalogue, g: Group) -> list[Hit]:
     """Weak hits for an event whose last line ends inside a signature's message: a paste or an
     excerpt cut mid-line. The line must end inside one of the signature's anchors, and the cut
     text must match the start of one of its messages for PARTIAL_MIN characters or more, up to
     the end of the line."""
+    ev = g.event
     if not ev.lines:
         return []
     joined = ev.unwrapped(" ") if ev.wrapped else [(len(ev.lines) - 1, ev.lines[-1].text)]
@@ -350,7 +348,7 @@ def match_cut(cat: Catalogue, ev: Event, claims: Claims) -> list[Hit]:
             if not _cut_inside_literal(p, tail, m):
                 continue
             cut = Pattern(p.name, p.source, p.compiled, p.role, p.kinds, "message", "weak", p.exc_types)
-            hits.append(Hit(sig, cut, Match(idx, (m.start(), m.end()), tail if ev.wrapped else None), _NO_GROUP))
+            hits.append(Hit(sig, cut, Match(idx, (m.start(), m.end()), tail if ev.wrapped else None), g))
             break
     return hits
 
@@ -392,7 +390,7 @@ def claim(cat: Catalogue, groups: list[Group], claims: Claims | None = None) -> 
             if hit is not None:
                 matched.append(hit)
         if not matched and g.count == 1 and g.event.is_error:
-            matched = [Hit(h.sig, h.pattern, h.match, g) for h in match_cut(cat, g.event, claims)]
+            matched = match_cut(cat, g)
         if matched:
             # the failure's own message beats a signature that only recognised the frames or location
             best = max(matched, key=lambda h: (h.strong, h.sig.priority, -cat.signatures.index(h.sig)))
@@ -498,6 +496,12 @@ def _facts_support(results: list[ConditionResult]) -> bool:
     return any(r.truth is Truth.HOLDS and r.source and not r.source.startswith("default") for r in results)
 
 
+def _weak_status(status: Status, results: list[ConditionResult]) -> Status:
+    """Frames, a source location, a set of tokens or a symptom alone: the cause is only possible
+    until a fact seen in the log or on the machine supports it."""
+    return Status.POSSIBLE if status is Status.LIKELY and not _facts_support(results) else status
+
+
 def evidence_strength(hits: list[Hit], symptom: bool) -> str:
     if symptom:
         return "symptom"
@@ -509,10 +513,8 @@ def make_finding(sig: Signature, facts: Mapping[str, Fact], hits: list[Hit], sup
     status, decide, contra = _status(results)
     from_facts = not hits and not support
     strength = evidence_strength(hits, symptom) if not from_facts else "strong"
-    if strength != "strong" and status is Status.LIKELY and not _facts_support(results):
-        # frames, a source location, a set of tokens or a symptom alone: the cause is only possible
-        # until a fact seen in the log or the machine supports it
-        status = Status.POSSIBLE
+    if strength != "strong":
+        status = _weak_status(status, results)
     # strong hits first, then in log order
     ordered = sorted(hits, key=lambda h: (not h.strong, h.group.order))
     evidence = [_evidence(h, symptom) for h in ordered[:MAX_EVIDENCE]]
@@ -549,9 +551,7 @@ def make_finding(sig: Signature, facts: Mapping[str, Fact], hits: list[Hit], sup
 
 def _weak_rank(sig: Signature, facts: Mapping[str, Fact]) -> tuple[int, int, int]:
     results = evaluate_conditions(sig, facts)
-    status, _, _ = _status(results)
-    if status is Status.LIKELY and not _facts_support(results):
-        status = Status.POSSIBLE
+    status = _weak_status(_status(results)[0], results)
     seen = sum(1 for r in results if r.truth is Truth.HOLDS and r.source and not r.source.startswith("default"))
     return status.rank, -seen, -sig.priority
 
