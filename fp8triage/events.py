@@ -68,6 +68,7 @@ class _Builder:
     cont: int = 0
     dropped: int = 0
     exc_level: str | None = None
+    provisional: bool = False  # a warning record kept only if its next line is its wrapped tail (linefeed.py)
 
     def add(self, line: Line) -> None:
         if len(self.lines) >= MAX_EVENT_LINES:
@@ -326,8 +327,8 @@ class Assembler:
 
     def _close(self, w: str | None) -> None:
         b = self.open.pop(w, None)
-        if b is None:
-            return
+        if b is None or b.provisional:
+            return  # (a provisional warning that nothing continued is dropped unseen)
         # trailing blank lines are not part of the event
         while len(b.lines) > 1 and not b.lines[-1].text.strip():
             b.lines.pop()

@@ -30,7 +30,8 @@ from .logfacts import triggers as fact_triggers
 from .matcher import Claims, Group, claim, judge, unknown_groups
 from .model import Event, Fact, InputInfo, Line, ScanResult, UnknownGroup
 from .normalise import LineFormat, detect_format
-from .prefilter import ALERT, DUMP, EVIDENCE, FACT, LITERAL, LITERAL_CI, REGEX, REGEX_CI, STACK, STRUCTURAL, Prefilter
+from .prefilter import (ALERT, DUMP, EVIDENCE, FACT, LITERAL, LITERAL_CI, LITERAL_TAILED, REGEX, REGEX_CI, STACK,
+                        STRUCTURAL, WARN, Prefilter)
 from .selector import every_line, prefiltered
 from .persource import judge_sources
 
@@ -59,8 +60,7 @@ GENERIC_ANCHORS = (
     "Fatal",
     "terminate called",
     "what():",
-    "WARNING",
-    "Warning",
+    "Warning",  # UserWarning, FutureWarning, "Warning:" (the warnings module: its message may follow on the next lines)
     "failed",
     "Failed",
     "Aborted",
@@ -76,6 +76,7 @@ def prefilter_rules(catalogue: Catalogue) -> list[tuple[str, int, int]]:
         kind = LITERAL_CI if sig.anchors_ignore_case else LITERAL
         rules.extend((a, kind, EVIDENCE) for a in sig.anchors)
     rules.extend((a, LITERAL, ALERT) for a in GENERIC_ANCHORS)
+    rules.append(("WARNING", LITERAL_TAILED, WARN))
     rules.extend((a, LITERAL, DUMP) for a in ENV_DUMP_ANCHORS)
     rules.extend((a, LITERAL, STRUCTURAL) for a in STRUCTURAL_ANCHORS)
     rules.extend((t, REGEX_CI if ci else REGEX, FACT) for t, ci in fact_triggers())

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 
-from .prefilter import STACK, Prefilter
+from .prefilter import STACK, WARN, Prefilter
 
 FWD = 0  # bytes an open event keeps pulling every line in after its worker wrote (0: jump to candidate lines at once)
 WRAP_WIDTH_MIN = 60  # terminals wrap lines at 80 columns or more: a shorter line has no wrapped tail
@@ -71,6 +71,7 @@ def prefiltered(pf: Prefilter, feed, buf: bytes, start: int, end: int, lineno: i
     cand: dict = {}  # worker -> offset of its next candidate line in this span
     after_fed = -1  # offset of the line after the one fed last
     settled = (lambda: feed.stack_settled) if hasattr(feed, "stack_settled") else (lambda: False)
+    tail = (lambda: feed.awaiting_tail) if hasattr(feed, "awaiting_tail") else (lambda: False)
     fwd = FWD
     while pos < n:
         open_ = feed.open
@@ -105,9 +106,10 @@ def prefiltered(pf: Prefilter, feed, buf: bytes, start: int, end: int, lineno: i
             while i < nstarts and starts[i] < pos:
                 i += 1
             target = starts[i] if i < nstarts else n
-            if open_ and pos == after_fed and pos < target and buf[pos:pos + 1] not in (b"(", b"["):
+            if open_ and pos == after_fed and pos < target and (buf[pos:pos + 1] not in (b"(", b"[") or tail()):
                 # the line right after a long fed line may be its tail, wrapped by a terminal or a
-                # paste (no prefix of its own): the assembler decides
+                # paste (no prefix of its own): the assembler decides (and a provisional warning
+                # is settled by its next line, whatever it holds)
                 target = pos
             if open_:
                 for w in open_:
@@ -130,6 +132,16 @@ def prefiltered(pf: Prefilter, feed, buf: bytes, start: int, end: int, lineno: i
                 pos = n if nl < 0 else nl + 1
                 lineno += 1
                 continue
+            if (bits == WARN and not jsonl and pos != after_fed
+                    and not any(cand.get(w) == pos for w in open_)):
+                # a warning record with nothing a signature could claim, not the next line an
+                # open event's worker may have written: it starts no event unless it is long and
+                # the next line may be its wrapped tail (linefeed.py)
+                nl = find(b"\n", pos, n)
+                if nl >= 0 and (nl - pos < WRAP_WIDTH_MIN or (nl + 1 < n and buf[nl + 1:nl + 2] in (b"(", b"["))):
+                    pos = nl + 1
+                    lineno += 1
+                    continue
         nl = find(b"\n", pos, n)
         stop = n if nl < 0 else nl
         line = feed.feed(buf[pos:stop], lineno, bits)

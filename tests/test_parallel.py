@@ -167,9 +167,10 @@ def _alive(pid: int) -> bool:
 
 @pytest.fixture(scope="module")
 def big_log(tmp_path_factory):
-    """A log that keeps two workers busy for many seconds: every line a warning."""
-    block = "".join(f"(VllmWorker rank={i % 8} pid={100 + i % 8}) WARNING 08-11 09:14:{i % 60:02d} [x.py:{i}] "
-                    f"request {i} was preempted; total_num_cumulative_preemption={i}\n" for i in range(2000))
+    """A log that keeps two workers busy for many seconds: every line an error record (each one
+    an event to assemble and group; warnings no signature claims are skipped undecoded)."""
+    block = "".join(f"(VllmWorker rank={i % 8} pid={100 + i % 8}) ERROR 08-11 09:14:{i % 60:02d} [x.py:{i}] "
+                    f"request {i} failed; total_num_cumulative_preemption={i}\n" for i in range(2000))
     path = tmp_path_factory.mktemp("big") / "busy.log"
     data = block.encode() * (48 * 1024 * 1024 // len(block))
     path.write_bytes(data)
