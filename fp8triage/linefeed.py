@@ -31,6 +31,7 @@ from __future__ import annotations
 from typing import Callable
 
 from .envdump import DumpReader
+from . import events
 from .events import Assembler
 from .logfacts import LogFacts
 from .model import Event, Line
@@ -87,6 +88,11 @@ class LineFeed:
     def dump_open(self) -> bool:
         return self.dumps.open
 
+    def expires_at(self, worker) -> int | None:
+        """The line at which ``worker``'s open event expires (``events.QUIET_LINES``)."""
+        b = self.asm.open.get(worker)
+        return b.lines[-1].lineno + events.QUIET_LINES + 1 if b is not None and b.lines else None
+
     @property
     def awaiting_tail(self) -> bool:
         """A provisional warning waits for the next line (it must be fed, whatever it holds)."""
@@ -105,10 +111,18 @@ class LineFeed:
         self.source = source
         self.fmt = fmt
 
-    def end(self) -> None:
+    def end(self, last_lineno: int | None = None) -> None:
+        """The source ended (``last_lineno``: its last line, when known)."""
         self.lineno = 1 << 62
-        self.asm.finish()
+        self.asm.finish(last_lineno)
         self.dumps.close()
+
+    @property
+    def emit_lineno(self) -> int:
+        """The line at which the event being emitted was completed (an expired event: its
+        expiry line, whether or not that line was read)."""
+        at = self.asm.closed_at
+        return self.lineno if at is None else at
 
     def _emit(self, ev: Event) -> None:
         if not self.quiet:

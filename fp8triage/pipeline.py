@@ -154,7 +154,7 @@ class Scanner:
         self._order += 1
         g = Group(fp, ev, 1, list(ev.workers), ev.lines[0], self._order)
         self.groups[fp] = g
-        self.first_emit[fp] = self.feed.lineno
+        self.first_emit[fp] = self.feed.emit_lineno
         if self.on_group is not None:
             self.on_group(g)
 
@@ -198,7 +198,7 @@ class Scanner:
                 self.progress(src.bytes_read)
         if fmt is None:
             self.feed.begin(src.name, LineFormat())
-        self.feed.end()
+        self.feed.end(lineno - 1)
         fmt_name = "binary" if binary else (fmt.name if fmt else "text")
         if src.compressed:
             fmt_name = "gzip+" + fmt_name

@@ -32,6 +32,7 @@ import re
 from .prefilter import STACK, WARN, Prefilter
 
 FWD = 0  # bytes an open event keeps pulling every line in after its worker wrote (0: jump to candidate lines at once)
+NEAR = 32 * 1024  # an open event's next candidate line is looked for this far first
 WRAP_WIDTH_MIN = 60  # terminals wrap lines at 80 columns or more: a shorter line has no wrapped tail
 
 
@@ -72,6 +73,7 @@ def prefiltered(pf: Prefilter, feed, buf: bytes, start: int, end: int, lineno: i
     after_fed = -1  # offset of the line after the one fed last
     settled = (lambda: feed.stack_settled) if hasattr(feed, "stack_settled") else (lambda: False)
     tail = (lambda: feed.awaiting_tail) if hasattr(feed, "awaiting_tail") else (lambda: False)
+    expires_at = feed.expires_at if hasattr(feed, "expires_at") else (lambda _w: None)
     fwd = FWD
     while pos < n:
         open_ = feed.open
@@ -115,7 +117,15 @@ def prefiltered(pf: Prefilter, feed, buf: bytes, start: int, end: int, lineno: i
                 for w in open_:
                     c = cand.get(w, -1)
                     if c < pos:
-                        c = cand[w] = next_line_of(buf, w, pos, n, tokens, jsonl)
+                        # no further than the line where the event expires (events.QUIET_LINES):
+                        # feeding that line completes it as reading every line would
+                        near = min(n, pos + NEAR)
+                        c = next_line_of(buf, w, pos, near, tokens, jsonl)  # mostly close by
+                        if c >= near:
+                            exp = expires_at(w)
+                            limit = n if exp is None else line_at_or_after(buf, pos, lineno, exp, n)
+                            c = next_line_of(buf, w, pos, limit, tokens, jsonl) if limit > near else limit
+                        cand[w] = c
                     if c < target:
                         target = c
             if target >= n:
@@ -156,6 +166,29 @@ def prefiltered(pf: Prefilter, feed, buf: bytes, start: int, end: int, lineno: i
         if not buf.endswith(b"\n", start, n):
             lineno += 1  # the source's last line has no newline
     return lineno
+
+
+def line_at_or_after(buf: bytes, pos: int, lineno: int, target: int, n: int) -> int:
+    """The offset of a line start in buf[pos:n] at or after the start of line ``target``
+    (``pos`` is the start of line ``lineno``), or ``n``: newlines are counted in growing
+    steps, so the result may lie a little beyond that line, never before it."""
+    need = target - lineno
+    if need <= 0:
+        return pos
+    e, step = pos, max(1 << 16, need * 64)
+    while True:
+        e2 = min(n, e + step)
+        need -= buf.count(b"\n", e, e2)
+        e = e2
+        if need <= 0 or e >= n:
+            break
+        step *= 2
+    if e >= n:
+        return n
+    if buf[e - 1:e] == b"\n":
+        return e
+    nl = buf.find(b"\n", e, n)
+    return n if nl < 0 else nl + 1
 
 
 def worker_tokens(worker: str | None) -> tuple[bytes, ...]:
