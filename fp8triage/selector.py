@@ -98,7 +98,7 @@ def prefiltered(pf: Prefilter, feed, buf: bytes, start: int, end: int, lineno: i
                 else:
                     # the line right after a fed one may be its wrapped tail (a terminal or a paste
                     # cut it; the tail has no prefix of its own): the assembler decides
-                    if not (pos == after_fed and raw[:1] not in (b"(", b"[")):
+                    if not (pos == after_fed and may_be_tail(buf, pos, n, jsonl)):
                         pos = stop + 1
                         lineno += 1
                         continue
@@ -108,7 +108,7 @@ def prefiltered(pf: Prefilter, feed, buf: bytes, start: int, end: int, lineno: i
             while i < nstarts and starts[i] < pos:
                 i += 1
             target = starts[i] if i < nstarts else n
-            if open_ and pos == after_fed and pos < target and (buf[pos:pos + 1] not in (b"(", b"[") or tail()):
+            if open_ and pos == after_fed and pos < target and (tail() or may_be_tail(buf, pos, n, jsonl)):
                 # the line right after a long fed line may be its tail, wrapped by a terminal or a
                 # paste (no prefix of its own): the assembler decides (and a provisional warning
                 # is settled by its next line, whatever it holds)
@@ -166,6 +166,14 @@ def prefiltered(pf: Prefilter, feed, buf: bytes, start: int, end: int, lineno: i
         if not buf.endswith(b"\n", start, n):
             lineno += 1  # the source's last line has no newline
     return lineno
+
+
+def may_be_tail(buf: bytes, pos: int, n: int, jsonl: bool = False) -> bool:
+    """May the line at ``pos`` be the wrapped tail of the line before it? Not if it starts
+    with "(" or "[" (a worker or logger prefix); in JSON lines, the same for the message."""
+    if not jsonl:
+        return buf[pos:pos + 1] not in (b"(", b"[")
+    return _MAYBE_NO_WORKER_JSON.match(b"\n" + buf[pos:min(n, pos + 64)]) is not None
 
 
 def line_at_or_after(buf: bytes, pos: int, lineno: int, target: int, n: int) -> int:

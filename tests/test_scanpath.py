@@ -100,6 +100,17 @@ def test_prefiltered_feeds_the_wrapped_tail_of_a_long_line_only():
     assert [r for r, _n, _b in rec.fed] == [head, b"mation", b"w1|end"]
 
 
+def test_prefiltered_json_lines_are_tails_only_by_their_message():
+    head = b'{"log": "w1|RuntimeError Error: Assertion error (csrc/apis/layout.hpp:59): Unknown SF transfor"}'
+    tail = b'{"log": "mation, and more text: a tail long enough to have been cut by the terminal again"}'
+    other = b'{"log": "(APIServer pid=1) INFO a record of its own, long enough to have a tail of its own"}'
+    buf = head + b"\n" + tail + b"\n" + other + b"\n" + other + b"\n"
+    rec = Rec(opens={head: "w1"})
+    prefiltered(PF, rec, buf, 0, len(buf), 1, jsonl=True)
+    # a JSON record whose message starts with a prefix is no wrapped tail: not fed
+    assert [r for r, _n, _b in rec.fed] == [head, tail]
+
+
 def test_prefiltered_reads_every_line_of_an_open_dump():
     buf = b"header collect_env\nPyTorch: 2\nOS: x\nlast\nafter\n"
     rec = Rec(dump_lines={b"header collect_env", b"PyTorch: 2", b"OS: x"})
