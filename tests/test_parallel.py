@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from fp8triage import parallel
-from fp8triage.catalogue import load_catalogue
-from fp8triage.follow import Follower
-from fp8triage.ingest import Source
+from fp8triage.scan import parallel
+from fp8triage.catalogue.loader import load_catalogue
+from fp8triage.scan.follow import Follower
+from fp8triage.scan.ingest import Source
 from fp8triage.pipeline import Scanner, scan_paths
 
 ROOT = Path(__file__).resolve().parent.parent

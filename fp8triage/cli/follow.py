@@ -1,4 +1,4 @@
-"""`fp8triage scan --follow`: print each notice from fp8triage.follow as it comes, then a summary."""
+"""`fp8triage scan --follow`: print each notice from fp8triage.scan.follow as it comes, then a summary."""
 from __future__ import annotations
 
 import json
@@ -8,8 +8,8 @@ import time
 
 import click
 
-from ..exitcodes import exit_code
-from ..redact import redact
+from .exitcodes import exit_code
+from ..scan.redact import redact
 
 SCHEMA_VERSION = "1.0"
 
@@ -21,7 +21,7 @@ def _raise_interrupt(_signum, _frame):
 def run_follow(target: str, *, catalogue, facts, prefer: str, fmt: str, fail_on: str, db_path, no_history: bool,
                poll: float = 0.1, idle: float = 1.0) -> int:
     """Follow ``target`` until end of input or Ctrl-C (SIGINT/SIGTERM); returns the exit code."""
-    from ..follow import Follower, follow
+    from ..scan.follow import Follower, follow
 
     if fmt not in ("text", "json"):
         raise click.UsageError("--follow prints text or JSON lines (--format text|json)")

@@ -38,7 +38,7 @@ def history(signature, status, since, limit, fmt, db_path):
       fp8triage history --status unknown --format json
       fp8triage history --signature deepgemm-unknown-sf-transformation
     """
-    from ..history import HistoryError, parse_since, query
+    from ..store.history import HistoryError, parse_since, query
 
     try:
         since_iso = parse_since(since) if since else None
@@ -46,7 +46,7 @@ def history(signature, status, since, limit, fmt, db_path):
     except HistoryError as e:
         raise click.ClickException(str(e)) from None
     if signature and not data["findings"] and not data["groups"]:
-        from ..catalogue import load_catalogue
+        from ..catalogue.loader import load_catalogue
 
         if load_catalogue().get(signature) is None:
             raise click.ClickException(
@@ -63,7 +63,7 @@ def history(signature, status, since, limit, fmt, db_path):
 
 def record_or_warn(result, code, db_path, mode: str = "scan") -> int | None:
     """Record a run; on any history problem print one warning line on stderr and go on."""
-    from ..history import HistoryError, record_run
+    from ..store.history import HistoryError, record_run
 
     try:
         return record_run(result, int(code), path=db_path, mode=mode)
@@ -76,8 +76,8 @@ def record_or_warn(result, code, db_path, mode: str = "scan") -> int | None:
 
 def scaffold_from_history(sig_id, fingerprint, sig_dir, db_path, anchor: str = ""):
     """`signatures new ID --from-fingerprint FP`: typed errors become one sentence."""
-    from ..history import HistoryError
-    from ..scaffold import ScaffoldError, scaffold_from_fingerprint
+    from ..store.history import HistoryError
+    from ..catalogue.scaffold import ScaffoldError, scaffold_from_fingerprint
 
     if anchor:
         raise click.UsageError("--anchor and --from-fingerprint do not go together: the anchor comes from the group")

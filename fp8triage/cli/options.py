@@ -32,7 +32,7 @@ def fact_options(f):
 
 def gather_facts(fact_args, model_dir, env_files, facts_from) -> tuple[list[Fact], list[Fact], list[str]]:
     """(command-line facts, other facts, notes). Raises click.ClickException on bad input."""
-    from ..facts import FactError, parse_cli_fact
+    from ..facts.vocabulary import FactError, parse_cli_fact
 
     cli: list[Fact] = []
     for a in fact_args:
@@ -43,7 +43,7 @@ def gather_facts(fact_args, model_dir, env_files, facts_from) -> tuple[list[Fact
     other: list[Fact] = []
     notes: list[str] = []
     if model_dir:
-        from ..checkpoint import CheckpointError, checkpoint_facts
+        from ..facts.checkpoint import CheckpointError, checkpoint_facts
 
         try:
             info = checkpoint_facts(model_dir)
@@ -52,7 +52,7 @@ def gather_facts(fact_args, model_dir, env_files, facts_from) -> tuple[list[Fact
         other.extend(info.facts)
         notes.extend(f"checkpoint: {p}" for p in info.problems)
     for ef in env_files:
-        from ..envdump import parse_env_dump
+        from ..facts.envdump import parse_env_dump
 
         try:
             text = Path(ef).read_text(encoding="utf-8", errors="replace")
@@ -65,7 +65,7 @@ def gather_facts(fact_args, model_dir, env_files, facts_from) -> tuple[list[Fact
             )
         other.extend(got)
     if facts_from in ("live", "all"):
-        from ..probe import live_facts
+        from ..facts.probe import live_facts
 
         other.extend(live_facts())
     return cli, other, notes
@@ -76,8 +76,8 @@ def handle_errors(fn):
 
     @functools.wraps(fn)
     def wrapper(*a, **kw):
-        from ..catalogue import CatalogueError
-        from ..ingest import IngestError
+        from ..catalogue.loader import CatalogueError
+        from ..scan.ingest import IngestError
 
         try:
             return fn(*a, **kw)

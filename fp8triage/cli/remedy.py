@@ -40,9 +40,9 @@ def remedy(sig_id, fmt, show_all, fact_args, model_dir, env_files, facts_from, s
     Exit codes: 0 remedies printed, 1 unknown ID or bad input, 2 usage error,
                 5 no remedy fits the facts (nothing to apply).
     """
-    from ..catalogue import load_catalogue
-    from ..facts import resolve
-    from ..matcher import build_remedies
+    from ..catalogue.loader import load_catalogue
+    from ..facts.vocabulary import resolve
+    from ..judge.matcher import build_remedies
 
     cat = load_catalogue(signature_dirs)
     sig = cat.get(sig_id)

@@ -64,7 +64,7 @@ def report(logs, output, fmt, fact_args, model_dir, env_files, facts_from, signa
     Exit codes: 0 report written, 1 error (unreadable input, bad signature file,
                 unwritable output), 2 usage error.
     """
-    from ..catalogue import load_catalogue
+    from ..catalogue.loader import load_catalogue
     from ..pipeline import scan_paths
 
     if not logs:
@@ -79,7 +79,7 @@ def report(logs, output, fmt, fact_args, model_dir, env_files, facts_from, signa
                         one_machine=one_machine)
     result.warnings.extend(notes)
     if confirm:
-        from ..repro import confirm_findings
+        from ..confirm.repro import confirm_findings
 
         confirm_findings(result.findings, device=device, timeout=repro_timeout)
         result.findings.sort(key=lambda f: f.status.rank)

@@ -6,7 +6,7 @@ import time
 
 import click
 
-from .. import repro as R
+from ..confirm import repro as R
 
 
 @click.command("repro")

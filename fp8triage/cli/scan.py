@@ -5,8 +5,8 @@ import sys
 
 import click
 
-from ..exitcodes import FAIL_ON, Exit, exit_code
-from ..redact import redact, redact_report
+from .exitcodes import FAIL_ON, Exit, exit_code
+from ..scan.redact import redact, redact_report
 from .options import fact_options, gather_facts, handle_errors, use_color, write_output
 
 FORMATS = ("text", "json", "markdown", "html")
@@ -62,7 +62,7 @@ def scan(logs, fmt, output, fact_args, model_dir, env_files, facts_from, signatu
                 3 known root cause found, 4 only unknown errors found,
                 130 interrupted (Ctrl-C), 143/129 stopped by SIGTERM/SIGHUP.
     """
-    from ..catalogue import load_catalogue
+    from ..catalogue.loader import load_catalogue
     from ..pipeline import scan_paths
 
     if not logs:
@@ -90,7 +90,7 @@ def scan(logs, fmt, output, fact_args, model_dir, env_files, facts_from, signatu
             bar.close()
     result.warnings.extend(redact(n) for n in notes)
     if confirm:
-        from ..repro import confirm_findings
+        from ..confirm.repro import confirm_findings
 
         confirm_findings(result.findings, device=device, timeout=repro_timeout)
         result.findings.sort(key=lambda f: f.status.rank)

@@ -20,7 +20,7 @@ def _typed_errors(fn):
 
     @functools.wraps(fn)
     def wrapper(*a, **kw):
-        from ..sigtools import SigToolsError
+        from ..catalogue.sigtools import SigToolsError
 
         try:
             return fn(*a, **kw)
@@ -31,7 +31,7 @@ def _typed_errors(fn):
 
 
 def _load(sig_dir: Path | None):
-    from .. import sigtools
+    from ..catalogue import sigtools
 
     return sigtools.load(sig_dir)
 
@@ -54,7 +54,7 @@ def signatures():
 @_typed_errors
 def list_cmd(sig_dir, fmt):
     """List every signature: id, severity, priority and title."""
-    from .. import sigtools
+    from ..catalogue import sigtools
 
     rows = sigtools.summary_rows(_load(sig_dir))
     if fmt == "json":
@@ -74,7 +74,7 @@ def list_cmd(sig_dir, fmt):
 def show_cmd(sig_id, sig_dir, fmt):
     """Show one signature: summary, cause, fix, conditions, remedies, known problems,
     references and an excerpt of a real sample."""
-    from .. import sigtools
+    from ..catalogue import sigtools
 
     info = sigtools.show(_load(sig_dir), sig_id, sig_dir)
     if fmt == "json":
@@ -84,7 +84,7 @@ def show_cmd(sig_id, sig_dir, fmt):
 
 
 def render_show(info: dict) -> str:
-    from .. import sigtools
+    from ..catalogue import sigtools
 
     out = [f"{info['id']} — {info['title']}",
            f"severity {info['severity']} · priority {info['priority']}"
@@ -127,7 +127,7 @@ def search_cmd(text, sig_dir, limit, fmt):
 
     The catalogue is indexed once per catalogue version into a SQLite database in the cache
     directory ($FP8TRIAGE_CACHE_DIR, else $XDG_CACHE_HOME/fp8triage or ~/.cache/fp8triage)."""
-    from .. import sigtools
+    from ..catalogue import sigtools
 
     rows = sigtools.search(" ".join(text), sig_dir, limit)
     if fmt == "json":
@@ -151,7 +151,7 @@ def validate_cmd(sig_dir, no_samples):
 
     Each problem names the file, the key and what to write. Also checks that every match sample
     contains one of its signature's anchors, on the lines its primary pattern matches."""
-    from .. import sigtools
+    from ..catalogue import sigtools
 
     problems = sigtools.validate(sig_dir, require_samples=not no_samples)
     if problems:
@@ -175,7 +175,7 @@ def test_cmd(path, ids, no_cross, verbose):
     (tests only its samples). A match sample must make its signature the top finding; a
     near-miss must not produce it; and no other signature may claim a match sample with
     status likely (unless the sample's own signature outranks it by priority)."""
-    from .. import sigtools
+    from ..catalogue import sigtools
 
     sig_dir = None
     if path is not None:
@@ -220,7 +220,7 @@ def _got(got) -> str:
 @_typed_errors
 def new_cmd(sig_id, sig_dir, anchor, fingerprint=None, db_path=None):
     """Scaffold signatures/ID.toml (valid against the schema) and its sample folders."""
-    from .. import sigtools
+    from ..catalogue import sigtools
 
     if fingerprint:
         from .history import scaffold_from_history

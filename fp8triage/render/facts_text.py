@@ -11,7 +11,7 @@ import textwrap
 from typing import Any, Iterable
 
 from .. import __version__
-from ..facts import DISPATCH_ENV_VARS
+from ..facts.vocabulary import DISPATCH_ENV_VARS
 from ..model import Fact, Finding, Truth
 
 ENV_SCHEMA_VERSION = "1.0"

@@ -34,7 +34,7 @@ from dataclasses import replace
 from typing import Callable, Sequence
 
 from .ingest import Source, read_spans, split_points
-from .model import Line
+from ..model import Line
 from .normalise import LineFormat, detect_format
 
 SPLIT_MIN = 32 * 1024 * 1024  # a file at least this big is cut into byte ranges
@@ -154,7 +154,7 @@ def _worker_init() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGHUP, signal.SIG_DFL)
     _die_with_parent()
-    from .pipeline import Scanner
+    from ..pipeline import Scanner
 
     _WORKER = Scanner(_PARENT.cat, exhaustive=_PARENT.exhaustive, prefilter=_PARENT.prefilter)
 
@@ -302,7 +302,7 @@ def scan_parallel(sc, sources: Sequence[Source], jobs: int,
                 if last:
                     _finish(sc, state)
                     prev = None
-                    from .model import InputInfo
+                    from ..model import InputInfo
 
                     sc.inputs.append(InputInfo(src.name, src.size or 0, offset, fmt.name))
                     sc.warnings.extend(file_warnings)
@@ -322,7 +322,7 @@ def scan_parallel(sc, sources: Sequence[Source], jobs: int,
 
 
 def _fresh(sc):
-    from .pipeline import Scanner
+    from ..pipeline import Scanner
 
     return Scanner(sc.cat, exhaustive=sc.exhaustive, prefilter=sc.prefilter)
 

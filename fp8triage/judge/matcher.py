@@ -19,10 +19,10 @@ from typing import Any, Iterable, Mapping
 import regex
 
 
-from .catalogue import Catalogue, Pattern, Signature
+from ..catalogue.loader import Catalogue, Pattern, Signature
 from .conditions import combine, evaluate
-from .facts import canonical_name, normalise_value
-from .model import (
+from ..facts.vocabulary import canonical_name, normalise_value
+from ..model import (
     ConditionResult,
     Event,
     Evidence,
@@ -642,7 +642,7 @@ def unknown_groups(
 
 def unknown_of(g: Group) -> UnknownGroup:
     """The unknown-error view of a group: masked headline, the last lines as its sample."""
-    from .fingerprint import mask
+    from ..scan.fingerprint import mask
 
     ev = g.event
     return UnknownGroup(

@@ -1,6 +1,6 @@
 """A warm worker process for the repro kernels (standard library only; run by path, not imported).
 
-``fp8triage.repro`` starts one or more of these per run (``python repro_worker.py --device D``) so
+``fp8triage.confirm.repro`` starts one or more of these per run (``python repro_worker.py --device D``) so
 that torch's import and the CUDA context are paid once per worker, not once per kernel. The worker:
 
 * makes a private copy of its stdout for the protocol and sends fd 1 to stderr, so nothing a kernel
@@ -137,7 +137,7 @@ def _run(req: dict) -> int:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description="fp8triage repro worker (started by fp8triage.repro)")
+    ap = argparse.ArgumentParser(description="fp8triage repro worker (started by fp8triage.confirm.repro)")
     ap.add_argument("--device", default="auto")
     ap.add_argument("--preload", action="append", default=[], help="a module the first kernel needs")
     args = ap.parse_args()

@@ -1,8 +1,8 @@
 """Masking secrets before anything is stored, rendered or printed.
 
 Ordered, named data: each rule is (name, pattern, replacement). ``redact`` is applied to every
-log line when it is normalised (``fp8triage.normalise.normalise``), to every fact value and
-source (``fp8triage.facts.resolve`` and ``parse_cli_fact``), and to the scan report before it
+log line when it is normalised (``fp8triage.scan.normalise.normalise``), to every fact value and
+source (``fp8triage.facts.vocabulary.resolve`` and ``parse_cli_fact``), and to the scan report before it
 is written, so nothing downstream (facts, fingerprints, evidence, history, reports) ever holds
 the secret.
 

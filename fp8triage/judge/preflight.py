@@ -3,7 +3,7 @@
 ``run_check(catalogue, facts)`` evaluates every signature with ``preflight = true`` against the
 facts in force (no log evidence): ``likely`` when every required condition holds, ``possible``
 when some are unknown (``decide`` names them), ``ruled-out`` when one fails (returned only when
-asked). Conditions and remedies are built by ``fp8triage.matcher`` (``evaluate_conditions``,
+asked). Conditions and remedies are built by ``fp8triage.judge.matcher`` (``evaluate_conditions``,
 ``build_remedies``, ``make_finding``), the same code that judges ``scan`` findings.
 
 ``check(...)`` gathers the facts (command line, checkpoint, env dumps, live probe), resolves
@@ -20,12 +20,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
-from .catalogue import Catalogue, Signature
+from ..catalogue.loader import Catalogue, Signature
 from .conditions import describe, evaluate
-from .facts import FACTS, resolve
+from ..facts.vocabulary import FACTS, resolve
 from .matcher import build_remedies, make_finding
-from .model import ConditionResult, Evidence, Fact, Finding, Severity, Status, Truth
-from .probe import derive_capabilities
+from ..model import ConditionResult, Evidence, Fact, Finding, Severity, Status, Truth
+from ..facts.probe import derive_capabilities
 
 CHECKPOINT_FINDING_ID = "checkpoint-config-tensor-mismatch"
 
@@ -218,7 +218,7 @@ def check(
 
 def _consistency(chosen: Mapping[str, Fact]) -> list[str]:
     """Facts in force that contradict each other (a GPU name and a capability from different sources)."""
-    from .gpus import capability_for
+    from ..facts.gpus import capability_for
 
     gpu, cc = chosen.get("gpu"), chosen.get("capability")
     if gpu is None or cc is None:

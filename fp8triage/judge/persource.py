@@ -15,12 +15,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
-from .catalogue import Catalogue
-from .facts import resolve
-from .logfacts import LogFacts
+from ..catalogue.loader import Catalogue
+from ..facts.vocabulary import resolve
+from ..facts.logfacts import LogFacts
 from .matcher import Group, claim, judge, unknown_groups
-from .model import Fact, Finding, Line, UnknownGroup
-from .probe import derive_capabilities
+from ..model import Fact, Finding, Line, UnknownGroup
+from ..facts.probe import derive_capabilities
 
 
 @dataclass
@@ -66,7 +66,7 @@ def judge_sources(
     one_machine: bool = False,
 ) -> Judged:
     """Claim, judge and collect unknown errors per source (see the module docstring)."""
-    from .pipeline import attach_cascades  # the cascade rule lives with the stage order
+    from ..pipeline import attach_cascades  # the cascade rule lives with the stage order
 
     shared = list(shared_facts)
     by_src = split_groups(sorted(groups, key=lambda g: g.order))

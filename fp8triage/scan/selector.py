@@ -1,7 +1,7 @@
 """Line selectors: which lines of a span of bytes are decoded, and with which prefilter bits.
 
 A selector walks ``buf[start:end]`` (whole lines) and calls ``feed.feed(raw, lineno, bits)``
-(``fp8triage.linefeed.LineFeed``) for the lines it selects; it returns the number of the
+(``fp8triage.scan.linefeed.LineFeed``) for the lines it selects; it returns the number of the
 line after the last. Two selectors, one sink, so the equivalence test compares selectors:
 
 * ``every_line``: every line, with ``Prefilter.classify``'s bits (the exhaustive reference,

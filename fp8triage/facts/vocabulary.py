@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
-from .model import Fact
-from .redact import redact_fact
+from ..model import Fact
+from ..scan.redact import redact_fact
 
 
 @dataclass(frozen=True)

@@ -262,7 +262,7 @@ def record_run(result, exit_code: int, *, path: str | os.PathLike | None = None,
 
 def _group_rows(result) -> list[dict[str, Any]]:
     """One row per fingerprint seen in this run: the findings' and the unknown groups'."""
-    from .fingerprint import mask
+    from ..scan.fingerprint import mask
 
     rows: dict[str, dict[str, Any]] = {}
     for f in list(result.findings) + list(result.ruled_out):
@@ -296,7 +296,7 @@ def _group_rows(result) -> list[dict[str, Any]]:
 
 
 def _write(conn: sqlite3.Connection, result, exit_code: int, mode: str) -> int:
-    from .redact import redact
+    from ..scan.redact import redact
 
     meta = result.meta
     now = _now()

@@ -13,9 +13,9 @@ from typing import Callable, Iterable
 
 import regex
 
-from .facts import DISPATCH_ENV_VARS, normalise_capability
+from .vocabulary import DISPATCH_ENV_VARS, normalise_capability
 from .gpus import capability_for
-from .model import Fact, Line
+from ..model import Fact, Line
 
 _V = r"v?(?P<v>\d+\.\d+(?:\.\d+)?(?:[.+-]?(?:rc|dev|post|a|b)\d*)*(?:\+[\w.]+)?)"
 

@@ -11,7 +11,7 @@ import hashlib
 
 import regex
 
-from .model import Event
+from ..model import Event
 
 ALGORITHM_VERSION = 1
 

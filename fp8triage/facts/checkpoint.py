@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .model import Fact
+from ..model import Fact
 
 ORIGIN = "checkpoint"
 MAX_HEADER = 100_000_000  # the safetensors format's own limit
@@ -412,7 +412,7 @@ def checkpoint_facts(path: str | Path) -> CheckpointInfo:
     tensors = _read_tensors(model_dir, problems, details)
     _tensor_facts(tensors, facts, problems, details, method, cfg_block, cfg_gran, scale_fmt, has_qc=isinstance(qc, dict))
     # secrets in the path (a token in a folder name) or in config values never leave this module
-    from .redact import redact, redact_fact, redact_obj
+    from ..scan.redact import redact, redact_fact, redact_obj
 
     return CheckpointInfo(Path(redact(str(model_dir))), [redact_fact(f) for f in facts], [redact(p) for p in problems],
                           redact_obj(details))

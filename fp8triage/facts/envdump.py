@@ -11,7 +11,7 @@ Formats recognised:
 - ``nvidia-smi-csv``: ``nvidia-smi --query-gpu=name,compute_cap,driver_version --format=csv[,noheader]``
 
 None of these collectors reports the compute capability except the CSV query; a capability
-is derived from the GPU name (``fp8triage.gpus``) and says so in its source.
+is derived from the GPU name (``fp8triage.facts.gpus``) and says so in its source.
 
 Two entry points:
 
@@ -26,8 +26,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from .facts import DISPATCH_ENV_VARS, normalise_capability
-from .model import Fact, Line
+from .vocabulary import DISPATCH_ENV_VARS, normalise_capability
+from ..model import Fact, Line
 from .probe import derive_capabilities, redact
 
 ORIGIN = "env-dump"

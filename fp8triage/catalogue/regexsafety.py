@@ -322,7 +322,7 @@ def _reason(label: str, how: str) -> str:
 
 def check_signature(sig: Any, samples: Iterable[str] = (), *, timeout: float = STRESS_TIMEOUT) -> list[Any]:
     """``Problem``s (file, key, message) for each pattern of a loaded ``Signature`` that fails the check."""
-    from .catalogue import Problem
+    from .loader import Problem
 
     samples = list(samples)
     problems = []

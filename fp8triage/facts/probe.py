@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import Callable, Iterable, Mapping
 
 from . import gpus
-from .facts import DISPATCH_ENV_VARS, normalise_capability
-from .model import Fact
+from .vocabulary import DISPATCH_ENV_VARS, normalise_capability
+from ..model import Fact
 
 TIMEOUT_S = 5.0
 

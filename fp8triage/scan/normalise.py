@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import regex
 
-from .model import Line
+from ..model import Line
 from .redact import redact
 
 ANSI = regex.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")

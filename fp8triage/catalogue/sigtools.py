@@ -2,7 +2,7 @@
 full-text search, the reference docs and scaffolding.
 
 Core functions return data (``Problem``, ``SampleResult``, dicts, strings); only
-``fp8triage.cli.signatures`` prints. ``python -m fp8triage.sigtools --write-docs``
+``fp8triage.cli.signatures`` prints. ``python -m fp8triage.catalogue.sigtools --write-docs``
 regenerates docs/signatures.md from the signature files.
 """
 from __future__ import annotations
@@ -18,18 +18,18 @@ from typing import Iterable, Sequence
 
 import regex
 
-from . import paths
-from .catalogue import Catalogue, CatalogueError, Problem, Signature, load_catalogue, signature_files
-from .conditions import describe
-from .facts import FactError, parse_cli_fact
-from .model import Fact, Status
+from .. import paths
+from .loader import Catalogue, CatalogueError, Problem, Signature, load_catalogue, signature_files
+from ..judge.conditions import describe
+from ..facts.vocabulary import FactError, parse_cli_fact
+from ..model import Fact, Status
 
 SAMPLE_KINDS = ("match", "near-miss")
 CLAIMING = (Status.LIKELY, Status.CONFIRMED)  # statuses that count as a claim in the cross-check
 ID_RE = regex.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 DOCS_HEADER = (
     "# Signature reference\n\n"
-    "Generated from `signatures/*.toml` by `python -m fp8triage.sigtools --write-docs`; do not edit by hand\n"
+    "Generated from `signatures/*.toml` by `python -m fp8triage.catalogue.sigtools --write-docs`; do not edit by hand\n"
     "(tests/test_signature_docs.py fails when this file and the signature files disagree).\n"
 )
 
@@ -246,7 +246,7 @@ def _cached_prefilter(real):
 
 
 def _scan(text: str, source: str, cat: Catalogue, facts: Sequence[Fact]):
-    from . import pipeline  # the real scan path; imported late so `signatures list` stays light
+    from .. import pipeline  # the real scan path; imported late so `signatures list` stays light
 
     real = pipeline.Prefilter
     pipeline.Prefilter = _cached_prefilter(real)
@@ -467,8 +467,8 @@ _MODEL_NUMBER = regex.compile(r"\b([A-Z]{1,4}|(?i:sm|compute))[ _-]?(\d{2,5}[A-Z
 def search_terms(s: Signature) -> str:
     """Extra words for the search index: model numbers in joined and split form, and the GPU names
     of every capability the signature's capability conditions accept."""
-    from .conditions import evaluate
-    from .model import Truth
+    from ..judge.conditions import evaluate
+    from ..model import Truth
 
     text = " ".join([s.title, s.summary, s.cause, s.fix, *(f"{r['ref']} {r.get('title', '')}" for r in s.references)])
     words: list[str] = []
@@ -624,7 +624,7 @@ def _code(t: str) -> str:
 
 
 def docs_path() -> Path:
-    return Path(__file__).resolve().parent.parent / "docs" / "signatures.md"
+    return Path(__file__).resolve().parents[2] / "docs" / "signatures.md"
 
 
 # -- scaffolding ------------------------------------------------------------------------------
@@ -692,12 +692,12 @@ def _main(argv: list[str]) -> int:
         p = docs_path()
         if argv[0] == "--check-docs":
             same = p.exists() and p.read_text(encoding="utf-8") == text
-            print("docs/signatures.md is up to date" if same else "docs/signatures.md is stale; run python -m fp8triage.sigtools --write-docs")
+            print("docs/signatures.md is up to date" if same else "docs/signatures.md is stale; run python -m fp8triage.catalogue.sigtools --write-docs")
             return 0 if same else 1
         p.write_text(text, encoding="utf-8")
         print(f"wrote {p}")
         return 0
-    print("usage: python -m fp8triage.sigtools --write-docs | --check-docs", file=sys.stderr)
+    print("usage: python -m fp8triage.catalogue.sigtools --write-docs | --check-docs", file=sys.stderr)
     return 2
 
 

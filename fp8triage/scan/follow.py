@@ -29,12 +29,12 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator
 
-from .catalogue import Catalogue
-from .facts import resolve
-from .matcher import Claims, Group, claim, judge, unknown_of
-from .model import Fact, Finding, InputInfo, ScanResult, UnknownGroup
+from ..catalogue.loader import Catalogue
+from ..facts.vocabulary import resolve
+from ..judge.matcher import Claims, Group, claim, judge, unknown_of
+from ..model import Fact, Finding, InputInfo, ScanResult, UnknownGroup
 from .normalise import LineFormat, detect_format
-from .pipeline import CASCADE_LOOKBACK, Scanner, consequence_kind, first_evidence_lines, follows_from
+from ..pipeline import CASCADE_LOOKBACK, Scanner, consequence_kind, first_evidence_lines, follows_from
 
 READ_SIZE = 1 << 16
 FORMAT_LINES = 50  # lines the wrapping is detected from (normalise.detect_format reads 50 as well)

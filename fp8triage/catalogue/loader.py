@@ -15,9 +15,9 @@ from typing import Any, Iterable
 
 import regex
 
-from . import paths
-from .conditions import ConditionError, check_condition
-from .facts import canonical_name
+from .. import paths
+from ..judge.conditions import ConditionError, check_condition
+from ..facts.vocabulary import canonical_name
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from typing import Callable
 
 import regex
 
-from .model import Event, EventKind, Line
+from ..model import Event, EventKind, Line
 
 TRACEBACK_START = regex.compile(r"Traceback \(most recent call last\):")
 CHAIN_MARKER = regex.compile(

@@ -12,8 +12,8 @@ import regex
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import InvalidVersion, Version
 
-from .facts import FACTS, normalise_capability
-from .model import ConditionResult, Fact, Truth
+from ..facts.vocabulary import FACTS, normalise_capability
+from ..model import ConditionResult, Fact, Truth
 
 
 class ConditionError(ValueError):

@@ -2,7 +2,7 @@
 
 Batch scans (prefiltered or exhaustive), follow mode and the workers of a parallel scan all
 call ``LineFeed.feed(raw, lineno, bits)``; they differ only in which lines they pass and how
-they learn a line's bits (``fp8triage.selector``; ``Prefilter.classify`` for one line).
+they learn a line's bits (``fp8triage.scan.selector``; ``Prefilter.classify`` for one line).
 
 For one line, in this order:
 
@@ -22,10 +22,10 @@ from __future__ import annotations
 
 from typing import Callable
 
-from .envdump import DumpReader
+from ..facts.envdump import DumpReader
 from .events import Assembler
-from .logfacts import LogFacts
-from .model import Event, Line
+from ..facts.logfacts import LogFacts
+from ..model import Event, Line
 from .normalise import LineFormat, normalise
 from .prefilter import ALERT, DUMP, EVIDENCE, FACT, STACK
 

@@ -32,7 +32,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Iterable
 
-from .model import Finding, Status
+from ..model import Finding, Status
 
 SCHEMA_VERSION = "2.0"  # 1 was the older envelope {"schema": "fp8triage.repro/1"}
 VERDICTS = ("reproduced", "not-reproduced", "not-executed", "not-applicable", "skipped", "error", "timeout")
@@ -56,7 +56,7 @@ class UnknownRepro(ReproError):
 
 
 def kernel_dir() -> Path:
-    from .paths import data_dir
+    from ..paths import data_dir
 
     return data_dir("repro_kernels")
 
@@ -243,7 +243,7 @@ WORKER_START_TIMEOUT = 180.0  # importing torch and creating a CUDA context, on 
 
 
 class _Worker:
-    """One warm worker process (fp8triage/repro_worker.py): runs kernels one at a time.
+    """One warm worker process (fp8triage/confirm/repro_worker.py): runs kernels one at a time.
 
     It is its own process group, so a kernel that hangs is killed with everything it started; a
     worker that dies (a kernel segfaulted) or was killed is replaced by the caller.
@@ -511,7 +511,7 @@ def confirm_findings(findings: list[Finding], device: str = "auto", timeout: flo
     path, or the mechanism is machine-independent; ruled-out findings keep their status. Never raises
     for kernel failures; without torch every result is ``skipped`` with the reason.
     """
-    from .model import Truth
+    from ..model import Truth
 
     wanted: list[str] = []
     for f in findings:
