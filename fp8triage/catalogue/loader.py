@@ -18,6 +18,7 @@ import regex
 from .. import paths
 from ..judge.conditions import ConditionError, check_condition
 from ..facts.vocabulary import canonical_name
+from ..errors import TriageError
 
 
 @dataclass(frozen=True)
@@ -30,10 +31,15 @@ class Problem:
         return f"{self.file}: {self.key}: {self.message}" if self.key else f"{self.file}: {self.message}"
 
 
-class CatalogueError(Exception):
+class CatalogueError(TriageError):
     def __init__(self, problems: list[Problem]):
         self.problems = problems
         super().__init__("; ".join(str(p) for p in problems))
+
+    @property
+    def message(self) -> str:
+        lines = "\n  ".join(str(p) for p in self.problems)
+        return f"the signature catalogue has {len(self.problems)} problem(s):\n  {lines}"
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from pathlib import Path
 import regex
 
 from ..scan.fingerprint import MASKS, mask
+from ..errors import TriageError
 
 # what each fingerprint mask stands for, as a regex that matches any value it masked
 _ANY = {
@@ -33,7 +34,7 @@ _NAMES = list(_ANY)
 _MIN_ANCHOR = 5
 
 
-class ScaffoldError(Exception):
+class ScaffoldError(TriageError):
     """The group cannot be turned into a signature. One sentence."""
 
 

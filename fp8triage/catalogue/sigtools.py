@@ -23,6 +23,7 @@ from .loader import Catalogue, CatalogueError, Problem, Signature, load_catalogu
 from ..judge.conditions import describe
 from ..facts.vocabulary import FactError, parse_cli_fact
 from ..model import Fact, Status
+from ..errors import TriageError
 
 SAMPLE_KINDS = ("match", "near-miss")
 CLAIMING = (Status.LIKELY, Status.CONFIRMED)  # statuses that count as a claim in the cross-check
@@ -34,7 +35,7 @@ DOCS_HEADER = (
 )
 
 
-class SigToolsError(Exception):
+class SigToolsError(TriageError):
     """A request the catalogue tools cannot satisfy (unknown id, file exists, bad directory)."""
 
 

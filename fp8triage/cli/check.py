@@ -63,12 +63,9 @@ def check(model_dir, fact_args, env_files, facts_from, no_probe, use_torch, sign
     cli_facts, other, _notes = gather_facts(fact_args, None, env_files, "log")
     info = None
     if model_dir:
-        from ..facts.checkpoint import CheckpointError, checkpoint_facts
+        from ..facts.checkpoint import checkpoint_facts
 
-        try:
-            info = checkpoint_facts(model_dir)
-        except CheckpointError as e:
-            raise click.ClickException(str(e)) from None
+        info = checkpoint_facts(model_dir)
     probe = None
     if not no_probe:
         from ..facts.probe import probe as run_probe

@@ -38,13 +38,10 @@ def history(signature, status, since, limit, fmt, db_path):
       fp8triage history --status unknown --format json
       fp8triage history --signature deepgemm-unknown-sf-transformation
     """
-    from ..store.history import HistoryError, parse_since, query
+    from ..store.history import parse_since, query
 
-    try:
-        since_iso = parse_since(since) if since else None
-        data = query(db_path, signature=signature, status=status, since=since_iso, limit=limit)
-    except HistoryError as e:
-        raise click.ClickException(str(e)) from None
+    since_iso = parse_since(since) if since else None
+    data = query(db_path, signature=signature, status=status, since=since_iso, limit=limit)
     if signature and not data["findings"] and not data["groups"]:
         from ..catalogue.loader import load_catalogue
 
@@ -75,16 +72,12 @@ def record_or_warn(result, code, db_path, mode: str = "scan") -> int | None:
 
 
 def scaffold_from_history(sig_id, fingerprint, sig_dir, db_path, anchor: str = ""):
-    """`signatures new ID --from-fingerprint FP`: typed errors become one sentence."""
-    from ..store.history import HistoryError
-    from ..catalogue.scaffold import ScaffoldError, scaffold_from_fingerprint
+    """`signatures new ID --from-fingerprint FP`."""
+    from ..catalogue.scaffold import scaffold_from_fingerprint
 
     if anchor:
         raise click.UsageError("--anchor and --from-fingerprint do not go together: the anchor comes from the group")
-    try:
-        return scaffold_from_fingerprint(sig_id, fingerprint, sig_dir, db_path)
-    except (HistoryError, ScaffoldError) as e:
-        raise click.ClickException(str(e)) from None
+    return scaffold_from_fingerprint(sig_id, fingerprint, sig_dir, db_path)
 
 
 def _day(ts: str | None) -> str:

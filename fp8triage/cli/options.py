@@ -31,24 +31,17 @@ def fact_options(f):
 
 
 def gather_facts(fact_args, model_dir, env_files, facts_from) -> tuple[list[Fact], list[Fact], list[str]]:
-    """(command-line facts, other facts, notes). Raises click.ClickException on bad input."""
-    from ..facts.vocabulary import FactError, parse_cli_fact
+    """(command-line facts, other facts, notes). Raises FactError, CheckpointError or
+    click.ClickException on bad input."""
+    from ..facts.vocabulary import parse_cli_fact
 
-    cli: list[Fact] = []
-    for a in fact_args:
-        try:
-            cli.append(parse_cli_fact(a))
-        except FactError as e:
-            raise click.UsageError(str(e)) from None
+    cli = [parse_cli_fact(a) for a in fact_args]
     other: list[Fact] = []
     notes: list[str] = []
     if model_dir:
-        from ..facts.checkpoint import CheckpointError, checkpoint_facts
+        from ..facts.checkpoint import checkpoint_facts
 
-        try:
-            info = checkpoint_facts(model_dir)
-        except CheckpointError as e:
-            raise click.ClickException(str(e)) from None
+        info = checkpoint_facts(model_dir)
         other.extend(info.facts)
         notes.extend(f"checkpoint: {p}" for p in info.problems)
     for ef in env_files:
@@ -72,20 +65,19 @@ def gather_facts(fact_args, model_dir, env_files, facts_from) -> tuple[list[Fact
 
 
 def handle_errors(fn):
-    """Typed errors from the core become one sentence on stderr and exit code 1."""
+    """The one place where the core's typed errors (``fp8triage.errors.TriageError``) become one
+    sentence on stderr: exit code 2 for a fault in the command line's own words, else 1."""
 
     @functools.wraps(fn)
     def wrapper(*a, **kw):
-        from ..catalogue.loader import CatalogueError
-        from ..scan.ingest import IngestError
+        from ..errors import TriageError
 
         try:
             return fn(*a, **kw)
-        except IngestError as e:
-            raise click.ClickException(str(e)) from None
-        except CatalogueError as e:
-            lines = "\n  ".join(str(p) for p in e.problems)
-            raise click.ClickException(f"the signature catalogue has {len(e.problems)} problem(s):\n  {lines}") from None
+        except TriageError as e:
+            if e.usage:
+                raise click.UsageError(e.message) from None
+            raise click.ClickException(e.message) from None
         except BrokenPipeError:
             # the reader went away (| head): not an error of ours
             devnull = os.open(os.devnull, os.O_WRONLY)

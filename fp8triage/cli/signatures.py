@@ -1,7 +1,6 @@
 """`fp8triage signatures`: list, show, search, validate, test and scaffold failure signatures."""
 from __future__ import annotations
 
-import functools
 import json
 import shlex
 import sys
@@ -13,21 +12,6 @@ import click
 from .options import handle_errors
 
 SIG_DIR = click.Path(exists=True, file_okay=False, path_type=Path)
-
-
-def _typed_errors(fn):
-    """SigToolsError becomes one sentence on stderr (exit 1), like every other typed error."""
-
-    @functools.wraps(fn)
-    def wrapper(*a, **kw):
-        from ..catalogue.sigtools import SigToolsError
-
-        try:
-            return fn(*a, **kw)
-        except SigToolsError as e:
-            raise click.ClickException(str(e)) from None
-
-    return handle_errors(wrapper)
 
 
 def _load(sig_dir: Path | None):
@@ -51,7 +35,7 @@ def signatures():
 @signatures.command("list")
 @dir_option
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-@_typed_errors
+@handle_errors
 def list_cmd(sig_dir, fmt):
     """List every signature: id, severity, priority and title."""
     from ..catalogue import sigtools
@@ -70,7 +54,7 @@ def list_cmd(sig_dir, fmt):
 @click.argument("sig_id", metavar="ID")
 @dir_option
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-@_typed_errors
+@handle_errors
 def show_cmd(sig_id, sig_dir, fmt):
     """Show one signature: summary, cause, fix, conditions, remedies, known problems,
     references and an excerpt of a real sample."""
@@ -121,7 +105,7 @@ def _indent(text: str) -> list[str]:
 @dir_option
 @click.option("-n", "--limit", type=int, default=20, show_default=True)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-@_typed_errors
+@handle_errors
 def search_cmd(text, sig_dir, limit, fmt):
     """Full-text search over the catalogue (ids, titles, causes, fixes, error texts, remedies).
 
@@ -145,7 +129,7 @@ def search_cmd(text, sig_dir, limit, fmt):
 @signatures.command("validate")
 @click.argument("sig_dir", required=False, type=SIG_DIR, metavar="[DIR]")
 @click.option("--no-samples", is_flag=True, help="Do not require a match and a near-miss sample per signature.")
-@_typed_errors
+@handle_errors
 def validate_cmd(sig_dir, no_samples):
     """Check signature files against the schema and their samples (default: the bundled catalogue).
 
@@ -167,7 +151,7 @@ def validate_cmd(sig_dir, no_samples):
 @click.option("--id", "ids", multiple=True, help="Only this signature's samples (repeatable).")
 @click.option("--no-cross", is_flag=True, help="Skip the catalogue-wide second-claimant check.")
 @click.option("-v", "--verbose", is_flag=True, help="Print passing samples too.")
-@_typed_errors
+@handle_errors
 def test_cmd(path, ids, no_cross, verbose):
     """Run every sample through the real scan pipeline (the harness CI uses).
 
@@ -217,7 +201,7 @@ def _got(got) -> str:
 @click.option("--from-fingerprint", "fingerprint", metavar="FP", help="Start from an unknown error group in the history "
               "database (`fp8triage history --status unknown` lists them): its message becomes the pattern, its lines a match sample.")
 @click.option("--db", "db_path", type=click.Path(dir_okay=False), envvar="FP8TRIAGE_DB", help="History database for --from-fingerprint.")
-@_typed_errors
+@handle_errors
 def new_cmd(sig_id, sig_dir, anchor, fingerprint=None, db_path=None):
     """Scaffold signatures/ID.toml (valid against the schema) and its sample folders."""
     from ..catalogue import sigtools

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from ..model import Finding, Status
+from ..errors import TriageError
 
 SCHEMA_VERSION = "2.0"  # 1 was the older envelope {"schema": "fp8triage.repro/1"}
 VERDICTS = ("reproduced", "not-reproduced", "not-executed", "not-applicable", "skipped", "error", "timeout")
@@ -44,7 +45,7 @@ NO_TORCH = ("torch is not installed, so the repro kernels cannot run; install it
             "`pip install 'fp8triage[repro]'`.")
 
 
-class ReproError(Exception):
+class ReproError(TriageError):
     """Bad input to the runner (unknown id, bad device, missing kernel folder): one clear sentence."""
 
 

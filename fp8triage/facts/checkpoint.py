@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from ..model import Fact
+from ..errors import TriageError
 
 ORIGIN = "checkpoint"
 MAX_HEADER = 100_000_000  # the safetensors format's own limit
@@ -56,7 +57,7 @@ SCALE_SUFFIXES = (".weight_scale_inv", ".weight_scale")
 MOE_KEYS = ("num_experts", "num_local_experts", "n_routed_experts", "moe_num_experts", "num_experts_per_tok", "moe_intermediate_size")
 
 
-class CheckpointError(ValueError):
+class CheckpointError(TriageError, ValueError):
     """The checkpoint cannot be read (missing config.json, truncated or lying safetensors header)."""
 
 

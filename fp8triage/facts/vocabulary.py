@@ -11,6 +11,7 @@ from typing import Iterable
 
 from ..model import Fact
 from ..scan.redact import redact_fact
+from ..errors import TriageError
 
 
 @dataclass(frozen=True)
@@ -106,8 +107,10 @@ _ALIASES["deepgemm"] = "deep_gemm"
 _ALIASES["deep-gemm"] = "deep_gemm"
 
 
-class FactError(ValueError):
+class FactError(TriageError, ValueError):
     """A fact given on the command line (or in a file) is malformed."""
+
+    usage = True
 
 
 def canonical_name(name: str) -> str | None:

@@ -14,9 +14,10 @@ from packaging.version import InvalidVersion, Version
 
 from ..facts.vocabulary import FACTS, normalise_capability
 from ..model import ConditionResult, Fact, Truth
+from ..errors import TriageError
 
 
-class ConditionError(ValueError):
+class ConditionError(TriageError, ValueError):
     """A condition is malformed (bad specifier, unknown fact)."""
 
 

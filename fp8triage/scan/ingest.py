@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO, Iterator
 
+from ..errors import TriageError
+
 CHUNK = 8 * 1024 * 1024
 MAX_LINE = 1024 * 1024  # longer lines are cut to this many bytes
 
@@ -22,7 +24,7 @@ LOG_SUFFIXES = {".log", ".txt", ".out", ".err", ".gz", ".jsonl", ".json", ".ndjs
 MAX_DIR_FILES = 100_000
 
 
-class IngestError(Exception):
+class IngestError(TriageError):
     """An input cannot be used at all (missing, unreadable, not a log). One sentence."""
 
 

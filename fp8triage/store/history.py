@@ -26,6 +26,8 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
+from ..errors import TriageError
+
 ENV_VAR = "FP8TRIAGE_DB"
 DATA_DIR_VAR = "FP8TRIAGE_DATA_DIR"
 MIGRATION_SET = "fp8triage-history"
@@ -35,7 +37,7 @@ SAMPLE_LINES = 12
 STATUSES = ("confirmed", "likely", "possible", "ruled-out", "unknown")
 
 
-class HistoryError(Exception):
+class HistoryError(TriageError):
     """The history database cannot be opened, read or written. One sentence."""
 
 
