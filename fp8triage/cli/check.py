@@ -6,7 +6,7 @@ import sys
 import click
 
 from .exitcodes import Exit
-from .options import gather_facts, handle_errors
+from .options import handle_errors
 
 FAIL_ON = ("likely", "possible", "never")
 
@@ -56,11 +56,13 @@ def check(model_dir, fact_args, env_files, facts_from, no_probe, use_torch, sign
                 2 usage error, 3 a risk was found.
     """
     from ..catalogue.loader import load_catalogue
+    from ..facts.sources import gather
     from ..judge.preflight import check as run_preflight
     from ..render.facts_text import render_check_json, render_check_text
 
     mode = facts_from or ("log" if env_files else "live")
-    cli_facts, other, _notes = gather_facts(fact_args, None, env_files, "log")
+    got = gather(fact_args, None, env_files, "log")
+    cli_facts, other = got.cli, got.other
     info = None
     if model_dir:
         from ..facts.checkpoint import checkpoint_facts

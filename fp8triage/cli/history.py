@@ -6,8 +6,7 @@ import json
 import click
 
 from .options import handle_errors
-
-SCHEMA_VERSION = "1.0"
+from ..render.envelope import envelope
 
 
 def db_option(f):
@@ -48,7 +47,7 @@ def history(signature, status, since, limit, fmt, db_path):
         if load_catalogue().get(signature) is None:
             raise click.ClickException(
                 f"no signature is named {signature!r}, and no recorded run has it; `fp8triage signatures list` shows the ids")
-    data = {"schema_version": SCHEMA_VERSION, "kind": "history",
+    data = {**envelope("history"),
             "filters": {"signature": signature, "status": status, "since": since_iso}, **data}
     if fmt == "json":
         click.echo(json.dumps(data, indent=2, ensure_ascii=True))

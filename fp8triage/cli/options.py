@@ -30,38 +30,11 @@ def fact_options(f):
     return f
 
 
-def gather_facts(fact_args, model_dir, env_files, facts_from) -> tuple[list[Fact], list[Fact], list[str]]:
-    """(command-line facts, other facts, notes). Raises FactError, CheckpointError or
-    click.ClickException on bad input."""
-    from ..facts.vocabulary import parse_cli_fact
-
-    cli = [parse_cli_fact(a) for a in fact_args]
-    other: list[Fact] = []
-    notes: list[str] = []
-    if model_dir:
-        from ..facts.checkpoint import checkpoint_facts
-
-        info = checkpoint_facts(model_dir)
-        other.extend(info.facts)
-        notes.extend(f"checkpoint: {p}" for p in info.problems)
-    for ef in env_files:
-        from ..facts.envdump import parse_env_dump
-
-        try:
-            text = Path(ef).read_text(encoding="utf-8", errors="replace")
-        except OSError as e:
-            raise click.ClickException(f"{ef}: cannot be read ({e.strerror or e})") from None
-        got = parse_env_dump(text, ef)
-        if not got:
-            raise click.ClickException(
-                f"{ef}: no environment dump recognised (expected torch/vLLM collect_env, `transformers env` or nvidia-smi output)"
-            )
-        other.extend(got)
-    if facts_from in ("live", "all"):
-        from ..facts.probe import live_facts
-
-        other.extend(live_facts())
-    return cli, other, notes
+def jobs_option(f):
+    """-j/--jobs for the commands that scan."""
+    return click.option("-j", "--jobs", type=click.IntRange(min=0), default=0, show_default=True,
+                        help="Worker processes for big inputs (0: one per CPU; 1: none). A file of 32 MB or more is "
+                             "split into byte ranges scanned at once; the result is the same as with one process.")(f)
 
 
 def handle_errors(fn):

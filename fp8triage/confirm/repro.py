@@ -34,8 +34,9 @@ from typing import Any, Iterable
 
 from ..model import Finding, Status
 from ..errors import TriageError
+from ..render.envelope import SCHEMA_VERSIONS, envelope
 
-SCHEMA_VERSION = "2.0"  # 1 was the older envelope {"schema": "fp8triage.repro/1"}
+SCHEMA_VERSION = SCHEMA_VERSIONS["repro"]
 VERDICTS = ("reproduced", "not-reproduced", "not-executed", "not-applicable", "skipped", "error", "timeout")
 DEVICES = ("auto", "cuda", "cpu")
 RESULT_KEYS = ("id", "verdict", "reason", "metrics", "device", "capability", "versions", "wall_s", "gpu_s",
@@ -575,7 +576,7 @@ def confirm_findings(findings: list[Finding], device: str = "auto", timeout: flo
 
 
 def render_json(results: list[dict[str, Any]], device: str = "auto", wall_s: float | None = None) -> str:
-    doc = {"schema_version": SCHEMA_VERSION, "kind": "repro", "device_requested": device, "wall_s": wall_s, "summary": summarize(results),
+    doc = {**envelope("repro"), "device_requested": device, "wall_s": wall_s, "summary": summarize(results),
            "results": results}
     return json.dumps(doc, indent=2, sort_keys=False)
 
