@@ -8,6 +8,7 @@ regenerates docs/signatures.md from the signature files.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import sqlite3
 import sys
@@ -26,6 +27,8 @@ from ..model import Fact, Status
 from ..errors import TriageError
 
 SAMPLE_KINDS = ("match", "near-miss")
+# Set to 1 to (re)write each match sample's pin (NAME.expect.json) from what the scan gives now.
+BLESS_ENV = "FP8TRIAGE_BLESS"
 CLAIMING = (Status.LIKELY, Status.CONFIRMED)  # statuses that count as a claim in the cross-check
 ID_RE = regex.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 DOCS_HEADER = (
@@ -67,6 +70,23 @@ class Sample:
     @property
     def facts_path(self) -> Path:
         return self.path.with_suffix(".facts")
+
+    @property
+    def pin_path(self) -> Path:
+        """The match sample's pin: the status, evidence lines and condition facts it must give."""
+        return self.path.with_suffix(".expect.json")
+
+    def pin(self) -> dict | None:
+        fp = self.pin_path
+        if not fp.exists():
+            return None
+        try:
+            data = json.loads(fp.read_text(encoding="utf-8"))
+        except ValueError as e:
+            raise SigToolsError(f"{fp}: not valid JSON ({e}); rewrite it with {BLESS_ENV}=1") from None
+        if not isinstance(data, dict) or not {"status", "evidence", "conditions"} <= set(data):
+            raise SigToolsError(f"{fp}: a pin needs status, evidence and conditions; rewrite it with {BLESS_ENV}=1")
+        return data
 
     def text(self) -> str:
         return self.path.read_text(encoding="utf-8", errors="replace")
@@ -257,10 +277,45 @@ def _scan(text: str, source: str, cat: Catalogue, facts: Sequence[Fact]):
         pipeline.Prefilter = real
 
 
+def pin_of(finding) -> dict:
+    """What a match sample's pin holds: the finding's status, the lines (and pattern, kind) of its
+    evidence, and each condition's fact, value seen and result."""
+    return {
+        "status": finding.status.value,
+        "evidence": [{"line": n, "pattern": p, "kind": k}
+                     for n, p, k in sorted({(e.lineno, e.pattern, e.kind) for e in finding.evidence})],
+        "conditions": [{"fact": c.fact, "value": c.value, "result": c.truth.value} for c in finding.conditions],
+    }
+
+
+def _pin_text(pin: dict) -> str:
+    """A pin as JSON that diffs well: one line per key, one line per evidence line and condition."""
+    def items(v):
+        return "[" + "".join(f"\n  {json.dumps(x)}," for x in v).rstrip(",") + ("\n ]" if v else "]")
+
+    return ("{\n" + f' "status": {json.dumps(pin["status"])},\n'
+            + f' "evidence": {items(pin["evidence"])},\n' + f' "conditions": {items(pin["conditions"])}\n' + "}\n")
+
+
+def _pin_drift(want: dict, got: dict) -> list[str]:
+    out = []
+    if want["status"] != got["status"]:
+        out.append(f"status {want['status']} -> {got['status']}")
+    if want["evidence"] != got["evidence"]:
+        lines = lambda d: [e["line"] for e in d["evidence"]]  # noqa: E731
+        out.append(f"evidence {lines(want)} -> {lines(got)}" if lines(want) != lines(got)
+                   else f"evidence patterns {want['evidence']} -> {got['evidence']}")
+    if want["conditions"] != got["conditions"]:
+        out.append(f"conditions {want['conditions']} -> {got['conditions']}")
+    return out
+
+
 def run_sample(sample: Sample, cat: Catalogue) -> SampleResult:
     """Run one sample through the real scan pipeline with the whole catalogue.
 
-    match: the top finding must be the sample's signature (any status but ruled-out).
+    match: the top finding must be the sample's signature (any status but ruled-out) and, where
+    the sample has a pin (NAME.expect.json), give the pinned status, evidence lines and condition
+    facts; with FP8TRIAGE_BLESS=1 the pin is (re)written from this run instead.
     near-miss: no finding (likely/possible/confirmed) may carry the sample's signature id."""
     res = _scan(sample.text(), str(sample.path), cat, sample.facts())
     got = [(f.id, f.status.value) for f in res.findings]
@@ -270,6 +325,14 @@ def run_sample(sample: Sample, cat: Catalogue) -> SampleResult:
         if not ok and any(f.id == sample.sig_id for f in res.ruled_out):
             f = next(f for f in res.ruled_out if f.id == sample.sig_id)
             detail += f"; {sample.sig_id} was ruled out: {'; '.join(f.contradicted_by)}"
+        if ok:
+            now = pin_of(res.findings[0])
+            if os.environ.get(BLESS_ENV) == "1":
+                sample.pin_path.write_text(_pin_text(now), encoding="utf-8")
+            else:
+                want = sample.pin()
+                drift = _pin_drift(want, now) if want is not None else []
+                ok, detail = not drift, "; ".join(drift)
         return SampleResult(sample, ok, f"top finding {sample.sig_id}", got, detail)
     hit = [g for g in got if g[0] == sample.sig_id]
     return SampleResult(

@@ -158,7 +158,9 @@ def test_cmd(path, ids, no_cross, verbose):
     PATH is a signature directory (default: the bundled catalogue) or one signature file
     (tests only its samples). A match sample must make its signature the top finding; a
     near-miss must not produce it; and no other signature may claim a match sample with
-    status likely (unless the sample's own signature outranks it by priority)."""
+    status likely (unless the sample's own signature outranks it by priority). A match sample
+    with a pin (NAME.expect.json beside it) must also give the pinned status, evidence lines
+    and condition facts; FP8TRIAGE_BLESS=1 rewrites the pins from this run (review the diff)."""
     from ..catalogue import sigtools
 
     sig_dir = None
