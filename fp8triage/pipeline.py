@@ -16,24 +16,24 @@ from datetime import datetime, timezone
 from typing import Callable, Iterable, Sequence
 
 from . import __version__
-from .binary import HEAD, binary_kind
-from .cascades import cascade_kind
-from .catalogue import Catalogue, load_catalogue
-from .envdump import ENV_DUMP_ANCHORS, DumpReader
-from .facts import resolve
-from .probe import derive_capabilities
-from .fingerprint import ALGORITHM_VERSION, fingerprint
-from .ingest import Source, expand_inputs, read_spans
-from .linefeed import LineFeed
-from .logfacts import PREFILTER_HINTS, STACK_PATTERNS, LogFacts
-from .logfacts import triggers as fact_triggers
-from .matcher import Claims, Group, claim, judge, unknown_groups
+from .scan.binary import HEAD, binary_kind
+from .judge.cascades import cascade_kind
+from .catalogue.loader import Catalogue, load_catalogue
+from .facts.envdump import ENV_DUMP_ANCHORS, DumpReader
+from .facts.vocabulary import resolve
+from .facts.probe import derive_capabilities
+from .scan.fingerprint import ALGORITHM_VERSION, fingerprint
+from .scan.ingest import Source, expand_inputs, read_spans
+from .scan.linefeed import LineFeed
+from .facts.logfacts import PREFILTER_HINTS, STACK_PATTERNS, LogFacts
+from .facts.logfacts import triggers as fact_triggers
+from .judge.matcher import Claims, Group, claim, judge, unknown_groups
 from .model import Event, Fact, InputInfo, Line, ScanResult, UnknownGroup
-from .normalise import LineFormat, detect_format
-from .prefilter import (ALERT, DUMP, EVIDENCE, FACT, LITERAL, LITERAL_CI, LITERAL_TAILED, REGEX, REGEX_CI, STACK,
-                        STRUCTURAL, WARN, Prefilter)
-from .selector import every_line, prefiltered
-from .persource import judge_sources
+from .scan.normalise import LineFormat, detect_format
+from .scan.prefilter import (ALERT, DUMP, EVIDENCE, FACT, LITERAL, LITERAL_CI, LITERAL_TAILED, REGEX, REGEX_CI, STACK,
+                             STRUCTURAL, WARN, Prefilter)
+from .scan.selector import every_line, prefiltered
+from .judge.persource import judge_sources
 
 MAX_GROUPS = 20_000
 MAX_DUMP_LINES = 8_000
@@ -376,7 +376,7 @@ def scan_sources(
         import os
 
         jobs = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    from . import parallel
+    from .scan import parallel
 
     if parallel.worth_it(sources, jobs):
         parallel.scan_parallel(sc, sources, jobs, progress)

@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from fp8triage import parallel
-from fp8triage.catalogue import load_catalogue
-from fp8triage.follow import Follower
-from fp8triage.ingest import Source
+from fp8triage.scan import parallel
+from fp8triage.catalogue.loader import load_catalogue
+from fp8triage.scan.follow import Follower
+from fp8triage.scan.ingest import Source
 from fp8triage.pipeline import Scanner, scan_paths
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -169,7 +169,7 @@ def _quiet_workers_log(path: Path, seed: int) -> None:
 
 @pytest.mark.parametrize("seed,near,warm", [(1, 32 * 1024, 512), (2, 200, 64), (3, 1000, 64), (4, 200, 4096)])
 def test_events_expire_alike_four_ways(cat, tmp_path, monkeypatch, seed, near, warm):
-    from fp8triage import events, selector
+    from fp8triage.scan import events, selector
 
     monkeypatch.setattr(events, "QUIET_LINES", 40)  # expiries everywhere in 1,500 lines
     monkeypatch.setattr(selector, "NEAR", near)  # the near search, and the search to the expiry line
@@ -180,7 +180,7 @@ def test_events_expire_alike_four_ways(cat, tmp_path, monkeypatch, seed, near, w
 
 
 def test_an_event_expires_when_its_worker_is_quiet_long_enough(cat):
-    from fp8triage.events import QUIET_LINES
+    from fp8triage.scan.events import QUIET_LINES
 
     def heads(gap: int) -> list[str]:
         lines = ["(VllmWorker rank=1 pid=5) ERROR 08-11 09:14:00 [core.py:1] first failure"]

@@ -7,11 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from fp8triage.catalogue import load_catalogue
-from fp8triage.follow import Follower
+from fp8triage.catalogue.loader import load_catalogue
+from fp8triage.scan.follow import Follower
 from fp8triage.pipeline import Scanner, scan_text
-from fp8triage.prefilter import ALERT, DUMP, EVIDENCE, FACT, LITERAL, LITERAL_TAILED, REGEX, STRUCTURAL, WARN, Prefilter
-from fp8triage.selector import every_line, prefiltered
+from fp8triage.scan.prefilter import (ALERT, DUMP, EVIDENCE, FACT, LITERAL, LITERAL_TAILED, REGEX, STRUCTURAL, WARN,
+                                      Prefilter)
+from fp8triage.scan.selector import every_line, prefiltered
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = (ROOT / "examples" / "vllm-rtx5090-unknown-sf.log").read_bytes()
@@ -145,7 +146,7 @@ def test_fact_only_lines_start_no_event_and_are_barely_decoded(cat):
     decoded = []
     real = sc.feed.feed
     sc.feed.feed = lambda raw, lineno, bits: decoded.append(lineno) or real(raw, lineno, bits)
-    from fp8triage.ingest import Source
+    from fp8triage.scan.ingest import Source
 
     sc.scan_source(Source("chatty.log", None, len(data), data=data))
     res = sc.result()
@@ -160,7 +161,7 @@ def test_alert_words_on_info_lines_start_no_event_but_errors_do(cat):
     text = ("(APIServer pid=1) INFO 08-11 09:14:00 [x.py:1] 0 requests failed so far\n"
             "(APIServer pid=1) ERROR 08-11 09:14:01 [x.py:2] Engine loop failed unexpectedly\n")
     sc = Scanner(cat)
-    from fp8triage.ingest import Source
+    from fp8triage.scan.ingest import Source
 
     sc.scan_source(Source("t.log", None, len(text), data=text.encode()))
     heads = [g.event.headline for g in sc.groups.values()]
@@ -178,7 +179,7 @@ def _warning_log(n: int) -> bytes:
 
 
 def _scan_counting(cat, data: bytes, exhaustive: bool = False):
-    from fp8triage.ingest import Source
+    from fp8triage.scan.ingest import Source
 
     sc = Scanner(cat, exhaustive=exhaustive)
     decoded = []
@@ -226,7 +227,7 @@ def test_a_long_warning_whose_next_line_is_no_tail_is_dropped_unseen(cat):
 
 
 def test_warning_shapes_give_the_same_result_prefiltered_and_exhaustive(cat):
-    from fp8triage.ingest import Source
+    from fp8triage.scan.ingest import Source
 
     shapes = [
         "(APIServer pid=1) WARNING 08-11 09:14:00 [x.py:1] short\n",
@@ -257,7 +258,7 @@ def test_warning_shapes_give_the_same_result_prefiltered_and_exhaustive(cat):
 
 
 def test_a_tailed_literal_hits_only_where_the_next_line_may_be_its_tail(monkeypatch):
-    from fp8triage import prefilter
+    from fp8triage.scan import prefilter
 
     pf = Prefilter([("WARNING", LITERAL_TAILED, WARN), ("Error", LITERAL, ALERT)])
     buf = (b"(a) WARNING x\n(b) INFO y\n"      # next line prefixed: no hit
