@@ -476,12 +476,7 @@ def _cond_text(c: dict) -> str:
 
 # -- search (SQLite FTS via sqlite-utils) -----------------------------------------------------
 
-def cache_dir() -> Path:
-    env = os.environ.get("FP8TRIAGE_CACHE_DIR")
-    if env:
-        return Path(env)
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "fp8triage"
+from ..paths import cache_dir  # noqa: E402 (one cache folder for every cached thing)
 
 
 def _index_rows(cat: Catalogue) -> list[dict]:
