@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import platform
 import time
+import uuid
 from datetime import datetime, timezone
 from typing import Callable, Iterable, Sequence
 
@@ -287,6 +288,7 @@ class Scanner:
             "facts_from": prefer,
             "prefilter": "exhaustive" if self.exhaustive else self.prefilter.engine,
             "elapsed_s": round(time.perf_counter() - started, 3) if started else None,
+            "run_id": uuid.uuid4().hex,  # `history import` merges each run once
         }
         return ScanResult(
             findings=findings,
@@ -382,7 +384,11 @@ def scan_sources(
     else:
         for src in sources:
             sc.scan_source(src)
-    return sc.result(list(cli_facts) + list(extra_facts), prefer, started, one_machine)
+    result = sc.result(list(cli_facts) + list(extra_facts), prefer, started, one_machine)
+    from .fleet.view import attach
+
+    attach(result, sources, one_machine)
+    return result
 
 
 def scan_paths(paths: Sequence[str], **kw) -> ScanResult:

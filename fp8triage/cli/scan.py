@@ -9,7 +9,7 @@ from ..exitcodes import FAIL_ON, Exit, exit_code
 from ..redact import redact, redact_report
 from .options import fact_options, gather_facts, handle_errors, use_color, write_output
 
-FORMATS = ("text", "json", "markdown", "html")
+FORMATS = ("text", "json", "jsonl", "markdown", "html")
 
 
 @click.command("scan")
@@ -42,20 +42,31 @@ FORMATS = ("text", "json", "markdown", "html")
 @click.option("-j", "--jobs", type=click.IntRange(min=0), default=0, show_default=True,
               help="Worker processes for big inputs (0: one per CPU; 1: none). A file of 32 MB or more is split into "
                    "byte ranges scanned at once; the result is the same as with one process.")
+@click.option("--ray", "ray_address", is_flag=False, flag_value="local", default=None, metavar="[ADDRESS]",
+              help="Scan on a Ray cluster: one task per file or object, and per 64 MiB range of a big one; the result "
+                   "is the local scan's. ADDRESS: HOST:PORT, ray://HOST:PORT or auto (the cluster this machine "
+                   "belongs to); without one, Ray starts on this machine. Needs the fleet extra.")
 @handle_errors
 def scan(logs, fmt, output, fact_args, model_dir, env_files, facts_from, signature_dirs, confirm, device,
-         repro_timeout, fail_on, verbose, color, exhaustive, follow=False, db_path=None, no_history=False, one_machine=False, jobs=1):
+         repro_timeout, fail_on, verbose, color, exhaustive, follow=False, db_path=None, no_history=False, one_machine=False, jobs=1,
+         ray_address=None):
     """Find the root cause of FP8 failures in server logs.
 
     LOG can be a file, a directory (searched for *.log, *.txt, *.gz, ...), a .gz file, or "-"
     for standard input (also the default when input is piped). Plain text, Docker/k8s JSON
     lines, `kubectl logs --prefix` and ANSI colours are understood.
 
+    LOG can also be a URL of an object or a prefix in object storage (s3://, gs://, file://;
+    the fleet extra): every log object under a prefix is one machine, labelled by its pod or
+    host folder.
+
     \b
     Examples:
       kubectl logs vllm-0 | fp8triage scan -
       fp8triage scan server.log other.log.gz --format json
       fp8triage scan server.log --fact gpu="NVIDIA B200" --model ./Qwen3-4B-FP8
+      fp8triage scan --ray auto s3://logs/vllm-prod/ --format html -o fleet.html
+      fp8triage scan --format jsonl s3://logs/vllm-prod/
 
     \b
     Exit codes: 0 nothing found, 1 error, 2 usage error,
@@ -65,6 +76,11 @@ def scan(logs, fmt, output, fact_args, model_dir, env_files, facts_from, signatu
     from ..catalogue import load_catalogue
     from ..pipeline import scan_paths
 
+    if ray_address is not None and ray_address != "local":
+        from ..fleet.rayscan import is_address
+
+        if not is_address(ray_address):  # `--ray s3://b/p/`: the option took a log as its value
+            logs, ray_address = (ray_address, *logs), "local"
     if not logs:
         if sys.stdin is None or sys.stdin.isatty():
             raise click.UsageError("give a log file, a directory, or '-' to read standard input")
@@ -76,15 +92,27 @@ def scan(logs, fmt, output, fact_args, model_dir, env_files, facts_from, signatu
 
         if len(logs) != 1:
             raise click.UsageError("--follow takes exactly one file, or '-' for standard input")
+        if ray_address is not None:
+            raise click.UsageError("--follow reads one stream on this machine; it does not go together with --ray")
         sys.exit(run_follow(logs[0], catalogue=cat, facts=list(cli_facts) + list(other_facts), prefer=facts_from,
                             fmt=fmt, fail_on=fail_on, db_path=db_path, no_history=no_history))
     from .progress import for_scan
 
     bar = for_scan(logs)
     try:
-        result = scan_paths(list(logs), catalogue=cat, cli_facts=cli_facts, extra_facts=other_facts,
-                            prefer=facts_from, exhaustive=exhaustive, progress=bar, jobs=jobs,
-                            one_machine=one_machine)
+        if ray_address is not None:
+            from ..fleet.rayscan import FleetError, scan_paths_ray
+
+            try:
+                result = scan_paths_ray(list(logs), address=ray_address, catalogue=cat, cli_facts=cli_facts,
+                                        extra_facts=other_facts, prefer=facts_from, exhaustive=exhaustive,
+                                        progress=bar, one_machine=one_machine, cpus=jobs or None)
+            except FleetError as e:
+                raise click.ClickException(str(e)) from None
+        else:
+            result = scan_paths(list(logs), catalogue=cat, cli_facts=cli_facts, extra_facts=other_facts,
+                                prefer=facts_from, exhaustive=exhaustive, progress=bar, jobs=jobs,
+                                one_machine=one_machine)
     finally:
         if bar is not None:
             bar.close()
@@ -111,6 +139,10 @@ def render(result, fmt: str, code: Exit, verbose: bool, color: bool, fail_on: st
         from ..render.jsonout import render_json
 
         return render_json(result, exit_code=int(code))
+    if fmt == "jsonl":
+        from ..render.jsonl import render_jsonl
+
+        return render_jsonl(result, exit_code=int(code))
     if fmt == "markdown":
         from ..render.markdown import render_markdown
 
