@@ -66,14 +66,14 @@ def run_follow(target: str, *, catalogue, facts, prefer: str, fmt: str, fail_on:
 
         record_or_warn(result, code, db_path, mode="follow")
     if fmt == "jsonl":
-        from ..render.jsonl import line, record
+        from ..render.jsonl import line, record, versions
 
         _emit(fmt, line(record(
             "summary", run_id=run_id, source=name, exit_code=int(code), interrupted=interrupted,
             complete=not interrupted, lines=fl.lines_total, sources=1,
             findings=[{"id": f.id, "status": f.status.value, "count": f.count, "source": f.source}
                       for f in result.findings],
-            unknown_errors=len(result.unknown))))
+            unknown_errors=len(result.unknown), **versions(result.meta))))
     elif fmt == "json":
         _emit(fmt, json.dumps({"schema_version": SCHEMA_VERSION, "kind": "follow", "event": "summary",
                                "exit_code": int(code), "interrupted": interrupted, "lines": fl.lines_total,

@@ -148,6 +148,8 @@ def connect(address: str | None, cpus: int | None = None):
     if ray.is_initialized():
         return ray
     kw: dict = {"log_to_driver": False, "logging_level": logging.ERROR, "configure_logging": True}
+    if address not in (None, "local", "auto"):
+        _reachable(address)
     try:
         if address in (None, "local"):
             ray.init(num_cpus=cpus, include_dashboard=False, **kw)
@@ -159,6 +161,19 @@ def connect(address: str | None, cpus: int | None = None):
         first = (str(e).strip().splitlines() or [type(e).__name__])[0]
         raise FleetError(f"{where} ({first[:200]})") from None
     return ray
+
+
+def _reachable(address: str, timeout: float = 5.0) -> None:
+    """Fail fast when nothing listens at HOST:PORT (Ray itself retries for minutes)."""
+    import socket
+
+    host, _, port = address.removeprefix("ray://").rpartition(":")
+    try:
+        with socket.create_connection((host, int(port)), timeout=timeout):
+            pass
+    except OSError as e:
+        raise FleetError(f"cannot connect to the Ray cluster at {address} "
+                         f"({e.strerror or type(e).__name__.replace('Error', ' error').lower()})") from None
 
 
 def runner(ray, catalogue, exhaustive: bool, stats: RayStats, window: int | None = None):

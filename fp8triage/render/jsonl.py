@@ -69,8 +69,15 @@ def records(result: ScanResult, *, exit_code: int | None = None) -> list[dict[st
         lines=sum(i.lines for i in result.inputs), sources=len(result.inputs),
         findings=[{"id": f.id, "status": f.status.value, "count": f.count, "source": f.source} for f in result.findings],
         unknown_errors=len(result.unknown), warnings=list(result.warnings) or None,
+        **versions(result.meta),
     ))
     return out
+
+
+def versions(meta: dict[str, Any]) -> dict[str, Any]:
+    """What a summary record carries so that `history import` can store the run like a scan."""
+    return {"version": meta.get("version"), "catalogue_version": meta.get("catalogue_version"),
+            "fingerprint_algorithm": meta.get("fingerprint_algorithm")}
 
 
 def render_jsonl(result: ScanResult, *, exit_code: int | None = None) -> str:
