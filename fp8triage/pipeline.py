@@ -31,7 +31,7 @@ from .logfacts import triggers as fact_triggers
 from .matcher import Claims, Group, claim, judge, unknown_groups
 from .model import Event, Fact, InputInfo, Line, ScanResult, UnknownGroup
 from .normalise import LineFormat, detect_format
-from .prefilter import ALERT, DUMP, EVIDENCE, FACT, LITERAL, LITERAL_CI, REGEX, REGEX_CI, STACK, STRUCTURAL, Prefilter
+from .prefilter import ALERT, DUMP, EVIDENCE, FACT, LITERAL, LITERAL_CI, REGEX, REGEX_CI, SMALL, STACK, STRUCTURAL, Prefilter
 from .selector import every_line, prefiltered
 from .persource import judge_sources
 
@@ -379,6 +379,8 @@ def scan_sources(
         jobs = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     from . import parallel
 
+    if not exhaustive and sum(s.size or 0 for s in sources) >= SMALL:
+        sc.prefilter.compile()  # many small logs (a fleet's pods): one Hyperscan database for all
     if parallel.worth_it(sources, jobs):
         parallel.scan_parallel(sc, sources, jobs, progress)
     else:

@@ -80,6 +80,8 @@ def run_task(key: str, cat_box: list, exhaustive: bool, task: tuple) -> dict:
         if not hasattr(cat, "signatures"):  # an ObjectRef: fetched once per worker
             cat = ray.get(cat)
         sc = _SCANNERS[key] = Scanner(cat, exhaustive=exhaustive)
+        if not exhaustive:
+            sc.prefilter.compile()  # once per worker: its tasks are often small logs
     parallel._WORKER = sc  # noqa: SLF001 - the worker-process scanner that _task uses
     state = parallel._task(task)  # noqa: SLF001
     state["ray_worker"] = f"{socket.gethostname()}:{os.getpid()}"
