@@ -134,3 +134,13 @@ def test_without_ray_installed_the_cli_says_so():
                         "--no-history"], capture_output=True, text=True, timeout=120)
     assert r.returncode == 1 and r.stdout == ""
     assert r.stderr.strip() == "Error: --ray needs Ray, which is not installed (pip install 'fp8triage[fleet]')"
+
+
+def test_ray_without_address_takes_the_next_argument_as_a_log(tmp_path):
+    """`scan --ray LOG`: the option's optional value is a log, not an address; Ray starts here."""
+    r = cli(["scan", "--ray", str(ROOT / "examples" / "vllm-rtx5090-unknown-sf.log"), "--format", "json",
+             "--no-history", "-j", "2"], env={"RAY_AUTH_MODE": "disabled"}, timeout=300)
+    assert r.returncode == 3, r.stderr
+    doc = json.loads(r.stdout)
+    assert doc["meta"]["executor"]["address"] == "local" and doc["meta"]["executor"]["tasks"] == 1
+    assert doc["findings"][0]["id"] == "deepgemm-unknown-sf-transformation"
