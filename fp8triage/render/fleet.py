@@ -28,7 +28,8 @@ def text_lines(fleet: dict[str, Any] | None, clean: Callable[[object], str]) -> 
         out.append(f"  {clean(f['id'])}  [{f['status']} · {f['severity']}]  on {f['affected']} of {f['total']} sources, "
                    f"{f['events']} event(s); first {_when(f['first_time'])}, last {_when(f['last_time'])} UTC")
         shown = f["sources"][:MAX_SOURCES_TEXT]
-        names = "  ".join(f"{clean(s['label'])} ×{s['count']}" for s in shown)
+        names = "  ".join(f"{clean(s['label'])} ×{s['count']}"
+                          + (f" ({s['status']})" if s["status"] != f["status"] else "") for s in shown)
         more = f"  … and {len(f['sources']) - len(shown)} more" if len(f["sources"]) > len(shown) else ""
         out.append(f"    seen on: {names}{more}")
         for d in f["differs"]:

@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import BUCKET, ROOT, cli, free_port
+from fleetkit import BUCKET, ROOT, cli, free_port
 
 from fp8triage.catalogue import load_catalogue
 from fp8triage.fleet.rayscan import FleetError, scan_paths_ray

@@ -9,7 +9,7 @@ import subprocess
 import sys
 
 import jsonschema
-from conftest import ROOT, cli
+from fleetkit import ROOT, cli
 from referencing import Registry, Resource
 
 SCHEMAS = ROOT / "fp8triage" / "schemas"
@@ -158,3 +158,15 @@ def test_fleet_view_in_markdown_and_html(fleet_dir, tmp_path):
 def test_one_machine_has_no_fleet_view(fleet_dir):
     r = cli(["scan", str(fleet_dir), "--one-machine", "--format", "json", "--no-history"])
     assert "fleet" not in json.loads(r.stdout)
+
+
+def test_fleet_json_matches_the_scan_schema(fleet_dir):
+    r = cli(["scan", str(fleet_dir), "--format", "json", "--no-history"])
+    doc = json.loads(r.stdout)
+    _validator("scan").validate(doc)
+    fl = doc["fleet"]
+    assert [s["label"] for s in fl["sources"] if s["findings"]] == ["pod-001", "pod-002", "pod-009"]
+    # the generator dates pod N's log N minutes after pod 0's: the timeline follows the pods
+    (f,) = fl["findings"]
+    assert [p["affected"] for p in f["timeline"]] == [1, 2, 3]
+    assert f["first_time"] == f["timeline"][0]["time"] < f["last_time"] == f["timeline"][-1]["time"]
