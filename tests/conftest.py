@@ -26,7 +26,7 @@ def root() -> Path:
 
 @pytest.fixture(scope="session")
 def catalogue():
-    from fp8triage.catalogue import load_catalogue
+    from fp8triage.catalogue.loader import load_catalogue
 
     return load_catalogue()
 

@@ -6,8 +6,7 @@ import json
 import click
 
 from .options import handle_errors
-
-SCHEMA_VERSION = "1.0"
+from ..render.envelope import envelope
 
 
 def db_option(f):
@@ -45,20 +44,17 @@ def history(ctx, signature, status, since, limit, fmt, db_path):
     """
     if ctx.invoked_subcommand is not None:
         return
-    from ..history import HistoryError, parse_since, query
+    from ..store.history import parse_since, query
 
-    try:
-        since_iso = parse_since(since) if since else None
-        data = query(db_path, signature=signature, status=status, since=since_iso, limit=limit)
-    except HistoryError as e:
-        raise click.ClickException(str(e)) from None
+    since_iso = parse_since(since) if since else None
+    data = query(db_path, signature=signature, status=status, since=since_iso, limit=limit)
     if signature and not data["findings"] and not data["groups"]:
-        from ..catalogue import load_catalogue
+        from ..catalogue.loader import load_catalogue
 
         if load_catalogue().get(signature) is None:
             raise click.ClickException(
                 f"no signature is named {signature!r}, and no recorded run has it; `fp8triage signatures list` shows the ids")
-    data = {"schema_version": SCHEMA_VERSION, "kind": "history",
+    data = {**envelope("history"),
             "filters": {"signature": signature, "status": status, "since": since_iso}, **data}
     if fmt == "json":
         click.echo(json.dumps(data, indent=2, ensure_ascii=True))
@@ -70,7 +66,7 @@ def history(ctx, signature, status, since, limit, fmt, db_path):
 
 def record_or_warn(result, code, db_path, mode: str = "scan") -> int | None:
     """Record a run; on any history problem print one warning line on stderr and go on."""
-    from ..history import HistoryError, record_run
+    from ..store.history import HistoryError, record_run
 
     try:
         return record_run(result, int(code), path=db_path, mode=mode)
@@ -82,16 +78,12 @@ def record_or_warn(result, code, db_path, mode: str = "scan") -> int | None:
 
 
 def scaffold_from_history(sig_id, fingerprint, sig_dir, db_path, anchor: str = ""):
-    """`signatures new ID --from-fingerprint FP`: typed errors become one sentence."""
-    from ..history import HistoryError
-    from ..scaffold import ScaffoldError, scaffold_from_fingerprint
+    """`signatures new ID --from-fingerprint FP`."""
+    from ..catalogue.scaffold import scaffold_from_fingerprint
 
     if anchor:
         raise click.UsageError("--anchor and --from-fingerprint do not go together: the anchor comes from the group")
-    try:
-        return scaffold_from_fingerprint(sig_id, fingerprint, sig_dir, db_path)
-    except (HistoryError, ScaffoldError) as e:
-        raise click.ClickException(str(e)) from None
+    return scaffold_from_fingerprint(sig_id, fingerprint, sig_dir, db_path)
 
 
 def _day(ts: str | None) -> str:

@@ -29,15 +29,17 @@ def history_import(results, db_path, fmt):
       fp8triage history import results/*.json
       fp8triage history --since 7d       # then: runs and hosts across the fleet
     """
-    from ..fleet.history_import import import_results
-    from ..history import HistoryError
+    from ..store.history import HistoryError
+    from ..store.history_import import import_results
 
     try:
         rep = import_results(list(results), db_path)
     except HistoryError as e:
         raise click.ClickException(str(e)) from None
     if fmt == "json":
-        click.echo(json.dumps({"schema_version": "1.0", "kind": "history-import", "imported": rep.imported,
+        from ..render.envelope import envelope
+
+        click.echo(json.dumps({**envelope("history-import"), "imported": rep.imported,
                                "skipped": rep.skipped, "failed": rep.failed}, indent=2, ensure_ascii=True))
     else:
         for r in rep.imported:

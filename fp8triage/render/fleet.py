@@ -1,4 +1,4 @@
-"""The fleet view (``ScanResult.fleet``, fleet/view.py) for the text, Markdown and HTML
+"""The fleet view (``ScanResult.fleet``, judge/fleet.py) for the text, Markdown and HTML
 renderers: strings and plain dicts only; values from logs are cleaned or escaped by the caller
 (text: ``clean``; HTML: autoescape; Markdown: the template's filters)."""
 from __future__ import annotations

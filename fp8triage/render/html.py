@@ -38,7 +38,7 @@ SEVERITY_TEXT = {
 }
 TRUTH_TEXT = {Truth.HOLDS: "holds", Truth.FAILS: "fails", Truth.UNKNOWN: "unknown"}
 REMEDY_FIT = {Truth.HOLDS: "fits these facts", Truth.UNKNOWN: "may fit", Truth.FAILS: "does not fit these facts"}
-# repro verdicts (fp8triage.repro.VERDICTS); anything else renders as "other"
+# repro verdicts (fp8triage.confirm.repro.VERDICTS); anything else renders as "other"
 VERDICT_TEXT = {
     "reproduced": "reproduced",
     "not-reproduced": "not reproduced",

@@ -15,17 +15,15 @@ from datetime import datetime, timezone
 from typing import Any
 
 from ..model import ScanResult
+from .envelope import envelope
 from .jsonout import _clip_lines
-
-SCHEMA_VERSION = "1.0"
-KIND = "stream"
 
 
 def record(event: str, *, run_id: str | None, source: str | None = None, label: str | None = None,
            time: str | None = None, **body: Any) -> dict[str, Any]:
     """One stream record (the keys every record has, then ``body``)."""
     rec: dict[str, Any] = {
-        "schema_version": SCHEMA_VERSION, "kind": KIND, "event": event,
+        **envelope("stream"), "event": event,
         "time": time or datetime.now(timezone.utc).isoformat(timespec="milliseconds"),
         "host": platform.node(), "run_id": run_id,
     }
@@ -50,7 +48,7 @@ def _clipped_unknown(d: dict) -> dict:
 
 
 def records(result: ScanResult, *, exit_code: int | None = None) -> list[dict[str, Any]]:
-    from ..fleet.view import labels
+    from ..judge.fleet import labels
 
     run = result.meta.get("run_id")
     names = [i.source for i in result.inputs]
@@ -86,7 +84,7 @@ def render_jsonl(result: ScanResult, *, exit_code: int | None = None) -> str:
 
 def notice_record(n, *, run_id: str | None, source: str) -> dict[str, Any]:
     """A follow-mode notice (``follow.Notice``) as a stream record."""
-    from ..fleet.view import labels
+    from ..judge.fleet import labels
 
     t = datetime.fromtimestamp(n.wall, timezone.utc).isoformat(timespec="milliseconds")
     lab = labels([source]).get(source) if source != "<stdin>" else None

@@ -81,7 +81,7 @@ def ray_address(s3):
         wait_port(port)
         import ray
 
-        from fp8triage.fleet.rayscan import connect
+        from fp8triage.scan.rayscan import connect
 
         connect(address)
         yield address

@@ -1,7 +1,7 @@
 """Source labels of the fleet view (issue 17)."""
 from __future__ import annotations
 
-from fp8triage.fleet.view import labels
+from fp8triage.judge.fleet import labels
 
 
 def test_pod_folder_below_the_common_prefix():
