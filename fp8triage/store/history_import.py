@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..errors import TriageError
 from .history import HistoryError, _reason, _retry, _write, connect, resolve_path
 from ..model import (ConditionResult, Evidence, Fact, Finding, InputInfo, Line, ScanResult, Severity, Status, Truth,
                      UnknownGroup)
@@ -25,7 +26,7 @@ from ..model import (ConditionResult, Evidence, Fact, Finding, InputInfo, Line, 
 MAX_FILE = 512 * 1024 * 1024
 
 
-class ImportProblem(Exception):
+class ImportProblem(TriageError):
     """One file cannot be imported. One sentence."""
 
 
