@@ -20,14 +20,12 @@ from .scan.binary import HEAD, binary_kind
 from .judge.cascades import cascade_kind
 from .catalogue.loader import Catalogue, load_catalogue
 from .facts.envdump import ENV_DUMP_ANCHORS, DumpReader
-from .facts.vocabulary import resolve
-from .facts.probe import derive_capabilities
 from .scan.fingerprint import ALGORITHM_VERSION, fingerprint
 from .scan.ingest import Source, expand_inputs, read_spans
 from .scan.linefeed import LineFeed
 from .facts.logfacts import PREFILTER_HINTS, STACK_PATTERNS, LogFacts
 from .facts.logfacts import triggers as fact_triggers
-from .judge.matcher import Claims, Group, claim, judge, unknown_groups
+from .judge.matcher import Claims, Group
 from .model import Event, Fact, InputInfo, Line, ScanResult, UnknownGroup
 from .scan.normalise import LineFormat, detect_format
 from .scan.prefilter import ALERT, DUMP, EVIDENCE, FACT, LITERAL, LITERAL_CI, REGEX, REGEX_CI, STACK, STRUCTURAL, Prefilter

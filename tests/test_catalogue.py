@@ -63,10 +63,12 @@ def validate_cli(d: Path):
 
 # -- the bundled catalogue ------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_bundled_catalogue_validates():
     assert sigtools.validate() == []
 
 
+@pytest.mark.slow
 def test_validate_command_passes_on_bundled_catalogue():
     r = CliRunner().invoke(cli, ["signatures", "validate"])
     assert r.exit_code == 0, r.output

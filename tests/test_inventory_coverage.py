@@ -172,6 +172,7 @@ def test_every_message_is_judged(cat):
     assert not bad, "\n".join(bad[:40])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("library", LIBRARIES)
 def test_mapped_messages_are_named_by_their_signature(library, cat):
     res = judged(cat)

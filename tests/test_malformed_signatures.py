@@ -199,6 +199,7 @@ toml_values = st.recursive(toml_scalars, lambda inner: st.one_of(
 @given(key=st.sampled_from(["id", "title", "severity", "evidence", "conditions", "remedies", "priority",
                             "references", "repro", "stacks", "anchors", "unknown"]),
        value=toml_values)
+@pytest.mark.slow
 def test_any_value_for_any_key_gives_problems_not_a_crash(tmp_path, key, value):
     import tomllib
 

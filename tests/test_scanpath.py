@@ -128,6 +128,7 @@ def _chatty_log(n: int) -> bytes:
     return ("\n".join(lines) + "\n").encode()
 
 
+@pytest.mark.slow
 def test_fact_only_lines_start_no_event_and_are_barely_decoded(cat):
     data = _chatty_log(2000)
     sc = Scanner(cat)
