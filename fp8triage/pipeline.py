@@ -28,7 +28,8 @@ from .facts.logfacts import triggers as fact_triggers
 from .judge.matcher import Claims, Group
 from .model import Event, Fact, InputInfo, Line, ScanResult, UnknownGroup
 from .scan.normalise import LineFormat, detect_format
-from .scan.prefilter import ALERT, DUMP, EVIDENCE, FACT, LITERAL, LITERAL_CI, REGEX, REGEX_CI, STACK, STRUCTURAL, Prefilter
+from .scan.prefilter import (ALERT, DUMP, EVIDENCE, FACT, LITERAL, LITERAL_CI, LITERAL_TAILED, REGEX, REGEX_CI, STACK,
+                             STRUCTURAL, WARN, Prefilter)
 from .scan.selector import every_line, prefiltered
 from .judge.persource import judge_sources
 
@@ -57,8 +58,7 @@ GENERIC_ANCHORS = (
     "Fatal",
     "terminate called",
     "what():",
-    "WARNING",
-    "Warning",
+    "Warning",  # UserWarning, FutureWarning, "Warning:" (the warnings module: its message may follow on the next lines)
     "failed",
     "Failed",
     "Aborted",
@@ -74,6 +74,7 @@ def prefilter_rules(catalogue: Catalogue) -> list[tuple[str, int, int]]:
         kind = LITERAL_CI if sig.anchors_ignore_case else LITERAL
         rules.extend((a, kind, EVIDENCE) for a in sig.anchors)
     rules.extend((a, LITERAL, ALERT) for a in GENERIC_ANCHORS)
+    rules.append(("WARNING", LITERAL_TAILED, WARN))
     rules.extend((a, LITERAL, DUMP) for a in ENV_DUMP_ANCHORS)
     rules.extend((a, LITERAL, STRUCTURAL) for a in STRUCTURAL_ANCHORS)
     rules.extend((t, REGEX_CI if ci else REGEX, FACT) for t, ci in fact_triggers())
@@ -151,7 +152,7 @@ class Scanner:
         self._order += 1
         g = Group(fp, ev, 1, list(ev.workers), ev.lines[0], self._order)
         self.groups[fp] = g
-        self.first_emit[fp] = self.feed.lineno
+        self.first_emit[fp] = self.feed.emit_lineno
         if self.on_group is not None:
             self.on_group(g)
 
@@ -195,7 +196,7 @@ class Scanner:
                 self.progress(src.bytes_read)
         if fmt is None:
             self.feed.begin(src.name, LineFormat())
-        self.feed.end()
+        self.feed.end(lineno - 1)
         fmt_name = "binary" if binary else (fmt.name if fmt else "text")
         if src.compressed:
             fmt_name = "gzip+" + fmt_name

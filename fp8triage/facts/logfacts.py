@@ -274,6 +274,9 @@ def triggers() -> list[tuple[str, bool]]:
 _NOT_MODELS = {"vllm", "hf", "sglang", "openai", "auto", "local-completions", "local-chat-completions", "dummy"}
 
 
+MEMO_SIZE = 4096  # distinct fact-bearing texts remembered per source
+
+
 class LogFacts:
     """Collects facts from lines; the first value seen for a name wins, later ones are kept
     as alternatives so a conflict can be shown."""
@@ -284,6 +287,12 @@ class LogFacts:
         self.raw: list[tuple[str, str, Line, str]] = []
         self._seen: set[tuple[str, str]] = set()
         self.stack_votes: dict[str, tuple[int, Line]] = {}
+        # text -> what it yields ((name, value, note) in order): servers repeat the lines that
+        # carry facts (a config path with the GPU name at every start-up), so each text is read once
+        self._memo: dict[str, tuple[tuple[str, str, str], ...]] = {}
+
+    def __getstate__(self) -> dict:
+        return {**self.__dict__, "_memo": {}}  # a parallel worker's result travels without it
 
     @property
     def facts(self) -> list[Fact]:
@@ -320,6 +329,17 @@ class LogFacts:
         text = line.text
         if len(text) > 4000:
             text = text[:4000]
+        found = self._memo.get(text)
+        if found is None:
+            if len(self._memo) >= MEMO_SIZE:
+                self._memo.clear()
+            found = self._memo[text] = tuple(self._extract(text))
+        for name, value, note in found:
+            self._add(name, value, line, note)
+        self._stack(text, line)
+
+    def _extract(self, text: str):
+        """(name, value, note) of every fact in ``text``, in order."""
         for ex in EXTRACTORS:
             if not _has_anchor(text, ex):
                 continue
@@ -328,7 +348,7 @@ class LogFacts:
                     continue  # "Use a checkpoint quantized with scale_fmt='ue8m0'" is no fact of this machine
                 for name, value in ex.make(m):
                     if value:
-                        self._add(name, value, line)
+                        yield name, value, ""
         if any(a in text for a in GPU_ANCHORS) and _GPU_CONTEXT.search(text):
             for m in _GPU_NAME.finditer(text):
                 if _advice(text, m.start()):
@@ -337,9 +357,8 @@ class LogFacts:
                 hit = capability_for(name)
                 if hit is None:
                     continue
-                self._add("gpu", name, line)
-                self._add("capability", hit[0], line, f"{name} is {hit[1]}")
-        self._stack(text, line)
+                yield "gpu", name, ""
+                yield "capability", hit[0], f"{name} is {hit[1]}"
 
     @property
     def stack_settled(self) -> bool:

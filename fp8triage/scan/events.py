@@ -4,6 +4,12 @@ Events: Python tracebacks (with chained causes, and headless ones that start at 
 C++ host assertions (``Assertion error (file:line): reason``), CUDA device asserts, error
 lines, warning lines, and other lines an anchor pointed at. Interleaved workers are kept
 apart by the worker name that ``normalise`` took from each line's prefix.
+
+An event is complete when its worker's next line does not continue it, or when its worker has
+written nothing for ``QUIET_LINES`` lines (it *expires*: a line that far away continues
+nothing, and a scan need not look further for it). An expired event is completed at its
+expiry line (its last line + ``QUIET_LINES`` + 1), before that line is read, in the order of
+expiry, so a scan that reads only some lines completes it exactly as one that reads all.
 """
 from __future__ import annotations
 
@@ -51,6 +57,7 @@ WRAP_MIN_PREFIXED = 16
 
 MAX_EVENT_LINES = 4000  # a longer traceback keeps its head and its newest frames
 MAX_CONTINUATION = 12
+QUIET_LINES = 2000  # an event whose worker wrote nothing for this many lines is complete
 MAX_CHAIN = 64  # chained exceptions kept per traceback (the first and the newest)
 
 
@@ -68,6 +75,7 @@ class _Builder:
     cont: int = 0
     dropped: int = 0
     exc_level: str | None = None
+    provisional: bool = False  # a warning record kept only if its next line is its wrapped tail (linefeed.py)
 
     def add(self, line: Line) -> None:
         if len(self.lines) >= MAX_EVENT_LINES:
@@ -95,9 +103,12 @@ class Assembler:
         self.open: dict[str | None, _Builder] = {}
         self._last: str | None = None  # the worker of the line fed last
         self._last_at: tuple[str, int] | None = None  # (source, line number) of the line fed last
+        self.closed_at: int | None = None  # the expiry line of the event being emitted (None: the line fed)
 
     # -- public -----------------------------------------------------------------------------
     def feed(self, line: Line, notable: bool) -> None:
+        if self.open:
+            self.expire(line.lineno)
         w = line.worker
         unprefixed_tb = self.open.get(None)
         right_after = self._last_at == (line.source, line.lineno - 1)  # a wrapped tail follows its line at once
@@ -120,7 +131,20 @@ class Assembler:
         for w in list(self.open):
             self._close(w)
 
-    def finish(self) -> None:
+    def expire(self, lineno: int) -> None:
+        """Complete, in order of expiry, the events that expire at or before line ``lineno``."""
+        due = [(b.lines[-1].lineno + QUIET_LINES + 1, w) for w, b in self.open.items()
+               if b.lines and lineno - b.lines[-1].lineno > QUIET_LINES]
+        for at, w in sorted(due, key=lambda d: d[0]):
+            self.closed_at = at
+            self._close(w)
+        self.closed_at = None
+
+    def finish(self, last_lineno: int | None = None) -> None:
+        """The end of the source (``last_lineno``: its last line, when known): the events
+        that expire within it first, in order of expiry, then the others."""
+        if last_lineno is not None and self.open:
+            self.expire(last_lineno)
         self.gap()
 
     # -- internals --------------------------------------------------------------------------
@@ -326,8 +350,8 @@ class Assembler:
 
     def _close(self, w: str | None) -> None:
         b = self.open.pop(w, None)
-        if b is None:
-            return
+        if b is None or b.provisional:
+            return  # (a provisional warning that nothing continued is dropped unseen)
         # trailing blank lines are not part of the event
         while len(b.lines) > 1 and not b.lines[-1].text.strip():
             b.lines.pop()

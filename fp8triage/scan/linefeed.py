@@ -17,17 +17,27 @@ For one line, in this order:
    (EVIDENCE) or a generic error/warning word (ALERT) on a line whose logger header is not
    INFO or DEBUG; traceback headers, frames and chain markers start tracebacks by their shape
    (the prefilter's STRUCTURAL class finds them). Any line may continue an open event.
+
+   A logger record whose only such word is its level ``WARNING`` (WARN) starts no event: a
+   warning that no signature can claim changes nothing, and a chatty server logs many. Its
+   claimable kind has a signature's anchor on the line. One exception, so that a terminal
+   cannot hide an anchor by cutting it in two: a record at least ``WRAP_WIDTH_MIN`` bytes
+   long starts a *provisional* event that is kept only if the very next line is its wrapped
+   tail (not starting with "(" or "[", the selectors' rule for what may be a tail) and
+   dropped unseen otherwise. The selector skips the other warning records undecoded.
 """
 from __future__ import annotations
 
 from typing import Callable
 
 from ..facts.envdump import DumpReader
+from . import events
 from .events import Assembler
 from ..facts.logfacts import LogFacts
 from ..model import Event, Line
 from .normalise import LineFormat, normalise
-from .prefilter import ALERT, DUMP, EVIDENCE, FACT, STACK
+from .prefilter import ALERT, DUMP, EVIDENCE, FACT, STACK, WARN
+from .selector import WRAP_WIDTH_MIN
 
 QUIET_LEVELS = frozenset({"INFO", "DEBUG", "TRACE"})  # an ALERT word on such a line starts no event
 
@@ -35,6 +45,17 @@ QUIET_LEVELS = frozenset({"INFO", "DEBUG", "TRACE"})  # an ALERT word on such a 
 def starts_event(bits: int, line: Line) -> bool:
     """May this line start an event (given its prefilter bits and its decoded level)?"""
     return bool(bits & EVIDENCE) or (bool(bits & ALERT) and line.level not in QUIET_LEVELS)
+
+
+def may_be_wrapped_warning(bits: int, raw: bytes) -> bool:
+    """Can this line start a (provisional) warning event? A WARN-only record as long as a
+    terminal line; see the module's docstring. The selector skips the others."""
+    return bits & (WARN | EVIDENCE | ALERT) == WARN and len(raw) >= WRAP_WIDTH_MIN
+
+
+def continues_as_tail(raw: bytes) -> bool:
+    """May this line be the wrapped tail of the line before it (the selectors' rule)?"""
+    return raw[:1] not in (b"(", b"[")
 
 
 class LineFeed:
@@ -55,6 +76,7 @@ class LineFeed:
         self.evidence: dict = {}  # worker -> whether its open event has a line with an EVIDENCE hit
         self.workers_fed: dict = {}  # worker -> its first line fed (a parallel range's handover check)
         self.lineno = 0  # the line being fed (events completed at the end: after every line)
+        self._prov = None  # (worker, builder, line number) of the provisional warning event
 
     # the state a selector needs ---------------------------------------------------------
     @property
@@ -66,6 +88,16 @@ class LineFeed:
     def dump_open(self) -> bool:
         return self.dumps.open
 
+    def expires_at(self, worker) -> int | None:
+        """The line at which ``worker``'s open event expires (``events.QUIET_LINES``)."""
+        b = self.asm.open.get(worker)
+        return b.lines[-1].lineno + events.QUIET_LINES + 1 if b is not None and b.lines else None
+
+    @property
+    def awaiting_tail(self) -> bool:
+        """A provisional warning waits for the next line (it must be fed, whatever it holds)."""
+        return self._prov is not None
+
     @property
     def stack_settled(self) -> bool:
         """Lines that only name a serving stack can change nothing any more."""
@@ -74,14 +106,23 @@ class LineFeed:
     # ------------------------------------------------------------------------------------
     def begin(self, source: str, fmt: LineFormat) -> None:
         self.asm = Assembler(self._emit)
+        self._prov = None
         self.dumps.close()
         self.source = source
         self.fmt = fmt
 
-    def end(self) -> None:
+    def end(self, last_lineno: int | None = None) -> None:
+        """The source ended (``last_lineno``: its last line, when known)."""
         self.lineno = 1 << 62
-        self.asm.finish()
+        self.asm.finish(last_lineno)
         self.dumps.close()
+
+    @property
+    def emit_lineno(self) -> int:
+        """The line at which the event being emitted was completed (an expired event: its
+        expiry line, whether or not that line was read)."""
+        at = self.asm.closed_at
+        return self.lineno if at is None else at
 
     def _emit(self, ev: Event) -> None:
         if not self.quiet:
@@ -106,8 +147,20 @@ class LineFeed:
             self.workers_fed[w] = lineno
         open_ = self.asm.open
         before = open_.get(w)
-        self.asm.feed(line, starts_event(bits, line))
+        prov, self._prov = self._prov, None
+        if prov is not None and (lineno != prov[2] + 1 or not continues_as_tail(raw)):
+            self._drop(prov)  # this line cannot be its tail: as if the warning had started nothing
+            prov = None
+        notable = starts_event(bits, line)
+        provisional = (not notable and not self.fmt.jsonl and line.level not in QUIET_LEVELS
+                       and may_be_wrapped_warning(bits, raw))
+        self.asm.feed(line, notable or provisional)
+        if prov is not None:
+            self._settle(prov)
         after = open_.get(w)
+        if provisional and after is not None and after is not before and after.lines[-1] is line:
+            after.provisional = True
+            self._prov = (w, after, lineno)
         if after is not None:
             # does the event being assembled for this worker hold a signature's anchor?
             ev = bool(bits & EVIDENCE)
@@ -116,11 +169,28 @@ class LineFeed:
             after.has_evidence = ev  # travels with the open event when a parallel range hands it over
         return line
 
+    def _drop(self, prov: tuple) -> None:
+        w, b, _at = prov
+        if self.asm.open.get(w) is b and b.provisional:
+            del self.asm.open[w]
+
+    def _settle(self, prov: tuple) -> None:
+        """The line right after a provisional warning (one that may be its tail) was fed:
+        keep the warning if the line went into it, else drop it unseen."""
+        w, b, _at = prov
+        if self.asm.open.get(w) is b and b.provisional:
+            if len(b.lines) >= 2:
+                b.provisional = False
+            else:
+                del self.asm.open[w]
+
     def adopt(self, builders: dict) -> None:
         """Take over open events (a parallel range's handover)."""
         self.asm.open.update(builders)
         for w, b in builders.items():
             self.evidence[w] = getattr(b, "has_evidence", False)
+            if getattr(b, "provisional", False) and b.lines:
+                self._prov = (w, b, b.lines[-1].lineno)
 
     def had_evidence(self, worker) -> bool:
         """Did a line of the event just completed for ``worker`` have an EVIDENCE hit?"""

@@ -300,7 +300,7 @@ def scan_parallel(sc, sources: Sequence[Source], jobs: int,
                 prev = state
                 done += b - a
                 if last:
-                    _finish(sc, state)
+                    _finish(sc, state, offset)
                     prev = None
                     from ..model import InputInfo
 
@@ -369,22 +369,27 @@ def _pass_through(prev: dict, state: dict, src: Source, fmt: LineFormat, a: int,
     held = {str(w): (w, bld) for w, bld in prev["handover"]["builders"].items()}
     if not missing <= set(held) or len(missing) != len(before - after):
         return None
-    from .events import Assembler
+    from .events import QUIET_LINES, Assembler
 
     carried: dict = {}
     late: list = []
     for name in sorted(missing):
         w, bld = held[name]
+        expiry = bld.lines[-1].lineno + QUIET_LINES + 1  # it ends there at the latest
         found = _first_line_of(src, fmt, w, a, b, offset, state["workers_fed"].get(w))
-        if found is None:
-            carried[w] = bld
+        if found is None or found.lineno >= expiry:
+            if expiry <= offset + state["lines"]:
+                late.append((expiry, 0, w, bld))  # it expires in this range
+            else:
+                carried[w] = bld
             continue
         probe = copy.deepcopy(bld)
         if Assembler(lambda _ev: None)._continue(probe, found):  # noqa: SLF001
             return None  # the event goes on in this range: only a full re-scan is exact
-        late.append((found.lineno, w, bld))
-    late.sort(key=lambda x: x[0])
-    return carried, late
+        late.append((found.lineno, 1, w, bld))
+    # in line order; at one line, expiry comes before the line is read
+    late.sort(key=lambda x: (x[0], x[1]))
+    return carried, [(ln, w, bld) for ln, _k, w, bld in late]
 
 
 def _first_line_of(src: Source, fmt: LineFormat, w, a: int, b: int, offset: int, first_fed: int | None):
@@ -460,10 +465,12 @@ def _merge_with_late(sc, state: dict, late: list) -> None:
     sc.merge({**state, "groups": groups[i:]})
 
 
-def _finish(sc, state: dict) -> None:
-    """The end of a split file: close the events still open, in the sequential order."""
+def _finish(sc, state: dict, nlines: int) -> None:
+    """The end of a split file of ``nlines`` lines: close the events still open, in the
+    sequential order."""
     from .events import Assembler
 
     sc.feed.asm = Assembler(sc._on_event)  # noqa: SLF001
     sc.feed.adopt(state["handover"]["builders"])
-    sc.feed.asm.finish()
+    sc.feed.lineno = 1 << 62
+    sc.feed.asm.finish(nlines)

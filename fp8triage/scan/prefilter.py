@@ -10,6 +10,9 @@ of the bits of every expression found in it:
   the line is read for facts and nothing else;
 * **STACK**: a serving stack's marker ("vLLM", "sglang/"): read for the ``stack`` fact until
   the stack that ranks first (vLLM) has been named, then skipped undecoded;
+* **WARN**: the logger level word ``WARNING``: such a record starts an event only when a
+  signature can claim it, which its own line shows, or its terminal-wrapped tail
+  (``fp8triage.linefeed``), so a server that warns a lot costs a test per warning;
 * **DUMP**: the header of an environment dump (``collect_env``, ``nvidia-smi``, ...);
 * **STRUCTURAL**: the line may start or continue a traceback (``File "..."`` frames,
   chained-exception markers).
@@ -38,11 +41,17 @@ _VERIFY = 8  # internal: a pattern's cheaper Hyperscan stand-in hit; the line is
 DUMP = 16  # an environment-dump header
 ALERT = 32  # a generic error/warning word: starts an event unless the line is INFO/DEBUG
 STACK = 64  # names a serving stack (read for the ``stack`` fact until the first-ranked stack is named)
+WARN = 128  # a logger's WARNING level word: starts no event by itself (linefeed.py: a warning no signature claims)
 EVENT = EVIDENCE | ALERT  # bits that may start an event
 NOTABLE = EVENT  # the name used before issue 13
 
 # expression kinds
 LITERAL, LITERAL_CI, REGEX, REGEX_CI = 0, 1, 2, 3
+# a literal whose line is a hit in a span only when the next line may be its wrapped tail (does
+# not start with "(" or "["), or is not in the span; ``classify`` (one line) ignores the condition
+LITERAL_TAILED = 4
+_TAIL_NEXT = r"(?=[^\n]*(?:\n(?:[^(\[]|\Z)|\Z))"  # the condition, for Python ``re``
+_TAIL_NEXT_HS = r"[^\n]*(?:\n(?:[^(\[]|\z)|\z)"  # the same for Hyperscan (which reports the match start)
 
 SMALL = 1 << 20  # below this many bytes Python ``re`` is used: compiling Hyperscan costs ~0.15 s
 
@@ -63,8 +72,9 @@ class Prefilter:
         self.hints = {p: h for p, h in pairs if (p, REGEX) in bits}
         self._bits = bits
         self.rules = sorted((e, k, b) for (e, k), b in bits.items())
-        # one alternation per class combination, for the `re` engine and single lines
+        # one alternation per class combination, for single lines and for spans with the `re` engine
         self._res: list[tuple[re.Pattern, int]] = []
+        self._span_res: list[tuple[re.Pattern, int]] = []
         groups: dict[int, list[tuple[str, int]]] = {}
         for (e, k), b in bits.items():
             groups.setdefault(b, []).append((e, k))
@@ -72,6 +82,7 @@ class Prefilter:
             rx = _alternation(items)
             if rx is not None:
                 self._res.append((rx, b))
+                self._span_res.append((_alternation(items, span=True), b))
         self._hs = None
         self._hs_tried = False
         self.engine = "hyperscan" if _hyperscan_available() else "re"
@@ -100,7 +111,10 @@ class Prefilter:
                 if k == REGEX and e in self.hints:
                     exprs.append((self.hints[e].encode("utf-8"), k, _VERIFY))
                     continue
-                exprs.append((e.encode("utf-8") if k >= REGEX else re.escape(e).encode("utf-8"), k, b))
+                if k == LITERAL_TAILED:
+                    exprs.append((re.escape(e).encode("utf-8") + _TAIL_NEXT_HS.encode("ascii"), k, b))
+                    continue
+                exprs.append((e.encode("utf-8") if k in (REGEX, REGEX_CI) else re.escape(e).encode("utf-8"), k, b))
             if self.hints:
                 self._hint_bits = 0
                 for p in self.hints:
@@ -108,6 +122,8 @@ class Prefilter:
                 self._verify = re.compile(
                     "|".join(f"(?:{p})" for p in sorted(self.hints)).encode("utf-8"), re.M)
             self._classes = [b for _e, _k, b in exprs]
+            # a tailed literal's match runs into the next line: its line is where the match starts
+            self._tailed = {i for i, (_e, k, _b) in enumerate(exprs) if k == LITERAL_TAILED}
             self._hs = _hyperscan_db(exprs)
             if self._hs is None:
                 self.engine = "re"
@@ -123,14 +139,17 @@ class Prefilter:
         if db is not None:
             classes = self._classes
             get = ends.get
+            tailed = self._tailed
 
-            def on_match(i, _frm, to, _flags, _ctx):
+            def on_match(i, frm, to, _flags, _ctx):
+                if i in tailed:
+                    to = frm + 1  # inside the literal's own line
                 to += start
                 ends[to] = get(to, 0) | classes[i]
 
             db.scan(memoryview(buf)[start:end] if start or end != len(buf) else buf, match_event_handler=on_match)
         else:
-            for rx, b in self._res:
+            for rx, b in self._span_res:
                 for m in rx.finditer(buf, start, end):
                     e = m.end()
                     ends[e] = ends.get(e, 0) | b
@@ -168,12 +187,17 @@ class Prefilter:
         return [s for s in starts if flags[s] & EVENT and s >= start]
 
 
-def _alternation(items: list[tuple[str, int]]):
+def _alternation(items: list[tuple[str, int]], span: bool = False):
+    """One regex for ``items``; ``span``: for a span of lines (a tailed literal's condition on
+    the next line applies), else for one line."""
+    tail = _TAIL_NEXT if span else ""
     cs = sorted((e for e, k in items if k == LITERAL), key=len, reverse=True)
+    cs += sorted((e for e, k in items if k == LITERAL_TAILED), key=len, reverse=True)
     ci = sorted((e for e, k in items if k == LITERAL_CI), key=len, reverse=True)
     parts = []
     if cs:
-        parts.append("|".join(re.escape(a) for a in cs))
+        tailed = {e for e, k in items if k == LITERAL_TAILED}
+        parts.append("|".join(re.escape(a) + (tail if a in tailed else "") for a in cs))
     if ci:
         parts.append("(?i:" + "|".join(re.escape(a) for a in ci) + ")")
     parts.extend(f"(?:{p})" for p in sorted(e for e, k in items if k == REGEX))
@@ -205,6 +229,8 @@ def _hyperscan_db(exprs: list[tuple[bytes, int, int]]):
             flags.append(hyperscan.HS_FLAG_MULTILINE)
         elif kind == REGEX_CI:
             flags.append(hyperscan.HS_FLAG_MULTILINE | hyperscan.HS_FLAG_CASELESS)
+        elif kind == LITERAL_TAILED:
+            flags.append(hyperscan.HS_FLAG_SOM_LEFTMOST)
         else:
             flags.append(0)
     try:

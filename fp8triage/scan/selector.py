@@ -29,9 +29,10 @@ from __future__ import annotations
 
 import re
 
-from .prefilter import STACK, Prefilter
+from .prefilter import STACK, WARN, Prefilter
 
 FWD = 0  # bytes an open event keeps pulling every line in after its worker wrote (0: jump to candidate lines at once)
+NEAR = 32 * 1024  # an open event's next candidate line is looked for this far first
 WRAP_WIDTH_MIN = 60  # terminals wrap lines at 80 columns or more: a shorter line has no wrapped tail
 
 
@@ -71,6 +72,8 @@ def prefiltered(pf: Prefilter, feed, buf: bytes, start: int, end: int, lineno: i
     cand: dict = {}  # worker -> offset of its next candidate line in this span
     after_fed = -1  # offset of the line after the one fed last
     settled = (lambda: feed.stack_settled) if hasattr(feed, "stack_settled") else (lambda: False)
+    tail = (lambda: feed.awaiting_tail) if hasattr(feed, "awaiting_tail") else (lambda: False)
+    expires_at = feed.expires_at if hasattr(feed, "expires_at") else (lambda _w: None)
     fwd = FWD
     while pos < n:
         open_ = feed.open
@@ -95,7 +98,7 @@ def prefiltered(pf: Prefilter, feed, buf: bytes, start: int, end: int, lineno: i
                 else:
                     # the line right after a fed one may be its wrapped tail (a terminal or a paste
                     # cut it; the tail has no prefix of its own): the assembler decides
-                    if not (pos == after_fed and raw[:1] not in (b"(", b"[")):
+                    if not (pos == after_fed and may_be_tail(buf, pos, n, jsonl)):
                         pos = stop + 1
                         lineno += 1
                         continue
@@ -105,15 +108,24 @@ def prefiltered(pf: Prefilter, feed, buf: bytes, start: int, end: int, lineno: i
             while i < nstarts and starts[i] < pos:
                 i += 1
             target = starts[i] if i < nstarts else n
-            if open_ and pos == after_fed and pos < target and buf[pos:pos + 1] not in (b"(", b"["):
+            if open_ and pos == after_fed and pos < target and (tail() or may_be_tail(buf, pos, n, jsonl)):
                 # the line right after a long fed line may be its tail, wrapped by a terminal or a
-                # paste (no prefix of its own): the assembler decides
+                # paste (no prefix of its own): the assembler decides (and a provisional warning
+                # is settled by its next line, whatever it holds)
                 target = pos
             if open_:
                 for w in open_:
                     c = cand.get(w, -1)
                     if c < pos:
-                        c = cand[w] = next_line_of(buf, w, pos, n, tokens, jsonl)
+                        # no further than the line where the event expires (events.QUIET_LINES):
+                        # feeding that line completes it as reading every line would
+                        near = min(n, pos + NEAR)
+                        c = next_line_of(buf, w, pos, near, tokens, jsonl)  # mostly close by
+                        if c >= near:
+                            exp = expires_at(w)
+                            limit = n if exp is None else line_at_or_after(buf, pos, lineno, exp, n)
+                            c = next_line_of(buf, w, pos, limit, tokens, jsonl) if limit > near else limit
+                        cand[w] = c
                     if c < target:
                         target = c
             if target >= n:
@@ -130,6 +142,16 @@ def prefiltered(pf: Prefilter, feed, buf: bytes, start: int, end: int, lineno: i
                 pos = n if nl < 0 else nl + 1
                 lineno += 1
                 continue
+            if (bits == WARN and not jsonl and pos != after_fed
+                    and not any(cand.get(w) == pos for w in open_)):
+                # a warning record with nothing a signature could claim, not the next line an
+                # open event's worker may have written: it starts no event unless it is long and
+                # the next line may be its wrapped tail (linefeed.py)
+                nl = find(b"\n", pos, n)
+                if nl >= 0 and (nl - pos < WRAP_WIDTH_MIN or (nl + 1 < n and buf[nl + 1:nl + 2] in (b"(", b"["))):
+                    pos = nl + 1
+                    lineno += 1
+                    continue
         nl = find(b"\n", pos, n)
         stop = n if nl < 0 else nl
         line = feed.feed(buf[pos:stop], lineno, bits)
@@ -144,6 +166,37 @@ def prefiltered(pf: Prefilter, feed, buf: bytes, start: int, end: int, lineno: i
         if not buf.endswith(b"\n", start, n):
             lineno += 1  # the source's last line has no newline
     return lineno
+
+
+def may_be_tail(buf: bytes, pos: int, n: int, jsonl: bool = False) -> bool:
+    """May the line at ``pos`` be the wrapped tail of the line before it? Not if it starts
+    with "(" or "[" (a worker or logger prefix); in JSON lines, the same for the message."""
+    if not jsonl:
+        return buf[pos:pos + 1] not in (b"(", b"[")
+    return _MAYBE_NO_WORKER_JSON.match(b"\n" + buf[pos:min(n, pos + 64)]) is not None
+
+
+def line_at_or_after(buf: bytes, pos: int, lineno: int, target: int, n: int) -> int:
+    """The offset of a line start in buf[pos:n] at or after the start of line ``target``
+    (``pos`` is the start of line ``lineno``), or ``n``: newlines are counted in growing
+    steps, so the result may lie a little beyond that line, never before it."""
+    need = target - lineno
+    if need <= 0:
+        return pos
+    e, step = pos, max(1 << 16, need * 64)
+    while True:
+        e2 = min(n, e + step)
+        need -= buf.count(b"\n", e, e2)
+        e = e2
+        if need <= 0 or e >= n:
+            break
+        step *= 2
+    if e >= n:
+        return n
+    if buf[e - 1:e] == b"\n":
+        return e
+    nl = buf.find(b"\n", e, n)
+    return n if nl < 0 else nl + 1
 
 
 def worker_tokens(worker: str | None) -> tuple[bytes, ...]:
