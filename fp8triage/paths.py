@@ -20,5 +20,17 @@ def data_dir(name: str) -> Path:
     )
 
 
+def cache_dir() -> Path:
+    """fp8triage's cache folder: ``$FP8TRIAGE_CACHE_DIR``, else ``$XDG_CACHE_HOME/fp8triage``, else
+    ``~/.cache/fp8triage`` (the signature search index, the schema-validation markers)."""
+    import os
+
+    env = os.environ.get("FP8TRIAGE_CACHE_DIR")
+    if env:
+        return Path(env)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "fp8triage"
+
+
 def schema_path(name: str) -> Path:
     return _PKG / "schemas" / f"{name}.schema.json"

@@ -96,6 +96,16 @@ class Signature:
     silent: bool = False
     stacks: list[str] = field(default_factory=list)
 
+    def has_anchor(self, text: str, low: str | None = None) -> bool:
+        """One of the anchors occurs in ``text`` (case-insensitively where the signature says so;
+        ``low``: ``text.lower()`` when the caller has it). True for a signature without anchors."""
+        if not self.anchors:
+            return True
+        if self.anchors_ignore_case:
+            low = text.lower() if low is None else low
+            return any(a.lower() in low for a in self.anchors)
+        return any(a in text for a in self.anchors)
+
     @property
     def primary(self) -> list[Pattern]:
         return [p for p in self.patterns if p.role == "primary"]
@@ -258,11 +268,8 @@ def _validated_marker(digest: str) -> Path | None:
     """A file whose existence says: this exact set of signature files passed the JSON Schema
     here before. Loading jsonschema costs about half a second, so the scan path skips it for
     files it has already checked; any edit changes the digest and brings the full check back."""
-    import os
-
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     try:
-        return Path(base) / "fp8triage" / f"signatures-valid-{digest}"
+        return paths.cache_dir() / f"signatures-valid-{digest}"
     except (OSError, RuntimeError):
         return None
 

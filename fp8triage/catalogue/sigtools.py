@@ -199,15 +199,13 @@ def _anchor_problems(sig: Signature, s: Sample) -> list[Problem]:
     if not sig.primary:
         return []
     text = s.text()
-    hay = text.lower() if sig.anchors_ignore_case else text
-    anchors = [a.lower() if sig.anchors_ignore_case else a for a in sig.anchors]
     out = []
-    if not any(a in hay for a in anchors):
+    if not (sig.anchors and sig.has_anchor(text)):
         out.append(
             Problem(str(s.path), "evidence.anchors", f"contains none of {sig.id}'s anchors {sig.anchors}; add a literal from this sample's error line to anchors")
         )
         return out
-    lines = hay.splitlines()
+    lines = text.splitlines()
     for p in sig.primary:
         if p.kind != "message":
             continue  # frames, locations and tokens: the anchors are checked on the whole sample above
@@ -218,7 +216,7 @@ def _anchor_problems(sig: Signature, s: Sample) -> list[Problem]:
         first = text.count("\n", 0, m.start())
         last = text.count("\n", 0, max(m.start(), m.end() - 1))
         window = "\n".join(lines[first : last + 1])
-        if not any(a in window for a in anchors):
+        if not sig.has_anchor(window):
             out.append(
                 Problem(str(s.path), f"evidence.patterns.{p.name}", f"matches lines {first + 1}-{last + 1}, which contain none of the anchors {sig.anchors}; add an anchor found on those lines")
             )
@@ -344,16 +342,6 @@ def _single(cat: Catalogue, sig: Signature) -> Catalogue:
     return Catalogue([sig], f"{cat.version}:{sig.id}")
 
 
-def _could_fire(sig: Signature, text: str) -> bool:
-    """Only signatures whose anchors occur in the text can produce evidence (the prefilter's rule)."""
-    if not sig.anchors:
-        return True
-    if sig.anchors_ignore_case:
-        low = text.lower()
-        return any(a.lower() in low for a in sig.anchors)
-    return any(a in text for a in sig.anchors)
-
-
 def cross_check(sample: Sample, cat: Catalogue) -> SampleResult:
     """The catalogue-wide check for one match sample: no other signature may claim it.
 
@@ -377,7 +365,7 @@ def cross_check(sample: Sample, cat: Catalogue) -> SampleResult:
             claimants.append((f.id, f.status.value))
             bad.append(f"{f.id} ({f.status.value}) claims another event of this sample")
     for sig in cat.signatures:
-        if sig.id == sample.sig_id or not _could_fire(sig, text):
+        if sig.id == sample.sig_id or not sig.has_anchor(text):  # the prefilter's rule
             continue
         res = _scan(text, str(sample.path), _single(cat, sig), facts)
         for f in res.findings:
@@ -476,14 +464,6 @@ def _cond_text(c: dict) -> str:
 
 # -- search (SQLite FTS via sqlite-utils) -----------------------------------------------------
 
-def cache_dir() -> Path:
-    env = os.environ.get("FP8TRIAGE_CACHE_DIR")
-    if env:
-        return Path(env)
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "fp8triage"
-
-
 def _index_rows(cat: Catalogue) -> list[dict]:
     rows = []
     for s in cat.signatures:
@@ -557,7 +537,7 @@ def catalogue_digest(sig_dir: Path | None = None) -> str:
 
 
 def index_path(version: str) -> Path:
-    return cache_dir() / f"catalogue-{version}-i{INDEX_FORMAT}.db"
+    return paths.cache_dir() / f"catalogue-{version}-i{INDEX_FORMAT}.db"
 
 
 def build_index(cat: Catalogue, path: Path | None = None) -> Path:

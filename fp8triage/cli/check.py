@@ -5,7 +5,7 @@ import sys
 
 import click
 
-from .exitcodes import Exit
+from .exitcodes import exit_code
 from .options import handle_errors
 
 FAIL_ON = ("likely", "possible", "never")
@@ -76,9 +76,7 @@ def check(model_dir, fact_args, env_files, facts_from, no_probe, use_torch, sign
     cat = load_catalogue(signature_dirs)
     result = run_preflight(cat, cli_facts, other, checkpoint=info, probe=probe, facts_from=mode,
                            include_ruled_out=verbose or fmt == "json")
-    statuses = {f.status.value for f in result.risks}
-    counted = {"likely": {"confirmed", "likely"}, "possible": {"confirmed", "likely", "possible"}, "never": set()}[fail_on]
-    code = Exit.KNOWN if statuses & counted else Exit.OK
+    code = exit_code([f.status.value for f in result.risks], 0, fail_on)
     text = render_check_json(result, int(code)) if fmt == "json" else render_check_text(result, verbose)
     click.echo(text, nl=False)
     sys.exit(int(code))

@@ -142,19 +142,8 @@ class Claims:
 
 
 def _candidates(cat: Catalogue, text: str) -> list[Signature]:
-    low = None
-    out = []
-    for sig in cat.signatures:
-        if not sig.anchors:
-            out.append(sig)
-            continue
-        if sig.anchors_ignore_case:
-            low = low if low is not None else text.lower()
-            if any(a.lower() in low for a in sig.anchors):
-                out.append(sig)
-        elif any(a in text for a in sig.anchors):
-            out.append(sig)
-    return out
+    low = text.lower() if any(s.anchors_ignore_case for s in cat.signatures) else None
+    return [sig for sig in cat.signatures if sig.has_anchor(text, low)]
 
 
 # source locations an event names: C++/CUDA/Python files (with or without a line number) and JIT paths.
@@ -573,9 +562,10 @@ def arbitrate(claims: Claims, facts: Mapping[str, Fact]) -> None:
 
 
 def judge(
-    cat: Catalogue, claims: Claims, facts: Mapping[str, Fact], groups: list[Group], facts_only: bool = True
+    cat: Catalogue, claims: Claims, facts: Mapping[str, Fact], groups: list[Group], fact_risks: bool = True
 ) -> tuple[list[Finding], list[Finding]]:
-    """(findings ordered most probable first, ruled-out findings)."""
+    """(findings ordered most probable first, ruled-out findings). ``fact_risks``: also the
+    preflight signatures whose conditions hold on the facts alone, without log evidence."""
     arbitrate(claims, facts)
     findings: list[Finding] = []
     ruled: list[Finding] = []
@@ -588,7 +578,7 @@ def judge(
             hits, support, symptom = support, [], True
         if hits or support:
             f = make_finding(sig, facts, hits, support, symptom)
-        elif facts_only and sig.preflight and sig.conditions:
+        elif fact_risks and sig.preflight and sig.conditions:
             results = evaluate_conditions(sig, facts)
             truth, _, _ = combine(results)
             if truth is not Truth.HOLDS:

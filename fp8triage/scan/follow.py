@@ -319,7 +319,7 @@ class Follower:
         groups = sorted(self.scanner.groups.values(), key=lambda g: g.order)
         facts = list(self.facts) + self.scanner.logfacts.finish() + self.claims.facts
         chosen, _conflicts = resolve(facts, self.prefer)
-        findings, _ruled = judge(self.catalogue, self.claims, chosen, groups, facts_only=False)
+        findings, _ruled = judge(self.catalogue, self.claims, chosen, groups, fact_risks=False)
         out = []
         for f in findings:
             if f.id in self._reported or f.from_facts_only:
