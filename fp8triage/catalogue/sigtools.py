@@ -20,6 +20,7 @@ from typing import Iterable, Sequence
 import regex
 
 from .. import paths
+from . import actions
 from .loader import Catalogue, CatalogueError, Problem, Signature, load_catalogue, signature_files
 from ..judge.conditions import describe
 from ..facts.vocabulary import FactError, parse_cli_fact
@@ -477,7 +478,7 @@ def _index_rows(cat: Catalogue) -> list[dict]:
             "fix": s.fix,
             "known_problems": d.get("known_problems", ""),
             "evidence": "\n".join([*s.anchors, *(p.source for p in s.patterns)]),
-            "remedies": "\n".join(f"{r['title']} {_action_text(r['action'])}" for r in s.remedies),
+            "remedies": "\n".join(f"{r['title']} {actions.parse(r['action']).short()}" for r in s.remedies),
             "refs": "\n".join(f"{r['ref']} {r.get('title', '')}" for r in s.references),
             "tags": " ".join(d.get("tags", []) + s.stacks),
             "terms": search_terms(s),
@@ -596,21 +597,6 @@ def search(text: str, sig_dir: Path | None = None, limit: int = 20, cat: Catalog
             for r in rows]
 
 
-def _action_text(a: dict) -> str:
-    k = a["kind"]
-    if k == "env":
-        return f"{a['name']}={a['value']}"
-    if k == "install":
-        return f"pip install {a['spec']}"
-    if k == "config":
-        return f"{a['key']} = {a['value']}"
-    if k == "code":
-        return a["code"]
-    if k == "command":
-        return a["command"]
-    return a.get("text", "")
-
-
 # -- docs -------------------------------------------------------------------------------------
 
 def render_docs(cat: Catalogue) -> str:
@@ -644,7 +630,7 @@ def render_docs(cat: Catalogue) -> str:
             when = f" — when {', '.join(describe(c) for c in r['when'])}" if r.get("when") else ""
             repro = f" — checked by {', '.join(f'`{x}`' for x in r['repro'])}" if r.get("repro") else ""
             out.append(f"- {_md(r['title'])}{when}{repro} (rank {r.get('rank', 50)})")
-            out.append(f"  `{r['action']['kind']}`: `{_code(_action_text(r['action']))}`")
+            out.append(f"  `{r['action']['kind']}`: `{_code(actions.parse(r['action']).short())}`")
         if not s.remedies:
             out.append("None.")
         out += ["", "### Known problems", "", (d.get("known_problems") or "None recorded.").strip(), ""]

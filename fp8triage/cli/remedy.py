@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import difflib
 import json
-import shlex
 import sys
 
 import click
@@ -84,12 +83,9 @@ def remedy_dict(sig, remedies, facts) -> dict:
 
 def shell_line(action: dict) -> str | None:
     """A line a shell can run for this action, or None when it is not a shell command."""
-    kind = action.get("kind")
-    if kind == "env":
-        return f"export {action['name']}={shlex.quote(str(action['value']))}"
-    if kind == "install":
-        return f"pip install {shlex.quote(str(action['spec']))}"
-    return None
+    from ..catalogue.actions import parse
+
+    return parse(action).shell()
 
 
 def _comment(text: str) -> str:

@@ -68,7 +68,7 @@ def show_cmd(sig_id, sig_dir, fmt):
 
 
 def render_show(info: dict) -> str:
-    from ..catalogue import sigtools
+    from ..catalogue import actions
 
     out = [f"{info['id']} — {info['title']}",
            f"severity {info['severity']} · priority {info['priority']}"
@@ -81,7 +81,7 @@ def render_show(info: dict) -> str:
         for i, r in enumerate(info["remedies"], 1):  # in rank order; the rank itself is not a number to read
             when = f"  (when {', '.join(r['when'])})" if r["when"] else ""
             out.append(f"  {i:>2}. {r['title']}{when}")
-            for ln in sigtools._action_text(r["action"]).splitlines():
+            for ln in actions.parse(r["action"]).short().splitlines():
                 out.append(f"      {ln}")
     out += ["", "Evidence"] + [
         f"  - {e['name']} ({e['role']}, {e['kind']}, {e['strength']}): " + (e["regex"] or "all of " + ", ".join(e["tokens"]))

@@ -19,6 +19,7 @@ from typing import Any, Iterable, Mapping
 import regex
 
 
+from ..catalogue import actions
 from ..catalogue.loader import Catalogue, Pattern, Signature
 from .conditions import combine, evaluate
 from ..facts.vocabulary import canonical_name, normalise_value
@@ -423,22 +424,6 @@ def evaluate_conditions(sig: Signature, facts: Mapping[str, Fact]) -> list[Condi
     return [evaluate(c, facts) for c in sig.conditions]
 
 
-def snippet(action: Mapping[str, Any]) -> str:
-    kind = action["kind"]
-    if kind == "env":
-        return f"export {action['name']}={action['value']}"
-    if kind == "install":
-        return f"pip install '{action['spec']}'"
-    if kind == "config":
-        where = f" in {action['file']}" if action.get("file") else ""
-        return f"set {action['key']} = {action['value']}{where}"
-    if kind == "code":
-        return action["code"]
-    if kind == "command":
-        return action["command"]
-    return action.get("text", "")
-
-
 def build_remedies(sig: Signature, facts: Mapping[str, Fact]) -> list[Remedy]:
     out: list[tuple[int, int, int, Remedy]] = []
     for i, r in enumerate(sig.remedies):
@@ -449,7 +434,7 @@ def build_remedies(sig: Signature, facts: Mapping[str, Fact]) -> list[Remedy]:
             why = (why + " " if why else "") + f"(fits if: {', '.join(x.expect for x in results if x.truth is Truth.UNKNOWN)})"
         elif truth is Truth.FAILS:
             why = (why + " " if why else "") + f"(does not fit: {'; '.join(contra)})"
-        rem = Remedy(r["id"], r["title"], dict(r["action"]), snippet(r["action"]), truth, why, tuple(r.get("repro", [])))
+        rem = Remedy(r["id"], r["title"], dict(r["action"]), actions.parse(r["action"]).snippet(), truth, why, tuple(r.get("repro", [])))
         order = {Truth.HOLDS: 0, Truth.UNKNOWN: 1, Truth.FAILS: 2}[truth]
         out.append((order, int(r.get("rank", 50)), i, rem))
     return [r for *_k, r in sorted(out, key=lambda t: t[:3])]
