@@ -1,6 +1,7 @@
 """Where the bundled data lives: inside the wheel (fp8triage/_data/...) or in a source checkout."""
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 _PKG = Path(__file__).resolve().parent
@@ -21,14 +22,12 @@ def data_dir(name: str) -> Path:
 
 
 def cache_dir() -> Path:
-    """fp8triage's cache folder: ``$FP8TRIAGE_CACHE_DIR``, else ``$XDG_CACHE_HOME/fp8triage``, else
-    ``~/.cache/fp8triage`` (the signature search index, the schema-validation markers)."""
-    import os
-
+    """Where derived data is cached ($FP8TRIAGE_CACHE_DIR, else $XDG_CACHE_HOME/fp8triage or
+    ~/.cache/fp8triage): the search index, the compiled prefilter, the schema-validation markers."""
     env = os.environ.get("FP8TRIAGE_CACHE_DIR")
     if env:
         return Path(env)
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(base) / "fp8triage"
 
 
