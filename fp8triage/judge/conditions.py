@@ -173,7 +173,8 @@ def combine(results: list[ConditionResult]) -> tuple[Truth, list[str], list[str]
     fails = [r for r in required if r.truth is Truth.FAILS]
     unknown = [r for r in required if r.truth is Truth.UNKNOWN]
     if fails:
-        return Truth.FAILS, [], [f"{r.fact} = {r.value} ({r.source}); expected {r.expect}" for r in fails]
+        return Truth.FAILS, [], [f"{r.fact} = {r.value if r.value is not None else '(absent)'} ({r.source}); expected {r.expect}"
+                                 for r in fails]
     if unknown:
         return Truth.UNKNOWN, sorted({n for r in unknown for n in r.fact.split(", ")}), []
     return Truth.HOLDS, [], []

@@ -440,7 +440,9 @@ def build_remedies(sig: Signature, facts: Mapping[str, Fact]) -> list[Remedy]:
     return [r for *_k, r in sorted(out, key=lambda t: t[:3])]
 
 
-def _status(results: list[ConditionResult]) -> tuple[Status, list[str], list[str]]:
+def status_of(results: list[ConditionResult]) -> tuple[Status, list[str], list[str]]:
+    """(status, facts that would decide it, what contradicts it) from condition results: the one
+    rule for scan findings and preflight risks."""
     truth, decide, contra = combine(results)
     if truth is Truth.FAILS:
         return Status.RULED_OUT, decide, contra
@@ -484,7 +486,7 @@ def evidence_strength(hits: list[Hit], symptom: bool) -> str:
 
 def make_finding(sig: Signature, facts: Mapping[str, Fact], hits: list[Hit], support: list[Hit], symptom: bool = False) -> Finding:
     results = evaluate_conditions(sig, facts)
-    status, decide, contra = _status(results)
+    status, decide, contra = status_of(results)
     from_facts = not hits and not support
     strength = evidence_strength(hits, symptom) if not from_facts else "strong"
     if strength != "strong":
@@ -525,7 +527,7 @@ def make_finding(sig: Signature, facts: Mapping[str, Fact], hits: list[Hit], sup
 
 def _weak_rank(sig: Signature, facts: Mapping[str, Fact]) -> tuple[int, int, int]:
     results = evaluate_conditions(sig, facts)
-    status = _weak_status(_status(results)[0], results)
+    status = _weak_status(status_of(results)[0], results)
     seen = sum(1 for r in results if r.truth is Truth.HOLDS and r.source and not r.source.startswith("default"))
     return status.rank, -seen, -sig.priority
 

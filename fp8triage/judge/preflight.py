@@ -3,8 +3,8 @@
 ``run_check(catalogue, facts)`` evaluates every signature with ``preflight = true`` against the
 facts in force (no log evidence): ``likely`` when every required condition holds, ``possible``
 when some are unknown (``decide`` names them), ``ruled-out`` when one fails (returned only when
-asked). Conditions and remedies are built by ``fp8triage.judge.matcher`` (``evaluate_conditions``,
-``build_remedies``, ``make_finding``), the same code that judges ``scan`` findings.
+asked). Conditions, remedies and the status are built by ``fp8triage.judge.matcher`` (``evaluate_conditions``,
+``build_remedies``, ``make_finding``, ``status_of``), the same code that judges ``scan`` findings.
 
 ``check(...)`` gathers the facts (command line, checkpoint, env dumps, live probe), resolves
 precedence and conflicts, adds the checkpoint's own inconsistencies as a finding, and returns a
@@ -23,7 +23,7 @@ from typing import Any, Iterable, Mapping
 from ..catalogue.loader import Catalogue, Signature
 from .conditions import describe, evaluate
 from ..facts.vocabulary import FACTS, resolve
-from .matcher import build_remedies, make_finding
+from .matcher import make_finding, status_of
 from ..model import ConditionResult, Evidence, Fact, Finding, Severity, Status, Truth
 from ..facts.probe import derive_capabilities
 
@@ -72,32 +72,12 @@ def run_check(
 
 
 def judge_signature(sig: Signature, facts: Mapping[str, Fact], absent: frozenset[str] = frozenset()) -> Finding:
-    """One signature judged from facts alone."""
+    """One signature judged from facts alone, by the rule that judges scan findings
+    (``matcher.status_of``); unlike a scan, a preflight risk whose conditions all hold is likely."""
     f = make_finding(sig, facts, [], [])
-    results = [_evaluate(c, facts, absent) for c in sig.conditions] if absent else f.conditions
-    required = [r for r in results if r.role == "require"]
-    fails = [r for r in required if r.truth is Truth.FAILS]
-    unknown = [r for r in required if r.truth is Truth.UNKNOWN]
-    if fails:
-        status = Status.RULED_OUT
-        f.contradicted_by = [f"{r.fact} = {r.value if r.value is not None else '(absent)'} ({r.source}); expected {r.expect}" for r in fails]
-        f.decide = []
-    elif unknown:
-        status = Status.POSSIBLE
-        f.decide = sorted({n for r in unknown for n in r.fact.split(", ")})
-        f.contradicted_by = []
-    else:
-        status = Status.LIKELY
-        f.decide, f.contradicted_by = [], []
-        support_fails = [r for r in results if r.role == "support" and r.truth is Truth.FAILS]
-        if support_fails:
-            status = Status.POSSIBLE
-            f.contradicted_by = [f"{r.fact} = {r.value} ({r.source}) does not fit {r.expect}" for r in support_fails]
-    f.status = status
-    f.conditions = results
-    f.from_facts_only = True
     if absent:
-        f.remedies = build_remedies(sig, facts)
+        f.conditions = [_evaluate(c, facts, absent) for c in sig.conditions]
+    f.status, f.decide, f.contradicted_by = status_of(f.conditions)
     return f
 
 
