@@ -240,40 +240,19 @@ class SampleResult:
         return f"{self.sample.sig_id}/{self.sample.kind}/{self.sample.path.name}"
 
 
-_PREFILTERS: dict = {}
-
-
-def _cached_prefilter(real):
-    """A memoizing stand-in for the pipeline's Prefilter constructor. The harness scans hundreds
-    of tiny samples against a handful of catalogues; compiling the (Hyperscan) prefilter is most
-    of each scan's cost, and a Prefilter is a pure function of its arguments."""
-
-    def make(*args, **kwargs):
-        args = [tuple(a) if not isinstance(a, (str, bytes)) and hasattr(a, "__iter__") else a for a in args]
-        kwargs = {k: tuple(v) if not isinstance(v, (str, bytes)) and hasattr(v, "__iter__") else v for k, v in kwargs.items()}
-        try:
-            key = (tuple(frozenset(a) if isinstance(a, tuple) else a for a in args),
-                   tuple(sorted((k, frozenset(v) if isinstance(v, tuple) else v) for k, v in kwargs.items())))
-            hash(key)
-        except TypeError:
-            return real(*args, **kwargs)
-        pf = _PREFILTERS.get(key)
-        if pf is None:
-            pf = _PREFILTERS[key] = real(*args, **kwargs)
-        return pf
-
-    return make
+_PREFILTERS: dict = {}  # catalogue version -> its prefilter
 
 
 def _scan(text: str, source: str, cat: Catalogue, facts: Sequence[Fact]):
-    from .. import pipeline  # the real scan path; imported late so `signatures list` stays light
+    """The real scan path. The harness scans hundreds of tiny samples against a handful of
+    catalogues; building the prefilter is most of each scan's cost, so it is built once per
+    catalogue (its version is the hash of its content)."""
+    from .. import pipeline  # imported late so `signatures list` stays light
 
-    real = pipeline.Prefilter
-    pipeline.Prefilter = _cached_prefilter(real)
-    try:
-        return pipeline.scan_text(text, source=source, catalogue=cat, cli_facts=list(facts))
-    finally:
-        pipeline.Prefilter = real
+    pf = _PREFILTERS.get(cat.version)
+    if pf is None:
+        pf = _PREFILTERS[cat.version] = pipeline.make_prefilter(cat)
+    return pipeline.scan_text(text, source=source, catalogue=cat, cli_facts=list(facts), prefilter=pf)
 
 
 def pin_of(finding) -> dict:
