@@ -667,8 +667,10 @@ action = {{ kind = "note", text = "TODO" }}
 '''
 
 
-def scaffold(sig_id: str, sig_dir: Path | None = None, anchor: str = "") -> list[Path]:
-    """Write signatures/ID.toml (valid against the schema) and its sample folders."""
+def scaffold(sig_id: str, sig_dir: Path | None = None, anchor: str = "", pattern: str | None = None,
+             header: str = "") -> list[Path]:
+    """Write signatures/ID.toml (valid against the schema) and its sample folders. ``pattern``: the
+    evidence regex (default: the anchor, escaped); ``header``: comment lines put on top."""
     if not ID_RE.match(sig_id):
         raise SigToolsError(f"{sig_id!r} is not a kebab-case id; write e.g. deepgemm-unknown-sf-transformation")
     d = Path(sig_dir) if sig_dir is not None else builtin_dir()
@@ -684,7 +686,8 @@ def scaffold(sig_id: str, sig_dir: Path | None = None, anchor: str = "") -> list
     anchor = anchor or "TODO error text"
     if len(anchor) < 5:
         raise SigToolsError("the anchor must be at least 5 characters of literal error text")
-    f.write_text(SCAFFOLD.format(id=sig_id, anchor=anchor.replace('"', '\\"'), regex=regex.escape(anchor, literal_spaces=True)), encoding="utf-8")
+    rx = pattern if pattern is not None else regex.escape(anchor, literal_spaces=True)
+    f.write_text(header + SCAFFOLD.format(id=sig_id, anchor=anchor.replace('"', '\\"'), regex=rx), encoding="utf-8")
     made = [f]
     for kind in SAMPLE_KINDS:
         sd = samples_dir(d) / sig_id / kind
