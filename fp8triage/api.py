@@ -58,22 +58,32 @@ def triage(
     repro_timeout: float = 120.0,
     progress: Callable[[int], None] | None = None,
     prepared: Prepared | None = None,
+    ray: str | None = None,
 ) -> ScanResult:
     """Triage the logs ``inputs`` (files, directories, ``.gz``, or "-" for standard input).
 
     Returns the ``ScanResult``: findings most probable first, unknown error groups, the facts in
     force and their conflicts, the inputs and the warnings. ``confirm`` runs the repro kernels the
     findings name (needs torch) and re-orders the findings by their new status. ``jobs`` > 1 (0:
-    one per CPU) scans big inputs in worker processes; the result is the same."""
+    one per CPU) scans big inputs in worker processes; the result is the same. ``ray`` (an address,
+    "auto", or "local" to start Ray here) scans on a Ray cluster instead (scan/rayscan.py); the
+    result is the same again. ``inputs`` may also be object-storage URLs (s3://, gs://, file://)."""
     from .confirm.repro import confirm_findings
     from .pipeline import scan_paths
     from .scan.redact import redact
 
     p = prepared or prepare(facts=facts, model=model, env_files=env_files, facts_from=facts_from,
                             signatures=signatures, catalogue=catalogue)
-    result = scan_paths(list(inputs), catalogue=p.catalogue, cli_facts=p.cli_facts, extra_facts=p.other_facts,
-                        prefer=facts_from, exhaustive=exhaustive, progress=progress, jobs=jobs,
-                        one_machine=one_machine)
+    if ray is not None:
+        from .scan.rayscan import scan_paths_ray
+
+        result = scan_paths_ray(list(inputs), address=ray, catalogue=p.catalogue, cli_facts=p.cli_facts,
+                                extra_facts=p.other_facts, prefer=facts_from, exhaustive=exhaustive,
+                                progress=progress, one_machine=one_machine, cpus=jobs or None)
+    else:
+        result = scan_paths(list(inputs), catalogue=p.catalogue, cli_facts=p.cli_facts, extra_facts=p.other_facts,
+                            prefer=facts_from, exhaustive=exhaustive, progress=progress, jobs=jobs,
+                            one_machine=one_machine)
     result.warnings.extend(redact(n) for n in p.notes)
     if confirm:
         confirm_findings(result.findings, device=device, timeout=repro_timeout)

@@ -298,6 +298,7 @@ class ScanResult:
     meta: dict[str, Any]  # tool version, catalogue version, time, fingerprint algorithm version, ...
     ruled_out: list[Finding] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)  # problems with the input that did not stop the scan
+    fleet: dict[str, Any] | None = None  # several sources: per finding, the pods/hosts it was seen on (judge/fleet.py)
 
     @property
     def top(self) -> Finding | None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import platform
 import time
+import uuid
 from datetime import datetime, timezone
 from typing import Callable, Iterable, Sequence
 
@@ -28,7 +29,7 @@ from .facts.logfacts import triggers as fact_triggers
 from .judge.matcher import Claims, Group
 from .model import Event, Fact, InputInfo, Line, ScanResult, UnknownGroup
 from .scan.normalise import LineFormat, detect_format
-from .scan.prefilter import (ALERT, DUMP, EVIDENCE, FACT, LITERAL, LITERAL_CI, LITERAL_TAILED, REGEX, REGEX_CI, STACK,
+from .scan.prefilter import (ALERT, DUMP, EVIDENCE, FACT, LITERAL, LITERAL_CI, LITERAL_TAILED, REGEX, REGEX_CI, SMALL, STACK,
                              STRUCTURAL, WARN, Prefilter)
 from .scan.selector import every_line, prefiltered
 from .judge.persource import judge_sources
@@ -292,6 +293,7 @@ class Scanner:
             "facts_from": prefer,
             "prefilter": "exhaustive" if self.exhaustive else self.prefilter.engine,
             "elapsed_s": round(time.perf_counter() - started, 3) if started else None,
+            "run_id": uuid.uuid4().hex,  # `history import` merges each run once
         }
         return ScanResult(
             findings=findings,
@@ -383,12 +385,18 @@ def scan_sources(
         jobs = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     from .scan import parallel
 
+    if not exhaustive and sum(s.size or 0 for s in sources) >= SMALL:
+        sc.prefilter.compile()  # many small logs (a fleet's pods): one Hyperscan database for all
     if parallel.worth_it(sources, jobs):
         parallel.scan_parallel(sc, sources, jobs, progress)
     else:
         for src in sources:
             sc.scan_source(src)
-    return sc.result(list(cli_facts) + list(extra_facts), prefer, started, one_machine)
+    result = sc.result(list(cli_facts) + list(extra_facts), prefer, started, one_machine)
+    from .judge.fleet import attach
+
+    attach(result, sources, one_machine)
+    return result
 
 
 def scan_paths(paths: Sequence[str], **kw) -> ScanResult:

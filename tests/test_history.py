@@ -62,7 +62,7 @@ def test_record_and_query(tmp_path):
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     run_row = conn.execute("SELECT host, inputs, tool_version, catalogue_version, exit_code FROM runs WHERE id = 1").fetchone()
     assert json.loads(run_row[1]) == ["server.log"] and run_row[4] == 3 and run_row[2] and run_row[3]
-    assert conn.execute("SELECT name FROM _sqlite_migrations").fetchall() == [("m001_initial",)]
+    assert conn.execute("SELECT name FROM _sqlite_migrations").fetchall() == [("m001_initial",), ("m002_run_uid",)]
     q = history.query(db)
     assert q["runs"]["total"] == 2
     assert [f["signature_id"] for f in q["findings"]] == ["deepgemm-unknown-sf-transformation"]

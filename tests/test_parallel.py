@@ -24,7 +24,7 @@ pytestmark = pytest.mark.slow  # the whole module: `make check` leaves it to `ma
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
-from conftest import corpus_dir  # noqa: E402
+from corpuspath import corpus_dir  # noqa: E402
 from test_equivalence import _facts, summary  # noqa: E402
 
 CORPUS = corpus_dir()

@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import signal
 import sys
+import uuid
 
 import click
 
@@ -23,8 +24,8 @@ def run_follow(target: str, prepared, *, prefer: str, fmt: str, fail_on: str, db
     input or Ctrl-C (SIGINT/SIGTERM); returns the exit code."""
     from ..api import follow
 
-    if fmt not in ("text", "json"):
-        raise click.UsageError("--follow prints text or JSON lines (--format text|json)")
+    if fmt not in ("text", "json", "jsonl"):
+        raise click.UsageError("--follow prints text or JSON lines (--format text|json|jsonl)")
     if target != "-":
         import os
 
@@ -32,28 +33,48 @@ def run_follow(target: str, prepared, *, prefer: str, fmt: str, fail_on: str, db
             raise click.UsageError(f"--follow takes one file or '-', not a directory ({target})")
         if not os.path.exists(target):
             click.echo(f"fp8triage: {target} does not exist yet; waiting for it (Ctrl-C to stop)", err=True)
+    name = "<stdin>" if target == "-" else target
     fl, notices = follow(target, prepared, facts_from=prefer, poll=poll, idle=idle)
+    run_id = uuid.uuid4().hex
+
+    def show(n) -> str:
+        if fmt == "jsonl":
+            from ..render.jsonl import line, notice_record
+
+            return redact(line(notice_record(n, run_id=run_id, source=name)))
+        return notice_json(n) if fmt == "json" else notice_text(n)
+
     old = signal.signal(signal.SIGTERM, _raise_interrupt)
     interrupted = False
     try:
         for n in notices:
-            _emit(fmt, notice_json(n) if fmt == "json" else notice_text(n))
+            _emit(fmt, show(n))
     except KeyboardInterrupt:
         interrupted = True
         try:
             for n in fl.finish():
-                _emit(fmt, notice_json(n) if fmt == "json" else notice_text(n))
+                _emit(fmt, show(n))
         except KeyboardInterrupt:
             pass
     finally:
         signal.signal(signal.SIGTERM, old)
     result = fl.result()
+    result.meta["run_id"] = run_id
     code = exit_code([f.status.value for f in result.findings], len(result.unknown), fail_on)
     if not no_history:
         from .history import record_or_warn
 
         record_or_warn(result, code, db_path, mode="follow")
-    if fmt == "json":
+    if fmt == "jsonl":
+        from ..render.jsonl import line, record, versions
+
+        _emit(fmt, line(record(
+            "summary", run_id=run_id, source=name, exit_code=int(code), interrupted=interrupted,
+            complete=not interrupted, lines=fl.lines_total, sources=1,
+            findings=[{"id": f.id, "status": f.status.value, "count": f.count, "source": f.source}
+                      for f in result.findings],
+            unknown_errors=len(result.unknown), **versions(result.meta))))
+    elif fmt == "json":
         _emit(fmt, json.dumps({**envelope("follow"), "event": "summary",
                                "exit_code": int(code), "interrupted": interrupted, "lines": fl.lines_total,
                                "findings": [{"id": f.id, "status": f.status.value, "count": f.count} for f in result.findings],
@@ -66,6 +87,6 @@ def run_follow(target: str, prepared, *, prefer: str, fmt: str, fail_on: str, db
 
 
 def _emit(fmt: str, text: str) -> None:
-    click.echo(redact(text) if fmt != "json" else text)
+    click.echo(redact(text) if fmt not in ("json", "jsonl") else text)
     sys.stdout.flush()
 

@@ -14,7 +14,7 @@ def db_option(f):
                         help="History database (default: $FP8TRIAGE_DB, else history.db in $FP8TRIAGE_DATA_DIR, else in $XDG_DATA_HOME/fp8triage).")(f)
 
 
-@click.command("history")
+@click.group("history", invoke_without_command=True)
 @click.option("--signature", "signature", metavar="ID", help="Only this signature's findings and groups.")
 @click.option("--status", type=click.Choice(["confirmed", "likely", "possible", "ruled-out", "unknown"]),
               help="Only findings/groups with this status (unknown: error groups no signature knows).")
@@ -22,8 +22,9 @@ def db_option(f):
 @click.option("--limit", type=click.IntRange(1, 10_000), default=50, show_default=True, help="At most this many rows per table.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True, help="Output format.")
 @db_option
+@click.pass_context
 @handle_errors
-def history(signature, status, since, limit, fmt, db_path):
+def history(ctx, signature, status, since, limit, fmt, db_path):
     """Show recurring findings and error groups from earlier runs.
 
     Every `fp8triage scan` records its run, findings, error groups (by fingerprint) and the
@@ -31,12 +32,18 @@ def history(signature, status, since, limit, fmt, db_path):
     how many runs saw them; the fingerprint of an unknown group is what `fp8triage signatures
     new ID --from-fingerprint FP` scaffolds a signature from.
 
+    `fp8triage history import RESULT.json...` merges the JSON results of scans on other hosts
+    (each run once), so the counts of hosts and runs cover the whole fleet.
+
     \b
     Examples:
       fp8triage history --since 7d
       fp8triage history --status unknown --format json
       fp8triage history --signature deepgemm-unknown-sf-transformation
+      fp8triage history import results/*.json
     """
+    if ctx.invoked_subcommand is not None:
+        return
     from ..store.history import parse_since, query
 
     since_iso = parse_since(since) if since else None
@@ -80,3 +87,11 @@ def scaffold_from_history(sig_id, fingerprint, sig_dir, db_path, anchor: str = "
         raise click.UsageError("--anchor and --from-fingerprint do not go together: the anchor comes from the group")
     return scaffold_from_fingerprint(sig_id, fingerprint, sig_dir, db_path)
 
+
+def _import_command():
+    from .history_import import history_import
+
+    return history_import
+
+
+history.add_command(_import_command(), "import")

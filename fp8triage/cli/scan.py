@@ -8,7 +8,7 @@ import click
 from .exitcodes import FAIL_ON, Exit, exit_code
 from .options import fact_options, handle_errors, jobs_option, use_color, write_output
 
-FORMATS = ("text", "json", "markdown", "html")
+FORMATS = ("text", "json", "jsonl", "markdown", "html")
 
 
 @click.command("scan")
@@ -39,20 +39,31 @@ FORMATS = ("text", "json", "markdown", "html")
                    "(file, or standard input) is one machine, judged on its own facts; --fact, --model, "
                    "--env-file and live facts apply to every log.")
 @jobs_option
+@click.option("--ray", "ray_address", is_flag=False, flag_value="local", default=None, metavar="[ADDRESS]",
+              help="Scan on a Ray cluster: one task per file or object, and per 64 MiB range of a big one; the result "
+                   "is the local scan's. ADDRESS: HOST:PORT, ray://HOST:PORT or auto (the cluster this machine "
+                   "belongs to); without one, Ray starts on this machine. Needs the fleet extra.")
 @handle_errors
 def scan(logs, fmt, output, fact_args, model_dir, env_files, facts_from, signature_dirs, confirm, device,
-         repro_timeout, fail_on, verbose, color, exhaustive, follow=False, db_path=None, no_history=False, one_machine=False, jobs=1):
+         repro_timeout, fail_on, verbose, color, exhaustive, follow=False, db_path=None, no_history=False, one_machine=False, jobs=1,
+         ray_address=None):
     """Find the root cause of FP8 failures in server logs.
 
     LOG can be a file, a directory (searched for *.log, *.txt, *.gz, ...), a .gz file, or "-"
     for standard input (also the default when input is piped). Plain text, Docker/k8s JSON
     lines, `kubectl logs --prefix` and ANSI colours are understood.
 
+    LOG can also be a URL of an object or a prefix in object storage (s3://, gs://, file://;
+    the fleet extra): every log object under a prefix is one machine, labelled by its pod or
+    host folder.
+
     \b
     Examples:
       kubectl logs vllm-0 | fp8triage scan -
       fp8triage scan server.log other.log.gz --format json
       fp8triage scan server.log --fact gpu="NVIDIA B200" --model ./Qwen3-4B-FP8
+      fp8triage scan --ray auto s3://logs/vllm-prod/ --format html -o fleet.html
+      fp8triage scan --format jsonl s3://logs/vllm-prod/
 
     \b
     Exit codes: 0 nothing found, 1 error, 2 usage error,
@@ -61,6 +72,11 @@ def scan(logs, fmt, output, fact_args, model_dir, env_files, facts_from, signatu
     """
     from ..api import prepare
 
+    if ray_address is not None and ray_address != "local":
+        from ..scan.rayscan import is_address
+
+        if not is_address(ray_address):  # `--ray s3://b/p/`: the option took a log as its value
+            logs, ray_address = (ray_address, *logs), "local"
     if not logs:
         if sys.stdin is None or sys.stdin.isatty():
             raise click.UsageError("give a log file, a directory, or '-' to read standard input")
@@ -72,13 +88,15 @@ def scan(logs, fmt, output, fact_args, model_dir, env_files, facts_from, signatu
 
         if len(logs) != 1:
             raise click.UsageError("--follow takes exactly one file, or '-' for standard input")
+        if ray_address is not None:
+            raise click.UsageError("--follow reads one stream on this machine; it does not go together with --ray")
         sys.exit(run_follow(logs[0], prepared, prefer=facts_from, fmt=fmt, fail_on=fail_on, db_path=db_path,
                             no_history=no_history))
     from .progress import triage_with_progress
 
     result = triage_with_progress(logs, prepared=prepared, facts_from=facts_from, exhaustive=exhaustive, jobs=jobs,
                                   one_machine=one_machine, confirm=confirm, device=device,
-                                  repro_timeout=repro_timeout)
+                                  repro_timeout=repro_timeout, ray=ray_address)
     code = exit_code([f.status.value for f in result.findings], len(result.unknown), fail_on)
     write_output(output, render(result, fmt, code, verbose, use_color(color) and not output, fail_on))
     if output:

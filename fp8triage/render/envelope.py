@@ -6,7 +6,7 @@ breaks readers; a MINOR one only adds keys."""
 from __future__ import annotations
 
 SCHEMA_VERSIONS = {
-    "scan": "1.1",
+    "scan": "1.2",  # 1.2: the optional `fleet` key
     "follow": "1.0",
     "check": "2.0",  # 1 was the older envelope {"schema": "fp8triage.check/1"}
     "repro": "2.0",  # 1 was the older envelope {"schema": "fp8triage.repro/1"}
@@ -14,6 +14,8 @@ SCHEMA_VERSIONS = {
     "history": "1.0",
     "env": "1.0",
     "facts": "1.0",
+    "stream": "1.0",  # scan --format jsonl: one record per line
+    "history-import": "1.0",
 }
 
 

@@ -31,6 +31,12 @@ def _json(result: ScanResult, o: Options) -> str:
     return render_json(result, exit_code=o.exit_code)
 
 
+def _jsonl(result: ScanResult, o: Options) -> str:
+    from .jsonl import render_jsonl
+
+    return render_jsonl(result, exit_code=o.exit_code)
+
+
 def _markdown(result: ScanResult, o: Options) -> str:
     from .markdown import render_markdown
 
@@ -46,6 +52,7 @@ def _html(result: ScanResult, o: Options) -> str:
 FORMATS: dict[str, Callable[[ScanResult, Options], str]] = {
     "text": _text,
     "json": _json,
+    "jsonl": _jsonl,
     "markdown": _markdown,
     "html": _html,
 }

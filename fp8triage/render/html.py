@@ -553,7 +553,14 @@ def build_view(result: ScanResult, verbose: bool = False) -> dict[str, Any]:
         "version": fmt_value(meta.get("version")),
         "time": fmt_value(meta.get("time")),
         "warnings": [clip(w, 1000) for w in result.warnings],
+        "fleet": _fleet(result),
     }
+
+
+def _fleet(result: ScanResult) -> dict[str, Any] | None:
+    from .fleet import html_view
+
+    return html_view(result.fleet)
 
 
 # ── HTML ────────────────────────────────────────────────────────────────────────────────────

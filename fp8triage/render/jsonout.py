@@ -39,6 +39,7 @@ def result_dict(result: ScanResult, *, exit_code: int | None = None) -> dict[str
         "conflicts": result.conflicts,
         "inputs": [i.to_dict() for i in result.inputs],
         "warnings": result.warnings,
+        **({"fleet": result.fleet} if result.fleet is not None else {}),
     })
 
 

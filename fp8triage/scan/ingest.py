@@ -37,6 +37,8 @@ class Source:
     bytes_read: int = 0  # decompressed bytes
     compressed: bool = False
     data: bytes | None = None  # in-memory content (tests, pasted text)
+    url: str | None = None  # an object in storage (s3://, gs://, file://): scan/objstore.py
+    mtime: str | None = None  # last modified (ISO 8601 UTC), when the listing gave it
 
 
 def expand_inputs(args: list[str]) -> list[Source]:
@@ -50,6 +52,12 @@ def expand_inputs(args: list[str]) -> list[Source]:
             stdin_seen = True
             sources.append(Source("<stdin>", None))
             continue
+        if "://" in arg:
+            from .objstore import expand_url, is_url
+
+            if is_url(arg):
+                sources.extend(expand_url(arg))
+                continue
         p = Path(arg)
         if not p.exists():
             raise IngestError(f"{arg}: no such file or directory")
@@ -95,6 +103,10 @@ def _log_files(d: Path) -> list[Path]:
 def _open(src: Source) -> BinaryIO:
     if src.data is not None:
         raw: BinaryIO = io.BufferedReader(io.BytesIO(src.data))  # type: ignore[arg-type]
+    elif src.url is not None:
+        from .objstore import open_url
+
+        raw = open_url(src)
     elif src.path is None:
         raw = sys.stdin.buffer
     else:
@@ -130,7 +142,7 @@ def read_spans(src: Source, chunk_size: int | None = None, start: int = 0,
     chunk_size = chunk_size or CHUNK
     fh = _open(src)
     if start or stop is not None:
-        if src.compressed or src.path is None:
+        if src.compressed or (src.path is None and src.url is None):
             fh.close()
             raise ValueError("byte ranges are read only from uncompressed files")
         fh = _Range(fh, start, stop)
@@ -174,7 +186,7 @@ def read_spans(src: Source, chunk_size: int | None = None, start: int = 0,
         if carry:
             yield carry, 0, len(carry)
     finally:
-        if src.path is not None or src.data is not None:
+        if src.path is not None or src.data is not None or src.url is not None:
             fh.close()
 
 
@@ -198,11 +210,12 @@ class _Range:
         self.fh.close()
 
 
-def split_points(path: Path, size: int, parts: int) -> list[int]:
+def split_points(path: Path, size: int, parts: int, opener=open) -> list[int]:
     """Offsets that cut a file into ``parts`` byte ranges of about equal size, each moved to
-    the start of the next line (so that no line is split); first 0, last ``size``."""
+    the start of the next line (so that no line is split); first 0, last ``size``.
+    ``opener(path, "rb")``: how to open it (an object in storage: scan/objstore.py)."""
     cuts = [0]
-    with open(path, "rb") as fh:
+    with opener(path, "rb") as fh:
         for k in range(1, parts):
             at = max(size * k // parts, cuts[-1])
             fh.seek(at)

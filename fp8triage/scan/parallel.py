@@ -31,7 +31,7 @@ import copy
 import signal
 import threading
 from dataclasses import replace
-from typing import Callable, Sequence
+from typing import Callable, Iterator, Sequence
 
 from .ingest import Source, read_spans, split_points
 from ..model import Line
@@ -234,22 +234,26 @@ def worth_it(sources: Sequence[Source], jobs: int) -> bool:
 
 
 def scan_parallel(sc, sources: Sequence[Source], jobs: int,
-                  progress: Callable[[int], None] | None = None) -> None:
+                  progress: Callable[[int], None] | None = None, *, tasks: list[tuple] | None = None,
+                  runner: Callable[[list[tuple]], Iterator[dict]] | None = None) -> None:
     """Scan ``sources`` in ``jobs`` worker processes into Scanner ``sc`` (see the module
-    docstring); the result equals ``for s in sources: sc.scan_source(s)``."""
+    docstring); the result equals ``for s in sources: sc.scan_source(s)``. ``tasks`` and
+    ``runner`` (scan/rayscan.py): other tasks of ``plan``'s shapes, run elsewhere (the
+    runner yields each non-local task's ``_task`` state, in order); merged here the same way."""
     import multiprocessing
 
     global _PARENT
-    tasks = plan(sources, jobs)
+    tasks = plan(sources, jobs) if tasks is None else tasks
     if any(t[0] == "range" for t in tasks) and not sc.exhaustive:
         sc.prefilter.compile()  # once, before the workers fork
     _PARENT = sc
     try:
         ctx = multiprocessing.get_context("fork")
     except ValueError:  # no fork on this platform: one process
-        for src in sources:
-            sc.scan_source(src)
-        return
+        if runner is None:
+            for src in sources:
+                sc.scan_source(src)
+            return
     old: dict = {}
     if threading.current_thread() is threading.main_thread():
         def stop(signum, _frame):
@@ -258,10 +262,14 @@ def scan_parallel(sc, sources: Sequence[Source], jobs: int,
         for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
             old[s] = signal.signal(s, stop)
     pool = None
+    results = None
     try:
-        pool = ctx.Pool(min(jobs, len(tasks)), initializer=_worker_init)
         remote = [t for t in tasks if t[0] != "local"]
-        results = pool.imap(_task, remote)
+        if runner is None:
+            pool = ctx.Pool(min(jobs, len(tasks)), initializer=_worker_init)
+            results = pool.imap(_task, remote)
+        else:
+            results = iter(runner(remote))
         done = 0
         prev = None  # the state of the range before, within one file
         offset = 0  # lines of the file before the current range
@@ -308,12 +316,15 @@ def scan_parallel(sc, sources: Sequence[Source], jobs: int,
                     sc.warnings.extend(file_warnings)
             if progress is not None:
                 progress(done)
-        pool.close()
-        pool.join()
+        if pool is not None:
+            pool.close()
+            pool.join()
     except BaseException:
         if pool is not None:
             pool.terminate()
             pool.join()
+        if runner is not None and hasattr(results, "close"):
+            results.close()  # the runner stops its tasks
         raise
     finally:
         for s, h in old.items():

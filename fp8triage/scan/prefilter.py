@@ -135,7 +135,7 @@ class Prefilter:
         if end is None:
             end = len(buf)
         ends: dict[int, int] = {}  # match end offset (in buf) -> class bits
-        db = self._db() if end - start >= SMALL else None
+        db = self._db() if end - start >= SMALL else self._hs  # compiled already: use it on small spans too
         if db is not None:
             classes = self._classes
             get = ends.get

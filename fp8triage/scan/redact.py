@@ -125,6 +125,19 @@ def redact_report(text: str, fmt: str) -> str:
         if clean == data:
             return text
         return json.dumps(clean, indent=2, ensure_ascii=True) + "\n"
+    if fmt == "jsonl":  # one JSON object per line: each is redacted as JSON, and stays one line
+        import json
+
+        out = []
+        for line in text.splitlines():
+            try:
+                data = json.loads(line)
+            except ValueError:
+                out.append(redact(line))
+                continue
+            clean = redact_obj(data)
+            out.append(line if clean == data else json.dumps(clean, ensure_ascii=True))
+        return "".join(ln + "\n" for ln in out)
     if fmt == "html":
         return text
     return redact(text)

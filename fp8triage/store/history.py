@@ -106,7 +106,13 @@ def m001_initial(db) -> None:
     db["facts"].create_index(["run_id"])
 
 
-MIGRATIONS: tuple[Callable, ...] = (m001_initial,)
+def m002_run_uid(db) -> None:
+    """Each run's own id (``meta.run_id`` of its JSON result): ``history import`` merges a run once."""
+    db["runs"].add_column("run_uid", str)
+    db["runs"].create_index(["run_uid"], unique=True)
+
+
+MIGRATIONS: tuple[Callable, ...] = (m001_initial, m002_run_uid)
 MIGRATION_NAMES = tuple(m.__name__ for m in MIGRATIONS)
 
 
@@ -297,20 +303,21 @@ def _group_rows(result) -> list[dict[str, Any]]:
     return list(rows.values())
 
 
-def _write(conn: sqlite3.Connection, result, exit_code: int, mode: str) -> int:
+def _write(conn: sqlite3.Connection, result, exit_code: int, mode: str, when: str | None = None) -> int:
+    """Insert one run (``when``: its time, else now) in one transaction; returns its id."""
     from ..scan.redact import redact
 
     meta = result.meta
-    now = _now()
+    now = when or _now()
     algo = int(meta.get("fingerprint_algorithm") or 0)
     inputs = [redact(i.source) for i in result.inputs]
     conn.execute("BEGIN IMMEDIATE")
     try:
         cur = conn.execute(
             "INSERT INTO runs (time, host, mode, inputs, tool_version, catalogue_version, fingerprint_algorithm, "
-            "exit_code, findings, unknown_groups, elapsed_s) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "exit_code, findings, unknown_groups, elapsed_s, run_uid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [now, meta.get("host"), mode, json.dumps(inputs), meta.get("version"), meta.get("catalogue_version"), algo,
-             exit_code, len(result.findings), len(result.unknown), meta.get("elapsed_s")],
+             exit_code, len(result.findings), len(result.unknown), meta.get("elapsed_s"), meta.get("run_id")],
         )
         run_id = cur.lastrowid
         conn.executemany(
@@ -325,7 +332,11 @@ def _write(conn: sqlite3.Connection, result, exit_code: int, mode: str) -> int:
                 "INSERT INTO groups (fingerprint, algorithm, kind, headline, signature_id, count, runs, first_seen, "
                 "first_run, last_seen, last_run, sample) VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?) "
                 "ON CONFLICT (fingerprint, algorithm) DO UPDATE SET count = count + excluded.count, runs = runs + 1, "
-                "last_seen = excluded.last_seen, last_run = excluded.last_run, "
+                # an imported run may be older than what is stored: first and last keep their order
+                "first_run = CASE WHEN excluded.first_seen < first_seen THEN excluded.first_run ELSE first_run END, "
+                "first_seen = MIN(first_seen, excluded.first_seen), "
+                "last_run = CASE WHEN excluded.last_seen >= last_seen THEN excluded.last_run ELSE last_run END, "
+                "last_seen = MAX(last_seen, excluded.last_seen), "
                 "signature_id = excluded.signature_id, kind = excluded.kind, headline = excluded.headline, "
                 "sample = CASE WHEN excluded.sample = '[]' THEN sample ELSE excluded.sample END",
                 [g["fingerprint"], algo, g["kind"], redact(g["headline"]), g["signature_id"], g["count"], now, run_id,
