@@ -223,6 +223,7 @@ def test_any_regex_text_gives_a_signature_or_a_regex_problem(tmp_path, pattern):
         assert probs and all(p.key.startswith("evidence.patterns.0") for p in probs), probs
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(raw=st.binary(max_size=300))
 def test_any_bytes_as_a_signature_file_give_problems_not_a_crash(tmp_path, raw):

@@ -190,6 +190,7 @@ def _scan_counting(cat, data: bytes, exhaustive: bool = False):
     return sc, decoded
 
 
+@pytest.mark.slow
 def test_warnings_no_signature_claims_start_no_event_and_are_not_decoded(cat):
     sc, decoded = _scan_counting(cat, _warning_log(3000))
     assert sc.groups == {}
