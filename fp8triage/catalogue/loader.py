@@ -16,7 +16,7 @@ from typing import Any, Iterable
 import regex
 
 from .. import paths
-from ..judge.conditions import ConditionError, check_condition
+from ..judge.conditions import ConditionError, validate_condition
 from ..facts.vocabulary import canonical_name
 from ..errors import TriageError
 
@@ -229,13 +229,13 @@ def build_signature(path: Path, data: dict[str, Any], schema_checked: bool = Fal
     for key in ("conditions",):
         for i, c in enumerate(data.get(key, [])):
             try:
-                check_condition(c)
+                validate_condition(c)
             except ConditionError as e:
                 problems.append(Problem(name, f"{key}.{i}", str(e)))
     for i, r in enumerate(data.get("remedies", [])):
         for j, c in enumerate(r.get("when", [])):
             try:
-                check_condition(c)
+                validate_condition(c)
             except ConditionError as e:
                 problems.append(Problem(name, f"remedies.{i}.when.{j}", str(e)))
     if problems:

@@ -175,9 +175,9 @@ def validate(sig_dir: Path | None = None, *, require_samples: bool = True) -> li
         by_sig.setdefault(s.sig_id, {}).setdefault(s.kind, []).append(s)
     for sig in cat.signatures:
         have = by_sig.get(sig.id, {})
-        from .regexsafety import check_signature  # catastrophic backtracking on stress inputs (issue 9)
+        from .regexsafety import stress_problems  # catastrophic backtracking on stress inputs (issue 9)
 
-        problems += check_signature(sig, [s.text() for s in have.get("match", [])])
+        problems += stress_problems(sig, [s.text() for s in have.get("match", [])])
         if require_samples:
             for kind in SAMPLE_KINDS:
                 if not have.get(kind):

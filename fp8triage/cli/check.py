@@ -57,7 +57,7 @@ def check(model_dir, fact_args, env_files, facts_from, no_probe, use_torch, sign
     """
     from ..catalogue.loader import load_catalogue
     from ..facts.sources import gather
-    from ..judge.preflight import check as run_preflight
+    from ..judge.preflight import preflight
     from ..render.facts_text import render_check_json, render_check_text
 
     mode = facts_from or ("log" if env_files else "live")
@@ -74,7 +74,7 @@ def check(model_dir, fact_args, env_files, facts_from, no_probe, use_torch, sign
 
         probe = run_probe(use_torch=use_torch)
     cat = load_catalogue(signature_dirs)
-    result = run_preflight(cat, cli_facts, other, checkpoint=info, probe=probe, facts_from=mode,
+    result = preflight(cat, cli_facts, other, checkpoint=info, probe=probe, facts_from=mode,
                            include_ruled_out=verbose or fmt == "json")
     code = exit_code([f.status.value for f in result.risks], 0, fail_on)
     text = render_check_json(result, int(code)) if fmt == "json" else render_check_text(result, verbose)

@@ -21,12 +21,12 @@ class ConditionError(TriageError, ValueError):
     """A condition is malformed (bad specifier, unknown fact)."""
 
 
-def check_condition(cond: Mapping[str, Any]) -> None:
+def validate_condition(cond: Mapping[str, Any]) -> None:
     """Raise ConditionError if a condition cannot be evaluated. Used by the loader."""
     for key in ("any_of", "all_of"):
         if key in cond:
             for sub in cond[key]:
-                check_condition(sub)
+                validate_condition(sub)
             return
     name = cond.get("fact", "")
     if name not in FACTS:

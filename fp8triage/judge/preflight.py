@@ -1,12 +1,12 @@
 """Preflight: judge the risks that facts alone can show, before anything has gone wrong.
 
-``run_check(catalogue, facts)`` evaluates every signature with ``preflight = true`` against the
+``judge_risks(catalogue, facts)`` evaluates every signature with ``preflight = true`` against the
 facts in force (no log evidence): ``likely`` when every required condition holds, ``possible``
 when some are unknown (``decide`` names them), ``ruled-out`` when one fails (returned only when
 asked). Conditions, remedies and the status are built by ``fp8triage.judge.matcher`` (``evaluate_conditions``,
 ``build_remedies``, ``make_finding``, ``status_of``), the same code that judges ``scan`` findings.
 
-``check(...)`` gathers the facts (command line, checkpoint, env dumps, live probe), resolves
+``preflight(...)`` gathers the facts (command line, checkpoint, env dumps, live probe), resolves
 precedence and conflicts, adds the checkpoint's own inconsistencies as a finding, and returns a
 ``CheckResult`` for the renderers.
 
@@ -47,7 +47,7 @@ class CheckResult:
         return [f for f in self.findings if f.status is not Status.RULED_OUT]
 
 
-def run_check(
+def judge_risks(
     catalogue: Catalogue,
     facts: Mapping[str, Fact],
     absent: Iterable[str] = (),
@@ -158,7 +158,7 @@ def closed_world(all_facts: Iterable[Fact], probed: bool, facts_from: str) -> bo
     return not any(f.name in ("gpu", "capability") and f.origin in ("cli", "env-dump", "log") for f in all_facts)
 
 
-def check(
+def preflight(
     catalogue: Catalogue,
     cli_facts: list[Fact],
     other_facts: list[Fact],
@@ -181,7 +181,7 @@ def check(
     chosen, conflicts = resolve(all_facts, facts_from)
     closed = closed_world(all_facts, probe is not None, facts_from)
     absent = [a for a in (probe.absent if (probe is not None and closed) else []) if a not in chosen]
-    findings = run_check(catalogue, chosen, absent, include_ruled_out)
+    findings = judge_risks(catalogue, chosen, absent, include_ruled_out)
     ck = checkpoint_finding(checkpoint)
     if ck is not None:
         findings.insert(0, ck)
