@@ -180,7 +180,7 @@ def test_env_file_of_another_machine(f32_ckpt):
     facts = {f["name"]: f for f in doc["facts"]}
     assert facts["capability"]["value"] == "10.0" and facts["capability"]["origin"] == "env-dump"
     assert facts["transformers"]["value"] == "5.12.1" and facts["transformers"]["origin"] == "env-dump"
-    assert doc["mode"].startswith("facts-from=log")
+    assert doc["mode"].startswith("facts-from=dump")
     assert by_id(doc)["ue8m0-silent-corruption"]["status"] == "likely"
 
 
@@ -190,8 +190,18 @@ def test_env_file_loses_to_live_in_live_mode(cat):
     res = preflight(cat, [], dump, probe=pr, facts_from="live")
     assert res.facts["gpu"].value == "NVIDIA H200" and res.facts["capability"].value == "9.0"
     assert {c["name"] for c in res.conflicts} == {"gpu", "capability"}
-    res = preflight(cat, [], dump, probe=pr, facts_from="log")
+    res = preflight(cat, [], dump, probe=pr, facts_from="dump")
     assert res.facts["gpu"].value == "NVIDIA B200" and res.facts["capability"].value == "10.0"
+
+
+def test_check_facts_from_says_dump_and_still_takes_the_old_name(f32_ckpt):
+    env = ["--model", str(f32_ckpt), "--env-file", str(FIX / "vllm-collect-env-b200.txt"), "--format", "json"]
+    for word in ("dump", "log"):
+        r = run(*env, "--facts-from", word)
+        assert r.exit_code == 3, r.output
+        assert json.loads(r.output)["mode"].startswith("facts-from=dump")
+    r = run(*env, "--facts-from", "logs")
+    assert r.exit_code == 2 and "'live', 'dump', 'all'" in r.output
 
 
 def test_cli_gpu_beats_live_capability(cat):

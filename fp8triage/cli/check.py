@@ -11,6 +11,14 @@ from .options import handle_errors
 FAIL_ON = ("likely", "possible", "never")
 
 
+class _FactsFrom(click.Choice):
+    """live|dump|all. `log`, the name this choice had before (there is no log in a preflight), is
+    still accepted and means dump."""
+
+    def convert(self, value, param, ctx):
+        return super().convert("dump" if value == "log" else value, param, ctx)
+
+
 @click.command("check")
 @click.option("--model", "model_dir", type=click.Path(),
               help="A model directory or Hugging Face cache snapshot: its quantization config and scale tensor "
@@ -21,8 +29,8 @@ FAIL_ON = ("likely", "possible", "never")
 @click.option("--env-file", "env_files", multiple=True, type=click.Path(dir_okay=False),
               help="An environment dump of the target machine (torch/vLLM collect_env, `transformers env`, "
                    "nvidia-smi output). Repeatable.")
-@click.option("--facts-from", type=click.Choice(["live", "log", "all"]), default=None,
-              help="live: this machine's probe beats dumps (default without --env-file). log: dumps beat the "
+@click.option("--facts-from", type=_FactsFrom(["live", "dump", "all"]), default=None,
+              help="live: this machine's probe beats dumps (default without --env-file). dump: dumps beat the "
                    "probe (default with --env-file: the dump describes another machine). all: probe and dumps, "
                    "dumps win. --fact and the checkpoint always win.")
 @click.option("--no-probe", is_flag=True, help="Do not probe this machine (judge only the given facts).")
@@ -60,7 +68,7 @@ def check(model_dir, fact_args, env_files, facts_from, no_probe, use_torch, sign
     from ..judge.preflight import preflight
     from ..render.facts_text import render_check_json, render_check_text
 
-    mode = facts_from or ("log" if env_files else "live")
+    mode = facts_from or ("dump" if env_files else "live")
     got = gather(fact_args, None, env_files, "log")
     cli_facts, other = got.cli, got.other
     info = None

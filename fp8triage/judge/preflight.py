@@ -171,14 +171,16 @@ def preflight(
 
     ``cli_facts``: from ``--fact``; ``other_facts``: env dumps, logs; ``checkpoint``: a
     ``CheckpointInfo`` or None; ``probe``: a ``probe.Probe`` or None (not probed).
+    ``facts_from``: "live" (the probe beats dumps), "dump" (dumps beat the probe) or "all".
     """
+    prefer = "log" if facts_from == "dump" else facts_from  # resolve's name: what is not live wins
     all_facts = list(cli_facts) + list(other_facts)
     if checkpoint is not None:
         all_facts += checkpoint.facts
     if probe is not None:
         all_facts += probe.facts
     all_facts += derive_capabilities(all_facts)
-    chosen, conflicts = resolve(all_facts, facts_from)
+    chosen, conflicts = resolve(all_facts, prefer)
     closed = closed_world(all_facts, probe is not None, facts_from)
     absent = [a for a in (probe.absent if (probe is not None and closed) else []) if a not in chosen]
     findings = judge_risks(catalogue, chosen, absent, include_ruled_out)
