@@ -276,7 +276,7 @@ class Follower:
         asm = self.scanner.feed.asm
         for w in list(asm.open):
             if now - self._touched.get(w, now) >= self.idle:
-                asm._close(w)  # noqa: SLF001 - the Assembler has no per-worker flush of its own
+                asm.close_worker(w)
         return out + self._process()
 
     def finish(self) -> list[Notice]:
