@@ -249,10 +249,14 @@ class _Worker:
     worker that dies (a kernel segfaulted) or was killed is replaced by the caller.
     """
 
-    def __init__(self, python: str, device: str, tmpdir: str, preload: tuple[str, ...] = ()):
+    def __init__(self, python: str, device: str, tmpdir: str, preload: tuple[str, ...] = (),
+                 kernel_dir: str | None = None):
         self.device = device
         self.tmpdir = tmpdir
+        self.ready_s: float | None = None
         cmd = [python, str(WORKER_SCRIPT), "--device", device]
+        if kernel_dir:
+            cmd += ["--kernel-dir", kernel_dir]
         for mod in preload:
             cmd += ["--preload", mod]
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE,
@@ -358,53 +362,109 @@ def _priority(path: Path) -> int:
     return 0 if re.search(r"(?m)^HEAVY = True\b", _source(path)) else 1
 
 
-def _preload_hint(path: Path) -> tuple[str, ...]:
-    """The modules a kernel declares with ``PRELOAD = ("module", ...)``: a new worker imports them while
-    it creates the CUDA context. Read from the source text, never by importing the kernel."""
-    m = re.search(r"(?m)^PRELOAD = (\(.*\))", _source(path))
+def _literal(path: Path, name: str) -> Any:
+    """The value of a top-level ``NAME = <literal>`` line of a kernel, read from the source text (never
+    by importing the kernel); None when absent or not a literal."""
+    m = re.search(rf"(?m)^{name} = (.+?)\s*(?:#.*)?$", _source(path))
     if not m:
-        return ()
+        return None
     try:
-        names = ast.literal_eval(m.group(1))
+        return ast.literal_eval(m.group(1))
     except (ValueError, SyntaxError):
+        return None
+
+
+def _preload_hint(path: Path) -> tuple[str, ...]:
+    """What a kernel declares with ``PRELOAD = ("module", "module:function", ...)``: a new worker calls
+    each ``function(device)`` first (for example to start a child process early), then imports the
+    modules while it creates the CUDA context."""
+    names = _literal(path, "PRELOAD")
+    if not isinstance(names, tuple):
         return ()
-    return tuple(n for n in names if isinstance(n, str) and re.fullmatch(r"[A-Za-z_][\w.]*", n))
+    return tuple(n for n in names if isinstance(n, str) and re.fullmatch(r"[A-Za-z_][\w.]*(?::[A-Za-z_]\w*)?", n))
 
 
-def _run_pool(todo: list[str], known: dict[str, Path], device: str, timeout: float, jobs: int,
+def _group(path: Path) -> tuple[str, int] | None:
+    """``GROUP = ("name", rank)``: the kernels of one group run in rank order on one worker."""
+    g = _literal(path, "GROUP")
+    if isinstance(g, str):
+        return g, 0
+    if isinstance(g, tuple) and len(g) == 2 and isinstance(g[0], str) and isinstance(g[1], int):
+        return g[0], g[1]
+    return None
+
+
+def lanes(todo: list[str], known: dict[str, Path]) -> list[list[str]]:
+    """The kernels to run, as lanes: each lane runs on one worker, one kernel after another.
+
+    Kernels that declare the same ``GROUP`` share a lane (in rank order), so what they need is loaded
+    once: one worker with transformers imported runs both of its kernels, one worker and one DeepGEMM
+    child serve both DeepGEMM kernels. Any other kernel is a lane of its own. Lanes that hold a
+    ``HEAVY`` kernel come first; otherwise the order asked is kept.
+    """
+    by_group: dict[str, list[tuple[int, int, str]]] = {}
+    plan: list[tuple[int, int, list[str]]] = []
+    for i, rid in enumerate(todo):
+        g = _group(known[rid])
+        if g is None:
+            plan.append((_priority(known[rid]), i, [rid]))
+        else:
+            by_group.setdefault(g[0], []).append((g[1], i, rid))
+    for members in by_group.values():
+        members.sort()
+        plan.append((min(_priority(known[r]) for _, _, r in members), min(i for _, i, _ in members),
+                     [r for _, _, r in members]))
+    plan.sort(key=lambda p: (p[0], p[1]))
+    return [p[2] for p in plan]
+
+
+def _run_pool(plan: list[list[str]], known: dict[str, Path], device: str, timeout: float, jobs: int,
               python: str) -> list[dict[str, Any]]:
-    """Run the kernels on ``jobs`` warm workers; a worker that crashed or hung is replaced."""
-    order = sorted(todo, key=lambda r: _priority(known[r]))
+    """Run the lanes on ``jobs`` warm workers; a worker that crashed or hung is replaced."""
     tasks: queue.Queue = queue.Queue()
-    for r in order:
-        tasks.put(r)
+    for lane in plan:
+        tasks.put(lane)
     results: dict[str, dict[str, Any]] = {}
+    t_run = time.perf_counter()
 
     def slot(tmpdir: str) -> None:
         worker: _Worker | None = None
         try:
             while True:
                 try:
-                    rid = tasks.get_nowait()
+                    lane = tasks.get_nowait()
                 except queue.Empty:
                     return
-                path = known[rid]
-                if worker is None or not worker.alive():
-                    worker = _Worker(python, device, tmpdir, _preload_hint(path))
-                    if not worker.wait_ready():  # no worker here: fall back to a fresh process
+                for n, rid in enumerate(lane):
+                    path = known[rid]
+                    fresh = worker is None or not worker.alive()
+                    if fresh:
+                        preload: list[str] = []
+                        for r in lane[n:]:  # what the rest of the lane needs, loaded while the worker starts
+                            preload += [m for m in _preload_hint(known[r]) if m not in preload]
+                        t_start = time.perf_counter()
+                        worker = _Worker(python, device, tmpdir, tuple(preload), str(path.parent))
+                        if not worker.wait_ready():  # no worker here: fall back to a fresh process
+                            worker = None
+                            results[rid] = run_one(rid, path, device, timeout, python)
+                            continue
+                        worker.ready_s = round(time.perf_counter() - t_start, 3)
+                    res = _base(rid, _command(python, path, device), device)
+                    res["isolation"] = "worker"
+                    info = {"pid": worker.proc.pid, "fresh": fresh, "ready_s": worker.ready_s,
+                            "started_at_s": round(time.perf_counter() - t_run, 3)}
+                    if fresh and worker.ready:
+                        info["preload"] = worker.ready.get("preload")
+                    state, code, out, err, wall = worker.run(rid, path, timeout)
+                    if state == "timeout":
+                        results[rid] = _timed_out(res, timeout, wall, err)
                         worker = None
-                        results[rid] = run_one(rid, path, device, timeout, python)
-                        continue
-                res = _base(rid, _command(python, path, device), device)
-                res["isolation"] = "worker"
-                state, code, out, err, wall = worker.run(rid, path, timeout)
-                if state == "timeout":
-                    results[rid] = _timed_out(res, timeout, wall, err)
-                    worker = None
-                    continue
-                results[rid] = _finish(res, rid, path, out, err, code if code is not None else 1, round(wall, 4))
-                if not worker.alive():
-                    worker = None
+                    else:
+                        results[rid] = _finish(res, rid, path, out, err, code if code is not None else 1,
+                                               round(wall, 4))
+                        if not worker.alive():
+                            worker = None
+                    results[rid]["worker"] = info
         finally:
             if worker is not None:
                 worker.close()
@@ -417,7 +477,7 @@ def _run_pool(todo: list[str], known: dict[str, Path], device: str, timeout: flo
             t.start()
         for t in threads:
             t.join()
-    return [results[r] for r in todo]
+    return [results[r] for lane in plan for r in lane]
 
 
 def run_repros(ids: Iterable[str] | None = None, device: str = "auto", timeout: float = DEFAULT_TIMEOUT,
@@ -425,9 +485,9 @@ def run_repros(ids: Iterable[str] | None = None, device: str = "auto", timeout: 
                python: str | None = None, isolate: bool = False) -> list[dict[str, Any]]:
     """Run the named (or all) kernels; results in the order asked. Raises ReproError on bad input only.
 
-    By default the kernels run on ``jobs`` warm worker processes (torch imported and the CUDA
-    context created once per worker; a worker that crashes or hangs is replaced); with ``isolate``
-    every kernel runs in a fresh process.
+    By default the kernels run in lanes (see :func:`lanes`) on at most ``jobs`` warm worker processes
+    (torch imported and the CUDA context created once per worker; a worker that crashes or hangs is
+    replaced); with ``isolate`` every kernel runs in a fresh process, ``jobs`` at a time.
     """
     if device not in DEVICES:
         raise ReproError(f"unknown device {device!r}; use one of {', '.join(DEVICES)}.")
@@ -435,14 +495,15 @@ def run_repros(ids: Iterable[str] | None = None, device: str = "auto", timeout: 
         raise ReproError("the timeout must be a positive number of seconds.")
     known = discover(directory)
     todo = resolve_ids(ids, known)
-    if jobs is None:
-        jobs = default_jobs(len(todo))
-    jobs = max(1, min(jobs, len(todo) or 1))
     python = python or sys.executable
     if not todo:
         return []
     if not isolate:
-        return _run_pool(todo, known, device, timeout, jobs, python)
+        plan = lanes(todo, known)
+        jobs = max(1, min(jobs or default_jobs(len(plan)), len(plan)))
+        done = {r["id"]: r for r in _run_pool(plan, known, device, timeout, jobs, python)}
+        return [done[r] for r in todo]
+    jobs = max(1, min(jobs or default_jobs(len(todo)), len(todo)))
     if jobs == 1:
         return [run_one(r, known[r], device, timeout, python) for r in todo]
     with ThreadPoolExecutor(max_workers=jobs) as pool:
@@ -450,7 +511,8 @@ def run_repros(ids: Iterable[str] | None = None, device: str = "auto", timeout: 
 
 
 def default_jobs(n: int) -> int:
-    """Workers at once: one per kernel up to 6, at most one per CPU core (each imports torch)."""
+    """Workers at once: one per lane (or per kernel with ``isolate``) up to 6, at most one per CPU core
+    (each imports torch)."""
     return max(1, min(6, os.cpu_count() or 1, n))
 
 

@@ -5,9 +5,11 @@ that torch's import and the CUDA context are paid once per worker, not once per 
 
 * makes a private copy of its stdout for the protocol and sends fd 1 to stderr, so nothing a kernel
   or a native library prints can corrupt the protocol;
-* preloads torch, creates the CUDA context (``cuda``/``auto`` with a GPU) and, meanwhile, imports the
-  modules named by ``--preload`` (what its first kernel declares in ``PRELOAD``), then says
-  ``{"ready": ...}``;
+* first calls the ``module:function`` entries of ``--preload`` (looked up in ``--kernel-dir``; for
+  example ``_deepgemm_probe:prestart``, which starts the DeepGEMM child so that it gets ready while
+  this worker does), then imports torch, creates the CUDA context (``cuda``/``auto`` with a GPU) and,
+  meanwhile, imports the plain ``--preload`` modules (what its kernels declare in ``PRELOAD``), then
+  says ``{"ready": ..., "preload": <seconds per phase>}``;
 * reads one request per line on stdin (``{"path", "argv", "out", "err"}``), runs that kernel script
   as ``__main__`` with its stdout and stderr (file descriptors 1 and 2, so native output too)
   redirected to the two files, restores the environment, working directory, ``sys.argv`` and
@@ -34,12 +36,23 @@ import traceback
 
 
 def _preload(device: str, modules: list[str]) -> dict:
-    """Import torch, create the CUDA context (in a thread, so that it overlaps the imports of the
-    modules the first kernel says it needs) and import those modules. Failures are left to the kernels."""
-    info: dict = {"torch": False, "cuda": False, "modules": {}}
+    """Call the ``module:function`` entries (``function(device)``: for example a child process that a
+    kernel will need, started now so that it gets ready while this worker does), import torch, create
+    the CUDA context (in a thread, so that it overlaps the imports of the plain module entries) and
+    import those modules. Failures are left to the kernels. Returns what each phase took."""
+    info: dict = {"torch": False, "cuda": False, "modules": {}, "started": {}}
+    t = time.perf_counter()
+    for spec in [m for m in modules if ":" in m]:
+        name, fn = spec.split(":", 1)
+        t1 = time.perf_counter()
+        try:
+            out = getattr(importlib.import_module(name), fn)(device)
+            info["started"][spec] = {"result": out, "seconds": round(time.perf_counter() - t1, 3)}
+        except Exception as e:  # noqa: BLE001 - the kernel will meet the same problem and report it
+            info["started"][spec] = f"{type(e).__name__}: {e}"
     if importlib.util.find_spec("torch") is None:
         return info
-    t = time.perf_counter()
+    t1 = time.perf_counter()
     try:
         import torch
 
@@ -47,19 +60,22 @@ def _preload(device: str, modules: list[str]) -> dict:
     except Exception as e:  # a broken torch: the kernels will report it themselves
         info["error"] = f"{type(e).__name__}: {e}"
         return info
+    info["torch_import_s"] = round(time.perf_counter() - t1, 3)
 
     def cuda_init() -> None:
+        t2 = time.perf_counter()
         try:
             if device in ("cuda", "auto") and torch.cuda.is_available():
                 torch.zeros(1, device="cuda")  # the CUDA context, once
                 torch.cuda.synchronize()
                 info["cuda"] = True
+                info["cuda_init_s"] = round(time.perf_counter() - t2, 3)
         except Exception as e:  # noqa: BLE001
             info["cuda_error"] = f"{type(e).__name__}: {e}"
 
     th = threading.Thread(target=cuda_init, daemon=True)
     th.start()
-    for name in modules:
+    for name in [m for m in modules if ":" not in m]:
         t1 = time.perf_counter()
         try:
             importlib.import_module(name)
@@ -139,8 +155,12 @@ def _run(req: dict) -> int:
 def main() -> None:
     ap = argparse.ArgumentParser(description="fp8triage repro worker (started by fp8triage.repro)")
     ap.add_argument("--device", default="auto")
-    ap.add_argument("--preload", action="append", default=[], help="a module the first kernel needs")
+    ap.add_argument("--preload", action="append", default=[],
+                    help="a module the kernels need, or module:function to call with the device")
+    ap.add_argument("--kernel-dir", default=None, help="the kernels' folder (where the preloads live)")
     args = ap.parse_args()
+    if args.kernel_dir:
+        sys.path.insert(0, os.path.abspath(args.kernel_dir))
     proto = os.fdopen(os.dup(1), "w", buffering=1)
     requests = os.fdopen(os.dup(0), "r")
     os.dup2(2, 1)  # stray prints go to stderr, never into the protocol
@@ -150,7 +170,7 @@ def main() -> None:
     sys.stdin = open(os.devnull)
 
     def say(obj: dict) -> None:
-        proto.write(json.dumps(obj) + "\n")
+        proto.write(json.dumps(obj, default=str) + "\n")
         proto.flush()
 
     say({"ready": True, "pid": os.getpid(), "preload": _preload(args.device, args.preload)})

@@ -21,6 +21,7 @@ import _common as C  # noqa: E402
 from _common import torch  # noqa: E402
 
 ID = "fp8-capability"
+GROUP = ("plain-torch", 0)  # short kernels that need only torch (and Triton): one worker runs them in turn
 
 
 def _err(e: Exception) -> str:

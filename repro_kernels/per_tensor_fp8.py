@@ -18,6 +18,7 @@ import _common as C  # noqa: E402
 from _common import torch  # noqa: E402
 
 ID = "per-tensor-fp8"
+GROUP = ("plain-torch", 1)  # short kernels that need only torch (and Triton): one worker runs them in turn
 M, K, N = 256, 1024, 512
 
 

@@ -23,6 +23,7 @@ import _common as C  # noqa: E402
 from _common import torch  # noqa: E402
 
 ID = "ue8m0-pack-nonpow2"
+GROUP = ("plain-torch", 2)  # short kernels that need only torch (and Triton): one worker runs them in turn
 GROUPS = 1024  # int32 words, 4 scales each
 
 
