@@ -2,9 +2,10 @@
 
 Each kernel under ``repro_kernels/`` (``<id with underscores>.py``) is a script,
 ``python <file> --device auto|cuda|cpu --json``, that prints one JSON object (see docs/repro.md for the
-contract). By default the kernels run on warm worker processes (``repro_worker.py``: torch and the CUDA
-context loaded once per worker, each kernel run as ``__main__`` with its own arguments, output files
-and a restored environment); with ``isolate`` each runs in a fresh subprocess. Either way there is a
+contract). By default the kernels run in lanes on warm worker processes (``repro_worker.py``: torch and
+the CUDA context loaded once per worker, the kernels of one ``GROUP`` in turn on one worker, each run
+as ``__main__`` with its own arguments, output files and a restored environment); with ``isolate``
+each runs in a fresh subprocess. Either way there is a
 timeout, and a kernel that crashes, hangs, is killed or prints garbage yields a result with verdict
 ``error`` or ``timeout`` and a reason; a worker that died or hung is killed with its process group and
 replaced. The runner itself never raises for a kernel failure, so a sticky CUDA error or a segfault in
@@ -250,13 +251,15 @@ class _Worker:
     """
 
     def __init__(self, python: str, device: str, tmpdir: str, preload: tuple[str, ...] = (),
-                 kernel_dir: str | None = None):
+                 kernel_dir: str | None = None, prestart: tuple[str, ...] = ()):
         self.device = device
         self.tmpdir = tmpdir
         self.ready_s: float | None = None
         cmd = [python, str(WORKER_SCRIPT), "--device", device]
         if kernel_dir:
             cmd += ["--kernel-dir", kernel_dir]
+        for spec in prestart:
+            cmd += ["--prestart", spec]
         for mod in preload:
             cmd += ["--preload", mod]
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE,
@@ -374,11 +377,11 @@ def _literal(path: Path, name: str) -> Any:
         return None
 
 
-def _preload_hint(path: Path) -> tuple[str, ...]:
-    """What a kernel declares with ``PRELOAD = ("module", "module:function", ...)``: a new worker calls
-    each ``function(device)`` first (for example to start a child process early), then imports the
-    modules while it creates the CUDA context."""
-    names = _literal(path, "PRELOAD")
+def _preload_hint(path: Path, name: str = "PRELOAD") -> tuple[str, ...]:
+    """What a kernel declares for a new worker: ``PRESTART = ("module:function", ...)``, called with the
+    device before the worker imports torch (for example to start a child process early), and
+    ``PRELOAD = ("module", "module:function", ...)``, imported or called while it creates the CUDA context."""
+    names = _literal(path, name)
     if not isinstance(names, tuple):
         return ()
     return tuple(n for n in names if isinstance(n, str) and re.fullmatch(r"[A-Za-z_][\w.]*(?::[A-Za-z_]\w*)?", n))
@@ -439,11 +442,13 @@ def _run_pool(plan: list[list[str]], known: dict[str, Path], device: str, timeou
                     path = known[rid]
                     fresh = worker is None or not worker.alive()
                     if fresh:
-                        preload: list[str] = []
+                        hints: dict[str, list[str]] = {"PRESTART": [], "PRELOAD": []}
                         for r in lane[n:]:  # what the rest of the lane needs, loaded while the worker starts
-                            preload += [m for m in _preload_hint(known[r]) if m not in preload]
+                            for key, got in hints.items():
+                                got += [m for m in _preload_hint(known[r], key) if m not in got]
                         t_start = time.perf_counter()
-                        worker = _Worker(python, device, tmpdir, tuple(preload), str(path.parent))
+                        worker = _Worker(python, device, tmpdir, tuple(hints["PRELOAD"]), str(path.parent),
+                                         tuple(hints["PRESTART"]))
                         if not worker.wait_ready():  # no worker here: fall back to a fresh process
                             worker = None
                             results[rid] = run_one(rid, path, device, timeout, python)

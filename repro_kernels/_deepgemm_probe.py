@@ -12,7 +12,7 @@ The child prints one JSON line when a case starts and one when it ends. The pare
 lines, names the case during which the child died and the signal, and starts a new child for the
 cases that are left. One child serves every kernel of a process: a warm worker that runs both
 DeepGEMM kernels starts it with :func:`prestart` while it imports torch itself (the kernel declares
-``PRELOAD = ("_deepgemm_probe:prestart",)``), so the child's torch import, CUDA context and
+``PRESTART = ("_deepgemm_probe:prestart",)``), so the child's torch import, CUDA context and
 ``import deep_gemm`` overlap the worker's own start instead of following it. Cases:
 
   import                 import deep_gemm; version, file, the torch it runs against

@@ -292,3 +292,12 @@ def remedy_check(ctx: C.Ctx, metrics: dict, remedy: str, entry: str, what: str) 
             "reason": (f"remedy works {where}: " if works else f"the remedy did not give the right answer {where}: ") + detail,
             "metrics": metrics, "real_path": True, "machine_independent": False,
             "scope_note": f"{what} run through the library's own code {where}, on a tiny block-FP8 checkpoint"}
+
+
+def warm(device: str) -> dict:
+    """For a worker's PRELOAD: load transformers' FP8 path and the hub kernel while the CUDA context is
+    created, so that the remedy checks find them loaded (transformers keeps the kernel once loaded)."""
+    if device == "cpu":
+        return {"loaded": False, "why": "device cpu"}
+    ok, why = available()
+    return {"loaded": ok, **({"why": why} if why else {})}

@@ -33,7 +33,7 @@ HEAVY = True  # may run DeepGEMM (a child process, JIT compilation): the runner 
 # one worker runs both DeepGEMM kernels, this one first (its cuBLAS work needs no DeepGEMM, so the child
 # that the worker pre-starts has time to get ready), sharing that child
 GROUP = ("deepgemm", 0)
-PRELOAD = ("_deepgemm_probe:prestart",)
+PRESTART = ("_deepgemm_probe:prestart",)  # the DeepGEMM child starts before the worker imports torch
 
 
 def deepgemm_gemms(ctx: C.Ctx) -> dict | None:

@@ -144,6 +144,18 @@ def test_deepgemm_fp8_gemm_against_the_float32_reference(suite):
     assert dg["shows_mechanism"] and dg["rounded_no_requant"]["vs_exact"]["norm_ratio"] > 1.5
 
 
+def test_deepgemm_kernels_share_one_worker_and_one_warm_child(suite):
+    """The DeepGEMM lane: one worker runs both kernels, and the DeepGEMM child it started before its own
+    torch import serves both (a good build never needs a second child)."""
+    layout = _deepgemm(suite)
+    rounding = suite[0]["ue8m0-scale-rounding"]
+    assert layout["worker"]["pid"] == rounding["worker"]["pid"]
+    assert rounding["worker"]["preload"]["started"]["_deepgemm_probe:prestart"]["result"]["started"] is True
+    if _cap(rounding) == (9, 0):
+        assert rounding["metrics"]["deepgemm"]["warm_child"] and rounding["metrics"]["deepgemm"]["children"] == 1
+    assert layout["metrics"]["warm_child"] and layout["metrics"]["children"] == 1
+
+
 def test_guard_is_vulnerable_with_transformers_5_12_1():
     """FP8TRIAGE_TF512_PATH: a folder with transformers 5.12.1 installed (tools/gpu_validate.sh makes one)."""
     import json

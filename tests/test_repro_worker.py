@@ -241,15 +241,18 @@ GROUPED = textwrap.dedent("""
 @pytest.fixture
 def grouped(tmp_path):
     (tmp_path / "_helper.py").write_text(textwrap.dedent("""
-        import os
+        import os, sys
         STARTED = None
         def start(device):
             global STARTED
-            STARTED = [os.getpid(), device]
+            STARTED = [os.getpid(), device, "torch" in sys.modules]
             return {"started": True}
+        def loaded(device):
+            return {"torch_imported": "torch" in sys.modules}
     """))
     for name, head in (("a_alone.py", ""), ("b_late.py", 'GROUP = ("pair", 1)\n'),
-                       ("c_early.py", 'GROUP = ("pair", 0)  # runs first in its lane\nPRELOAD = ("_helper:start",)\n'),
+                       ("c_early.py", 'GROUP = ("pair", 0)  # runs first in its lane\nPRESTART = ("_helper:start",)\n'
+                                      'PRELOAD = ("_helper:loaded", "json")\n'),
                        ("d_heavy.py", "HEAVY = True\n")):
         (tmp_path / name).write_text(head + GROUPED)
     return tmp_path
@@ -268,24 +271,28 @@ def test_a_group_runs_on_one_worker_that_called_its_preload_function_first(group
     early, late = r["c-early"], r["b-late"]
     assert early["metrics"]["pid"] == late["metrics"]["pid"] != r["a-alone"]["metrics"]["pid"]
     assert early["metrics"]["t"] < late["metrics"]["t"]  # rank 0 before rank 1
-    # the worker called _helper.start(device) while starting, and the kernels see what it did
-    assert early["metrics"]["helper"] == [early["metrics"]["pid"], "cpu"]
+    # the worker called _helper.start(device) before importing torch, and the kernels see what it did
+    assert early["metrics"]["helper"] == [early["metrics"]["pid"], "cpu", False]
     assert early["worker"]["fresh"] and not late["worker"]["fresh"]
-    assert early["worker"]["preload"]["started"]["_helper:start"]["result"] == {"started": True}
+    pre = early["worker"]["preload"]
+    assert pre["started"]["_helper:start"]["result"] == {"started": True}
+    # PRELOAD entries come after torch: a function is called, a module imported
+    assert pre["modules"]["_helper:loaded"]["result"] == {"torch_imported": HAVE_TORCH}
+    assert isinstance(pre["modules"]["json"], float)
     assert "_helper:start" not in (r["a-alone"]["worker"].get("preload") or {}).get("started", {})
     assert all(x["worker"]["ready_s"] >= 0 and x["worker"]["started_at_s"] >= 0 for x in res)
 
 
 def test_a_crash_in_a_group_leaves_the_rest_of_its_lane_to_a_fresh_worker(grouped):
     (grouped / "b_late.py").write_text('GROUP = ("pair", 1)\nimport os, signal\nos.kill(os.getpid(), signal.SIGSEGV)\n')
-    (grouped / "e_last.py").write_text('GROUP = ("pair", 2)\nPRELOAD = ("_helper:start",)\n' + GROUPED)
+    (grouped / "e_last.py").write_text('GROUP = ("pair", 2)\nPRESTART = ("_helper:start",)\n' + GROUPED)
     r = {x["id"]: x for x in R.run_repros(["c-early", "b-late", "e-last"], device="cpu", timeout=30,
                                           directory=grouped, jobs=1)}
     assert r["b-late"]["verdict"] == "error" and "SIGSEGV" in r["b-late"]["reason"]
     assert r["e-last"]["verdict"] == "not-reproduced" and r["e-last"]["worker"]["fresh"]
     assert r["e-last"]["metrics"]["pid"] != r["c-early"]["metrics"]["pid"]
     # the new worker ran the preloads of the lane's remaining kernels
-    assert r["e-last"]["metrics"]["helper"] == [r["e-last"]["metrics"]["pid"], "cpu"]
+    assert r["e-last"]["metrics"]["helper"] == [r["e-last"]["metrics"]["pid"], "cpu", False]
 
 
 # ── one DeepGEMM child per process, started early and shared by the kernels that call it ────────────

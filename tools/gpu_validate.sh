@@ -12,8 +12,9 @@
 #  3. lays out the hub kernel kernels-community/finegrained-fp8 where the `kernels` package loads local
 #     kernels (LOCAL_KERNELS=repo_id=path; a build/torch-cuda variant with metadata.json and the _ops
 #     module that the hub's kernel builder would generate);
-#  4. runs the repro suite (cold and warm caches) with transformers 5.17.0, fp32-sf-guard with 5.12.1,
-#     the GPU tests, and the planted-crash CPU tests; JSON results go to OUTDIR.
+#  4. runs the repro suite (cold caches, then warm twice) with transformers 5.17.0, times a worker's
+#     start-up phases (tools/gpu_phases.py), runs fp32-sf-guard with 5.12.1, deepgemm-sf-layout with a
+#     mismatched DeepGEMM build, the GPU tests and the runner's planted-crash tests; JSON goes to OUTDIR.
 set -uo pipefail
 CARRY=$(realpath "${1:?usage: gpu_validate.sh CARRY [OUTDIR]}")
 OUTDIR=${2:-${OUT:-/tmp/gpuval-out}}
@@ -99,16 +100,18 @@ done
 echo "suite uses DeepGEMM build: ${DG:-none}"
 BAD_DG=$W/dg-wrapper; [ "$DG" = "$W/dg-wrapper" ] && BAD_DG=""
 
-step "repro suite, transformers 5.17.0 + kernels + DeepGEMM (cold caches, then warm)"
+step "repro suite, transformers 5.17.0 + kernels + DeepGEMM (cold caches, then warm twice)"
 rm -rf "$DG_JIT_CACHE_DIR" "$TRITON_CACHE_DIR"
 export PYTHONPATH=${DG:+$DG:}$W/site-517
-for run in cold warm; do
+for run in cold warm warm2; do
   s=$(date +%s%N)
   $PY -m fp8triage repro --device cuda --format json > "$OUTDIR/repro-517-$run.json"
   echo "$run: rc=$? wall $(since $s)"
 done
 
-
+step "where a worker's start goes: each phase in a fresh process, alone and several at once"
+$PY tools/gpu_phases.py --concurrent 1,4,8 > "$OUTDIR/phases.json"
+$PY tools/gpu_summary.py --phases "$OUTDIR/phases.json"
 
 step "fp32-sf-guard with transformers 5.12.1"
 PYTHONPATH=${DG:+$DG:}$W/site-512 $PY -m fp8triage repro fp32-sf-guard --device cuda --format json > "$OUTDIR/repro-512.json"
@@ -122,9 +125,11 @@ fi
 
 step "GPU tests"
 FP8TRIAGE_TF512_PATH=$W/site-512 $PY -m pytest -q -p no:cacheprovider -m gpu tests/test_repro_gpu.py 2>&1 | tail -25
-step "planted crash / hang kernels on warm workers (runner tests)"
-$PY -m pytest -q -p no:cacheprovider tests/test_repro_worker.py -k "crash or hung" 2>&1 | tail -3
+step "planted crash / hang kernels, lanes and the shared DeepGEMM child (runner tests, CPU stand-ins)"
+PYTHONPATH= $PY -m pytest -q -p no:cacheprovider tests/test_repro_worker.py tests/test_repro_isolation.py 2>&1 | tail -4
+PYTHONPATH= $PY -m pytest -q -p no:cacheprovider tests/test_repro.py -k "planted or crashing" 2>&1 | tail -2
 
 step "summary"
-$PY tools/gpu_summary.py "$OUTDIR"/repro-517-*.json "$OUTDIR"/repro-512.json "$OUTDIR"/repro-mismatch.json
+$PY tools/gpu_summary.py "$OUTDIR"/repro-517-cold.json "$OUTDIR"/repro-517-warm.json "$OUTDIR"/repro-517-warm2.json \
+    "$OUTDIR"/repro-512.json "$OUTDIR"/repro-mismatch.json
 echo "total $(since $t_all)"
