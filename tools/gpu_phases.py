@@ -74,13 +74,14 @@ def finish(p: subprocess.Popen, t: float) -> dict:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--concurrent", default="1,4,8", help="how many torch + CUDA-context starts at once")
+    ap.add_argument("--concurrent", default="4,8", help="how many torch + CUDA-context starts at once")
+    ap.add_argument("--alone", type=int, default=1, help="how many times to run every phase alone")
     args = ap.parse_args()
     doc: dict = {"python": sys.version.split()[0], "cpus": os.cpu_count(), "alone": [], "concurrent": {}}
     t = time.perf_counter()
     doc["interpreter_start_s"] = finish(subprocess.Popen([sys.executable, "-c", "print('{}')"], stdout=subprocess.PIPE,
                                                          stderr=subprocess.PIPE, text=True), t)["process_wall_s"]
-    for _ in range(2):
+    for _ in range(args.alone):
         t = time.perf_counter()
         doc["alone"].append(finish(child("all"), t))
     for n in [int(x) for x in args.concurrent.split(",") if x.strip()]:
