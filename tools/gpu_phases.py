@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """Where a repro worker's start-up time goes, phase by phase, on the GPU machine (docs/gpu-validation.md).
 
-    python3 tools/gpu_phases.py [--concurrent 1,4,8] > phases.json
+    python3 tools/gpu_phases.py [--alone 1] [--concurrent 4,8] > phases.json
 
 Each measurement is a fresh interpreter (what the runner starts) that times, in order: importing torch,
 creating the CUDA context, importing the transformers modules the remedy checks need, importing
 ``kernels``, loading the finegrained-fp8 hub kernel, and importing ``deep_gemm`` (each only where it is
-installed). It runs alone twice (the second with warm file caches), then N copies of the torch + CUDA
-context part at once, to show what simultaneous worker starts cost each other. Prints one JSON object.
+installed). It runs alone (``--alone`` times), then N copies of the torch + CUDA context part at once
+(``--concurrent``), to show what simultaneous worker starts cost each other. Prints one JSON object.
 """
 from __future__ import annotations
 

@@ -109,10 +109,6 @@ for run in cold warm warm2; do
   echo "$run: rc=$? wall $(since $s)"
 done
 
-step "where a worker's start goes: each phase in a fresh process, alone and several at once"
-$PY tools/gpu_phases.py --concurrent 1,4,8 > "$OUTDIR/phases.json"
-$PY tools/gpu_summary.py --phases "$OUTDIR/phases.json"
-
 step "fp32-sf-guard with transformers 5.12.1"
 PYTHONPATH=${DG:+$DG:}$W/site-512 $PY -m fp8triage repro fp32-sf-guard --device cuda --format json > "$OUTDIR/repro-512.json"
 PYTHONPATH=${DG:+$DG:}$W/site-512 $PY -m fp8triage repro fp32-sf-guard --device cuda
@@ -128,6 +124,10 @@ FP8TRIAGE_TF512_PATH=$W/site-512 $PY -m pytest -q -p no:cacheprovider -m gpu tes
 step "planted crash / hang kernels, lanes and the shared DeepGEMM child (runner tests, CPU stand-ins)"
 PYTHONPATH= $PY -m pytest -q -p no:cacheprovider tests/test_repro_worker.py tests/test_repro_isolation.py 2>&1 | tail -4
 PYTHONPATH= $PY -m pytest -q -p no:cacheprovider tests/test_repro.py -k "planted or crashing" 2>&1 | tail -2
+
+step "where a worker's start goes: each phase in a fresh process, alone and several at once"
+$PY tools/gpu_phases.py --alone 1 --concurrent 4,8 > "$OUTDIR/phases.json"
+$PY tools/gpu_summary.py --phases "$OUTDIR/phases.json"
 
 step "summary"
 $PY tools/gpu_summary.py "$OUTDIR"/repro-517-cold.json "$OUTDIR"/repro-517-warm.json "$OUTDIR"/repro-517-warm2.json \
