@@ -375,3 +375,43 @@ def test_a_hung_deepgemm_call_times_out_and_the_child_is_killed(tmp_path):
     res = json.loads(out.stdout.strip().splitlines()[-1])
     assert res["import"]["ok"] and res["sfa_f32_1x128"]["timed_out"] and "20 s" in res["sfa_f32_1x128"]["error"]
     assert "sfb_f32_128x128" not in res and res["alive"] is False
+
+
+# ── bytecode: kernels on an image without it (PYTHONDONTWRITEBYTECODE=1, no .pyc) keep theirs in a cache ──
+
+
+def test_bytecode_cache_only_where_torch_has_no_bytecode(tmp_path, monkeypatch):
+    import importlib.machinery
+    import importlib.util
+
+    init = tmp_path / "torch" / "__init__.py"
+    init.parent.mkdir()
+    init.write_text("")
+    spec = importlib.machinery.ModuleSpec("torch", None, origin=str(init))
+    monkeypatch.setattr(R.importlib.util, "find_spec", lambda name: spec if name == "torch" else None)
+    for var in ("PYTHONPYCACHEPREFIX", "FP8TRIAGE_REPRO_PYCACHE"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("FP8TRIAGE_CACHE_DIR", str(tmp_path / "cache"))
+    assert R.bytecode_cache() == str(tmp_path / "cache" / "pycache")  # no bytecode next to torch
+    env = R._env()
+    assert env["PYTHONPYCACHEPREFIX"] == str(tmp_path / "cache" / "pycache") and "PYTHONDONTWRITEBYTECODE" not in env
+    monkeypatch.setenv("FP8TRIAGE_REPRO_PYCACHE", "off")
+    assert R.bytecode_cache() is None and R._env()["PYTHONDONTWRITEBYTECODE"] == "1"
+    monkeypatch.delenv("FP8TRIAGE_REPRO_PYCACHE")
+    monkeypatch.setenv("PYTHONPYCACHEPREFIX", str(tmp_path / "mine"))  # the user's own setting wins
+    assert R.bytecode_cache() is None and R._env()["PYTHONPYCACHEPREFIX"] == str(tmp_path / "mine")
+    monkeypatch.delenv("PYTHONPYCACHEPREFIX")
+    pyc = Path(importlib.util.cache_from_source(str(init)))
+    pyc.parent.mkdir()
+    pyc.write_bytes(b"")
+    assert R.bytecode_cache() is None  # torch installed with bytecode, as pip does: leave it alone
+
+
+def test_workers_write_bytecode_to_the_cache_and_never_next_to_the_kernels(grouped, tmp_path, monkeypatch):
+    cache = tmp_path / "pyc"
+    monkeypatch.setenv("FP8TRIAGE_REPRO_PYCACHE", str(cache))
+    monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")  # what the image sets: overridden for the cache only
+    res = R.run_repros(["a-alone"], device="cpu", timeout=30, directory=grouped)
+    assert res[0]["verdict"] == "not-reproduced"
+    assert list(cache.rglob("_helper*.pyc"))  # the kernel's helper module was compiled into the cache
+    assert not (grouped / "__pycache__").exists()

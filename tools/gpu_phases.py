@@ -6,7 +6,8 @@
 Each measurement is a fresh interpreter (what the runner starts) that times, in order: importing torch,
 creating the CUDA context, importing the transformers modules the remedy checks need, importing
 ``kernels``, loading the finegrained-fp8 hub kernel, and importing ``deep_gemm`` (each only where it is
-installed). It runs alone (``--alone`` times), then N copies of the torch + CUDA context part at once
+installed). It runs alone (``--alone`` times; with ``--pycache DIR`` also with that bytecode folder, as
+the runner uses on an image without bytecode), then N copies of the torch + CUDA context part at once
 (``--concurrent``), to show what simultaneous worker starts cost each other. Prints one JSON object.
 """
 from __future__ import annotations
@@ -57,9 +58,13 @@ print(json.dumps(out))
 """
 
 
-def child(what: str) -> subprocess.Popen:
+def child(what: str, pycache: str | None = None) -> subprocess.Popen:
+    env = dict(os.environ)
+    if pycache:
+        env["PYTHONPYCACHEPREFIX"] = pycache
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
     return subprocess.Popen([sys.executable, "-c", CHILD, what, KERNELS], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True, env=env)
 
 
 def finish(p: subprocess.Popen, t: float) -> dict:
@@ -76,6 +81,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--concurrent", default="4,8", help="how many torch + CUDA-context starts at once")
     ap.add_argument("--alone", type=int, default=1, help="how many times to run every phase alone")
+    ap.add_argument("--pycache", default=None,
+                    help="also run the phases alone with this bytecode folder (PYTHONPYCACHEPREFIX), as the runner does")
     args = ap.parse_args()
     doc: dict = {"python": sys.version.split()[0], "cpus": os.cpu_count(), "alone": [], "concurrent": {}}
     t = time.perf_counter()
@@ -84,6 +91,11 @@ def main() -> None:
     for _ in range(args.alone):
         t = time.perf_counter()
         doc["alone"].append(finish(child("all"), t))
+    if args.pycache:
+        doc["alone_with_bytecode"] = []
+        for _ in range(args.alone + 1):  # the first run may still be writing bytecode
+            t = time.perf_counter()
+            doc["alone_with_bytecode"].append(finish(child("all", args.pycache), t))
     for n in [int(x) for x in args.concurrent.split(",") if x.strip()]:
         t = time.perf_counter()
         procs = [child("torch") for _ in range(n)]

@@ -51,8 +51,9 @@ def phases(path: str) -> None:
     except (OSError, ValueError):
         return
     print(f"phases ({path}): interpreter {doc.get('interpreter_start_s')} s")
-    for i, run in enumerate(doc.get("alone", [])):
-        print(f"  alone #{i + 1}: {run}")
+    for key in ("alone", "alone_with_bytecode"):
+        for i, run in enumerate(doc.get(key, [])):
+            print(f"  {key} #{i + 1}: {run}")
     for n, c in doc.get("concurrent", {}).items():
         walls = [r.get("process_wall_s") for r in c.get("runs", [])]
         torch_s = [r.get("import_torch_s") for r in c.get("runs", [])]
