@@ -378,7 +378,8 @@ class _Worker:
             self.proc.stdin.close()  # type: ignore[union-attr]
         except OSError:
             pass
-        self.kill()
+        _kill_group(self.proc)
+        threading.Thread(target=self.proc.wait, daemon=True).start()  # reaped in the background
 
 
 def _read_text(path: str) -> str:
@@ -437,9 +438,9 @@ def lanes(todo: list[str], known: dict[str, Path]) -> list[list[str]]:
     """The kernels to run, as lanes: each lane runs on one worker, one kernel after another.
 
     Kernels that declare the same ``GROUP`` share a lane (in rank order), so what they need is loaded
-    once: one worker with transformers imported runs both of its kernels, one worker and one DeepGEMM
-    child serve both DeepGEMM kernels. Any other kernel is a lane of its own. Lanes that hold a
-    ``HEAVY`` kernel come first; otherwise the order asked is kept.
+    once: one worker with transformers imported runs two of its kernels; one worker and one DeepGEMM
+    child serve the kernels that need only torch (and DeepGEMM). Any other kernel is a lane of its
+    own. Lanes that hold a ``HEAVY`` kernel come first; otherwise the order asked is kept.
     """
     by_group: dict[str, list[tuple[int, int, str]]] = {}
     plan: list[tuple[int, int, list[str]]] = []
@@ -457,12 +458,24 @@ def lanes(todo: list[str], known: dict[str, Path]) -> list[list[str]]:
     return [p[2] for p in plan]
 
 
+STAGGER_S = 1.5  # a lane that imports no large library waits this long while the others import torch
+
+
+def _start_delays(plan: list[list[str]], known: dict[str, Path]) -> list[float]:
+    """Seconds each lane waits before its worker starts. Interpreters that import torch at the same
+    moment slow each other down (measured on the H200: alone 2.8 s, eight at once 3.6-4.7 s each), and
+    the lanes that also import transformers are the longest; so where such lanes run, the lanes whose
+    kernels declare no PRELOAD start ``STAGGER_S`` later, which they can afford."""
+    big = [any(_preload_hint(known[r]) for r in lane) for lane in plan]
+    return [0.0 if b or not any(big) else STAGGER_S for b in big]
+
+
 def _run_pool(plan: list[list[str]], known: dict[str, Path], device: str, timeout: float, jobs: int,
               python: str) -> list[dict[str, Any]]:
     """Run the lanes on ``jobs`` warm workers; a worker that crashed or hung is replaced."""
     tasks: queue.Queue = queue.Queue()
-    for lane in plan:
-        tasks.put(lane)
+    for lane, delay in zip(plan, _start_delays(plan, known)):
+        tasks.put((lane, delay))
     results: dict[str, dict[str, Any]] = {}
     t_run = time.perf_counter()
 
@@ -471,9 +484,12 @@ def _run_pool(plan: list[list[str]], known: dict[str, Path], device: str, timeou
         try:
             while True:
                 try:
-                    lane = tasks.get_nowait()
+                    lane, delay = tasks.get_nowait()
                 except queue.Empty:
                     return
+                wait = t_run + delay - time.perf_counter()
+                if wait > 0 and worker is None:
+                    time.sleep(wait)
                 for n, rid in enumerate(lane):
                     path = known[rid]
                     fresh = worker is None or not worker.alive()

@@ -32,7 +32,7 @@ import _deepgemm_probe as P  # noqa: E402
 
 ID = "deepgemm-sf-layout"
 HEAVY = True  # starts a child process that imports DeepGEMM and may JIT-compile: the runner starts it first
-GROUP = ("deepgemm", 1)  # on the worker that runs ue8m0-scale-rounding, after it, with the same DeepGEMM child
+GROUP = ("torch-only", 1)  # on the worker that runs ue8m0-scale-rounding, after it, with the same DeepGEMM child
 PRESTART = ("_deepgemm_probe:prestart",)  # the DeepGEMM child starts before the worker imports torch
 UNKNOWN = "Unknown SF transformation"
 UNKNOWN_TEXT = f"Assertion error (csrc/apis/layout.hpp:60): {UNKNOWN}"

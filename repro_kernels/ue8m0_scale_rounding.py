@@ -30,9 +30,9 @@ ID = "ue8m0-scale-rounding"
 M, K, N = 256, 1024, 512  # single GEMM (the shape measured in domain.md section 8)
 LAYERS, TOKENS, D, FFN = 12, 128, 512, 1024  # the stack
 HEAVY = True  # may run DeepGEMM (a child process, JIT compilation): the runner starts it first
-# one worker runs both DeepGEMM kernels, this one first (its cuBLAS work needs no DeepGEMM, so the child
-# that the worker pre-starts has time to get ready), sharing that child
-GROUP = ("deepgemm", 0)
+# one worker runs the kernels that need only torch (and DeepGEMM, in the child it pre-starts): this one
+# first, since its cuBLAS work needs no DeepGEMM and leaves the child time to get ready
+GROUP = ("torch-only", 0)
 PRESTART = ("_deepgemm_probe:prestart",)  # the DeepGEMM child starts before the worker imports torch
 
 

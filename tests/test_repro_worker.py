@@ -260,7 +260,11 @@ def grouped(tmp_path):
 
 def test_lanes_group_kernels_in_rank_order_and_put_heavy_lanes_first(grouped):
     known = R.discover(grouped)
-    assert R.lanes(list(known), known) == [["d-heavy"], ["a-alone"], ["c-early", "b-late"]]
+    plan = R.lanes(list(known), known)
+    assert plan == [["d-heavy"], ["a-alone"], ["c-early", "b-late"]]
+    # the lane that imports a large library (PRELOAD) starts at once, the others a moment later
+    assert R._start_delays(plan, known) == [R.STAGGER_S, R.STAGGER_S, 0.0]
+    assert R._start_delays(plan[:2], known) == [0.0, 0.0]  # no such lane: nobody waits
 
 
 def test_a_group_runs_on_one_worker_that_called_its_preload_function_first(grouped):
@@ -281,6 +285,8 @@ def test_a_group_runs_on_one_worker_that_called_its_preload_function_first(group
     assert isinstance(pre["modules"]["json"], float)
     assert "_helper:start" not in (r["a-alone"]["worker"].get("preload") or {}).get("started", {})
     assert all(x["worker"]["ready_s"] >= 0 and x["worker"]["started_at_s"] >= 0 for x in res)
+    # lanes without PRELOAD waited while the pair's worker started
+    assert r["a-alone"]["worker"]["started_at_s"] >= R.STAGGER_S
 
 
 def test_a_crash_in_a_group_leaves_the_rest_of_its_lane_to_a_fresh_worker(grouped):
