@@ -1,3 +1,14 @@
-"""fp8triage: triage FP8 model-server failures from logs, facts and local GPU reproductions."""
+"""fp8triage: triage FP8 model-server failures from logs, facts and local GPU reproductions.
+
+``fp8triage.triage(logs, ...)`` is the Python API (docs/api.md); it is imported on first use so that
+the command line starts fast."""
 
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str):
+    if name == "triage":
+        from .api import triage
+
+        return triage
+    raise AttributeError(f"module 'fp8triage' has no attribute {name!r}")

@@ -124,7 +124,7 @@ class Event:
 class Fact:
     """A named fact about the environment, with where it came from."""
 
-    name: str  # canonical name from fp8triage.facts.FACTS (e.g. "capability", "vllm", "VLLM_USE_DEEP_GEMM")
+    name: str  # canonical name from fp8triage.facts.vocabulary.FACTS (e.g. "capability", "vllm", "VLLM_USE_DEEP_GEMM")
     value: str
     source: str  # human-readable provenance: "log server.log:12", "nvidia-smi", "checkpoint config.json", "--fact"
     origin: str  # one of ORIGINS
@@ -133,7 +133,7 @@ class Fact:
         return {"name": self.name, "value": self.value, "source": self.source, "origin": self.origin}
 
 
-# Where a fact can come from, strongest first (see fp8triage.facts.resolve for the precedence rules).
+# Where a fact can come from, strongest first (see fp8triage.facts.vocabulary.resolve for the precedence rules).
 ORIGINS = ("cli", "checkpoint", "env-dump", "log", "live", "derived")
 
 
@@ -304,6 +304,7 @@ class ScanResult:
     meta: dict[str, Any]  # tool version, catalogue version, time, fingerprint algorithm version, ...
     ruled_out: list[Finding] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)  # problems with the input that did not stop the scan
+    fleet: dict[str, Any] | None = None  # several sources: per finding, the pods/hosts it was seen on (judge/fleet.py)
 
     @property
     def top(self) -> Finding | None:

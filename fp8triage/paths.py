@@ -1,6 +1,7 @@
 """Where the bundled data lives: inside the wheel (fp8triage/_data/...) or in a source checkout."""
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 _PKG = Path(__file__).resolve().parent
@@ -18,6 +19,16 @@ def data_dir(name: str) -> Path:
     raise FileNotFoundError(
         f"the bundled {name}/ folder is missing from this installation ({_PKG}); reinstall fp8triage"
     )
+
+
+def cache_dir() -> Path:
+    """Where derived data is cached ($FP8TRIAGE_CACHE_DIR, else $XDG_CACHE_HOME/fp8triage or
+    ~/.cache/fp8triage): the search index, the compiled prefilter."""
+    env = os.environ.get("FP8TRIAGE_CACHE_DIR")
+    if env:
+        return Path(env)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "fp8triage"
 
 
 def schema_path(name: str) -> Path:

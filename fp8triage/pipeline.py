@@ -12,27 +12,29 @@ from __future__ import annotations
 
 import platform
 import time
+import uuid
 from datetime import datetime, timezone
 from typing import Callable, Iterable, Sequence
 
 from . import __version__
-from .binary import HEAD, binary_kind
-from .cascades import cascade_kind
-from .catalogue import Catalogue, load_catalogue
-from .envdump import ENV_DUMP_ANCHORS, DumpReader
-from .facts import resolve
-from .probe import derive_capabilities
-from .fingerprint import ALGORITHM_VERSION, fingerprint
-from .ingest import Source, expand_inputs, read_spans
-from .linefeed import LineFeed
-from .logfacts import PREFILTER_HINTS, STACK_PATTERNS, LogFacts
-from .logfacts import triggers as fact_triggers
-from .matcher import Claims, Group, claim, judge, unknown_groups
+from .scan.binary import HEAD, binary_kind
+from .judge.cascades import cascade_kind
+from .catalogue.loader import Catalogue, load_catalogue
+from .facts.envdump import ENV_DUMP_ANCHORS, DumpReader
+from .facts.vocabulary import resolve
+from .facts.probe import derive_capabilities
+from .scan.fingerprint import ALGORITHM_VERSION, fingerprint
+from .scan.ingest import Source, expand_inputs, read_spans
+from .scan.linefeed import LineFeed
+from .facts.logfacts import PREFILTER_HINTS, STACK_PATTERNS, LogFacts
+from .facts.logfacts import triggers as fact_triggers
+from .judge.matcher import Claims, Group, claim, judge, unknown_groups
 from .model import Event, Fact, InputInfo, Line, ScanResult, UnknownGroup
-from .normalise import LineFormat, detect_format
-from .prefilter import ALERT, DUMP, EVIDENCE, FACT, LITERAL, LITERAL_CI, REGEX, REGEX_CI, STACK, STRUCTURAL, Prefilter
-from .selector import every_line, prefiltered
-from .persource import judge_sources
+from .scan.normalise import LineFormat, detect_format
+from .scan.prefilter import (ALERT, DUMP, EVIDENCE, FACT, LITERAL, LITERAL_CI, LITERAL_TAILED, REGEX, REGEX_CI, SMALL, STACK,
+                             STRUCTURAL, WARN, Prefilter)
+from .scan.selector import every_line, prefiltered
+from .judge.persource import judge_sources
 
 MAX_GROUPS = 20_000
 MAX_DUMP_LINES = 8_000
@@ -59,8 +61,7 @@ GENERIC_ANCHORS = (
     "Fatal",
     "terminate called",
     "what():",
-    "WARNING",
-    "Warning",
+    "Warning",  # UserWarning, FutureWarning, "Warning:" (the warnings module: its message may follow on the next lines)
     "failed",
     "Failed",
     "Aborted",
@@ -76,6 +77,7 @@ def prefilter_rules(catalogue: Catalogue) -> list[tuple[str, int, int]]:
         kind = LITERAL_CI if sig.anchors_ignore_case else LITERAL
         rules.extend((a, kind, EVIDENCE) for a in sig.anchors)
     rules.extend((a, LITERAL, ALERT) for a in GENERIC_ANCHORS)
+    rules.append(("WARNING", LITERAL_TAILED, WARN))
     rules.extend((a, LITERAL, DUMP) for a in ENV_DUMP_ANCHORS)
     rules.extend((a, LITERAL, STRUCTURAL) for a in STRUCTURAL_ANCHORS)
     rules.extend((t, REGEX_CI if ci else REGEX, FACT) for t, ci in fact_triggers())
@@ -153,7 +155,7 @@ class Scanner:
         self._order += 1
         g = Group(fp, ev, 1, list(ev.workers), ev.lines[0], self._order)
         self.groups[fp] = g
-        self.first_emit[fp] = self.feed.lineno
+        self.first_emit[fp] = self.feed.emit_lineno
         if self.on_group is not None:
             self.on_group(g)
 
@@ -197,7 +199,7 @@ class Scanner:
                 self.progress(src.bytes_read)
         if fmt is None:
             self.feed.begin(src.name, LineFormat())
-        self.feed.end()
+        self.feed.end(lineno - 1)
         fmt_name = "binary" if binary else (fmt.name if fmt else "text")
         if src.compressed:
             fmt_name = "gzip+" + fmt_name
@@ -287,6 +289,7 @@ class Scanner:
             "facts_from": prefer,
             "prefilter": "exhaustive" if self.exhaustive else self.prefilter.engine,
             "elapsed_s": round(time.perf_counter() - started, 3) if started else None,
+            "run_id": uuid.uuid4().hex,  # `history import` merges each run once
         }
         return ScanResult(
             findings=findings,
@@ -375,14 +378,20 @@ def scan_sources(
         import os
 
         jobs = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    from . import parallel
+    from .scan import parallel
 
+    if not exhaustive and sum(s.size or 0 for s in sources) >= SMALL:
+        sc.prefilter.compile()  # many small logs (a fleet's pods): one Hyperscan database for all
     if parallel.worth_it(sources, jobs):
         parallel.scan_parallel(sc, sources, jobs, progress)
     else:
         for src in sources:
             sc.scan_source(src)
-    return sc.result(list(cli_facts) + list(extra_facts), prefer, started, one_machine)
+    result = sc.result(list(cli_facts) + list(extra_facts), prefer, started, one_machine)
+    from .judge.fleet import attach
+
+    attach(result, sources, one_machine)
+    return result
 
 
 def scan_paths(paths: Sequence[str], **kw) -> ScanResult:

@@ -172,7 +172,7 @@ def main(kid: str, body: Callable[[Ctx], dict[str, Any]], script: str) -> None:
     ap.add_argument("--device", choices=("auto", "cuda", "cpu"), default="auto")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     args = ap.parse_args()
-    # a warm worker (fp8triage/repro_worker.py) runs many kernels in one process and says when this one began
+    # a warm worker (fp8triage/confirm/repro_worker.py) runs many kernels in one process and says when this one began
     t0 = float(os.environ.get("FP8TRIAGE_KERNEL_T0") or _T0)
 
     res: dict[str, Any] = {

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from fp8triage import sigtools
-from fp8triage.catalogue import CatalogueError, load_catalogue
+from fp8triage.catalogue import sigtools
+from fp8triage.catalogue.loader import CatalogueError, load_catalogue
 from fp8triage.cli import cli
 
 FIXED_IDS = [
@@ -253,7 +253,7 @@ def test_new_scaffolds_a_valid_signature(tmp_path):
     assert (tmp_path / "frob-failure.toml").exists()
     assert (tmp_path / "samples" / "frob-failure" / "match").is_dir()
     # it loads (the schema holds), but validate says it is not done while the TODO text is in it
-    from fp8triage.catalogue import load_catalogue
+    from fp8triage.catalogue.loader import load_catalogue
 
     assert load_catalogue([tmp_path]).get("frob-failure") is not None
     todo = sigtools.validate(tmp_path, require_samples=False)

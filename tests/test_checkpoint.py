@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from fp8triage.checkpoint import CheckpointError, checkpoint_facts, read_safetensors_header
+from fp8triage.facts.checkpoint import CheckpointError, checkpoint_facts, read_safetensors_header
 
 _spec = importlib.util.spec_from_file_location("ckpt_builder", Path(__file__).parent / "fixtures" / "checkpoints" / "builder.py")
 B = importlib.util.module_from_spec(_spec)
@@ -246,7 +246,7 @@ def test_missing_or_bad_config(tmp_path):
 
 def test_no_torch_imported(tmp_path):
     d = B.build(tmp_path / "m")
-    code = f"import sys; from fp8triage.checkpoint import checkpoint_facts; checkpoint_facts({str(d)!r}); print('torch' in sys.modules)"
+    code = f"import sys; from fp8triage.facts.checkpoint import checkpoint_facts; checkpoint_facts({str(d)!r}); print('torch' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          cwd=Path(__file__).parents[1])
     assert out.stdout.strip() == "False"

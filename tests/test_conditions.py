@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from fp8triage.conditions import ConditionError, check_condition, combine, evaluate
-from fp8triage.facts import FactError, normalise_capability, parse_cli_fact, resolve
+from fp8triage.judge.conditions import ConditionError, check_condition, combine, evaluate
+from fp8triage.facts.vocabulary import FactError, normalise_capability, parse_cli_fact, resolve
 from fp8triage.model import Fact, Truth
 
 

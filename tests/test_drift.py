@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import drift
-from fp8triage import sigtools
+from fp8triage.catalogue import sigtools
 
 SAMPLES = sigtools.find_samples()
 CUT_FLOOR = 0.75  # share of match samples whose signature survives the last line cut at 60 %

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from fp8triage.envdump import ENV_DUMP_ANCHORS, detect_formats, env_dump_facts, find_env_dumps, parse_env_dump
+from fp8triage.facts.envdump import ENV_DUMP_ANCHORS, detect_formats, env_dump_facts, find_env_dumps, parse_env_dump
 from fp8triage.model import Line
 
 FIX = Path(__file__).parent / "fixtures" / "envdumps"

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from fp8triage import ingest
-from fp8triage.catalogue import load_catalogue
-from fp8triage.ingest import Source
+from fp8triage.scan import ingest
+from fp8triage.catalogue.loader import load_catalogue
+from fp8triage.scan.ingest import Source
 from fp8triage.pipeline import Scanner
 
 REPO = Path(__file__).resolve().parent.parent
@@ -85,7 +85,7 @@ def _facts(path: Path):
     side = path.with_suffix(".facts")
     if not side.exists():
         return []
-    from fp8triage.facts import parse_cli_fact
+    from fp8triage.facts.vocabulary import parse_cli_fact
 
     return [parse_cli_fact(ln.strip()) for ln in side.read_text().splitlines() if ln.strip() and not ln.startswith("#")]
 
@@ -135,7 +135,7 @@ def test_chunk_boundaries(cat, tmp_path, monkeypatch):
 
 def test_jobs_merge_equals_sequential(cat, tmp_path):
     """--jobs: per-file scans in worker processes, merged in order, give the sequential result."""
-    from fp8triage.ingest import expand_inputs
+    from fp8triage.scan.ingest import expand_inputs
     from fp8triage.pipeline import scan_sources
 
     files = []
@@ -151,7 +151,7 @@ def test_jobs_merge_equals_sequential(cat, tmp_path):
 @pytest.mark.slow
 def test_hyperscan_and_re_engines_agree(cat, tmp_path, monkeypatch):
     """The same hits whichever engine runs (small spans use `re`, large ones Hyperscan)."""
-    from fp8triage import prefilter
+    from fp8triage.scan import prefilter
 
     if not prefilter._hyperscan_available():
         pytest.skip("hyperscan is not installed")

@@ -1,9 +1,9 @@
 """Event assembly: tracebacks (chained, headless, interleaved workers), C++ and device asserts."""
 from __future__ import annotations
 
-from fp8triage.events import Assembler
+from fp8triage.scan.events import Assembler
 from fp8triage.model import EventKind
-from fp8triage.normalise import LineFormat, normalise
+from fp8triage.scan.normalise import LineFormat, normalise
 from fp8triage.pipeline import scan_text
 
 

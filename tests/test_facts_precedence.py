@@ -7,7 +7,7 @@ import pytest
 from click.testing import CliRunner
 
 from fp8triage.cli import cli
-from fp8triage.facts import FACTS, FactError, canonical_name, parse_cli_fact, resolve
+from fp8triage.facts.vocabulary import FACTS, FactError, canonical_name, parse_cli_fact, resolve
 from fp8triage.model import Fact
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "vllm-rtx5090-unknown-sf.log"

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from fp8triage.catalogue import load_catalogue
-from fp8triage.follow import Follower, tail_file
+from fp8triage.catalogue.loader import load_catalogue
+from fp8triage.scan.follow import Follower, tail_file
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = (ROOT / "examples" / "vllm-rtx5090-unknown-sf.log").read_text().splitlines(keepends=True)
@@ -143,7 +143,7 @@ def test_file_with_rotation_reports_each_finding_once_promptly(tmp_path):
     assert s["interrupted"] is True and s["exit_code"] == 3
     assert sorted(f["id"] for f in s["findings"]) == ["deepgemm-unknown-sf-transformation", "no-kernel-image-for-arch"]
     assert proc.p.returncode == 3
-    from fp8triage import history
+    from fp8triage.store import history
 
     assert history.query(db)["runs"]["total"] == 1
 

@@ -23,16 +23,16 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from fp8triage import events as E
-from fp8triage.fingerprint import fingerprint, mask
-from fp8triage.ingest import MAX_LINE, Source, read_chunks
-from fp8triage.matcher import Group, claim
+from fp8triage.scan import events as E
+from fp8triage.scan.fingerprint import fingerprint, mask
+from fp8triage.scan.ingest import MAX_LINE, Source, read_chunks
+from fp8triage.judge.matcher import Group, claim
 from fp8triage.model import EventKind, Line
-from fp8triage.normalise import LineFormat, decode, detect_format, normalise
-from fp8triage.catalogue import load_catalogue
+from fp8triage.scan.normalise import LineFormat, decode, detect_format, normalise
+from fp8triage.catalogue.loader import load_catalogue
 from fp8triage.pipeline import scan_text as _scan_text
 from fp8triage.render.jsonout import render_json
-from fp8triage.binary import HEAD, binary_kind
+from fp8triage.scan.binary import HEAD, binary_kind
 from fp8triage.render.text import render_text
 
 ROOT = Path(__file__).resolve().parent.parent

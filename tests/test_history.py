@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from fp8triage import history
+from fp8triage.store import history
 from fp8triage.cli import cli
 from fp8triage.pipeline import scan_text
 
@@ -62,7 +62,7 @@ def test_record_and_query(tmp_path):
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     run_row = conn.execute("SELECT host, inputs, tool_version, catalogue_version, exit_code FROM runs WHERE id = 1").fetchone()
     assert json.loads(run_row[1]) == ["server.log"] and run_row[4] == 3 and run_row[2] and run_row[3]
-    assert conn.execute("SELECT name FROM _sqlite_migrations").fetchall() == [("m001_initial",)]
+    assert conn.execute("SELECT name FROM _sqlite_migrations").fetchall() == [("m001_initial",), ("m002_run_uid",)]
     q = history.query(db)
     assert q["runs"]["total"] == 2
     assert [f["signature_id"] for f in q["findings"]] == ["deepgemm-unknown-sf-transformation"]
@@ -213,7 +213,7 @@ def test_signature_from_fingerprint(tmp_path):
     # the scaffolded signature claims the same error with other numbers, paths and ranks
     other = UNKNOWN_LOG.replace("0x7f12ab", "0x1").replace("rank 3", "rank 7").replace("[128, 7168]", "[64, 64]")
     other = other.replace("/usr/lib/python3/site-packages/foo", "/opt/venv/lib/python3.12/site-packages/foo")
-    from fp8triage.catalogue import load_catalogue
+    from fp8triage.catalogue.loader import load_catalogue
 
     cat = load_catalogue([sigs])
     res = scan_text(other, catalogue=cat)
@@ -229,7 +229,7 @@ def test_signature_from_fingerprint(tmp_path):
 def test_pattern_from_line_generalises_masked_tokens():
     import regex
 
-    from fp8triage.scaffold import pattern_from_line
+    from fp8triage.catalogue.scaffold import pattern_from_line
 
     d = pattern_from_line("RuntimeError: Assertion error (/ws/.deps/deepgemm/csrc/apis/layout.hpp:59): Unknown SF transformation")
     assert regex.search(d.pattern, "RuntimeError: Assertion error (/other/layout.hpp:60): Unknown SF transformation")

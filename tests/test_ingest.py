@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from fp8triage.ingest import IngestError, Source, expand_inputs, read_chunks
+from fp8triage.scan.ingest import IngestError, Source, expand_inputs, read_chunks
 from fp8triage.pipeline import scan_paths, scan_text
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "vllm-rtx5090-unknown-sf.log"
@@ -111,7 +111,7 @@ def test_chunks_end_at_newlines_and_cut_long_lines():
 
 
 def test_line_numbers_survive_chunk_boundaries(monkeypatch):
-    import fp8triage.ingest as ingest
+    import fp8triage.scan.ingest as ingest
 
     filler = "INFO 08-11 09:14:21 [engine.py:1] Avg prompt throughput: 0.0 tokens/s\n" * 3000
     text = filler + CRASH + filler
@@ -150,7 +150,7 @@ def test_binary_file_is_skipped_with_one_warning_and_does_not_fail_ci(tmp_path):
 def test_random_bytes_are_binary_but_logs_with_some_garbage_are_text():
     import random
 
-    from fp8triage.binary import binary_kind
+    from fp8triage.scan.binary import binary_kind
 
     rnd = random.Random(5)
     assert binary_kind(bytes(rnd.randrange(256) for _ in range(20_000))) == "binary data"

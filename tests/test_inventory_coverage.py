@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from packaging.version import InvalidVersion, Version
 
-from fp8triage.catalogue import load_catalogue
+from fp8triage.catalogue.loader import load_catalogue
 from fp8triage.model import Status
 from fp8triage.pipeline import scan_text
 

@@ -70,7 +70,7 @@ def test_check_output_with_nothing_known_matches_schema():
 
 
 def test_repro_skipped_result_matches_schema():
-    from fp8triage import repro
+    from fp8triage.confirm import repro
 
     res = repro._base("deepgemm-sf-layout", ["python", "k.py"], "cpu") | {"verdict": "skipped", "reason": "no torch"}
     doc = json.loads(repro.render_json([res], device="cpu", wall_s=0.1))
@@ -87,7 +87,7 @@ def test_repro_output_matches_schema():
 
 
 def test_bad_repro_doc_is_rejected():
-    from fp8triage import repro
+    from fp8triage.confirm import repro
 
     res = repro._base("x", [], "cpu") | {"verdict": "maybe"}
     with pytest.raises(jsonschema.ValidationError):

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from fp8triage.logfacts import facts_from_lines
+from fp8triage.facts.logfacts import facts_from_lines
 from fp8triage.model import Line
 
 
@@ -85,7 +85,7 @@ def test_env_dump_pasted_into_a_log_gives_env_dump_facts(root):
     ("This model needs a newer GPU; consider an NVIDIA H100 instead", ("gpu", "NVIDIA H100")),
 ])
 def test_advice_text_gives_no_facts(text, absent):
-    from fp8triage.logfacts import facts_from_lines
+    from fp8triage.facts.logfacts import facts_from_lines
     from fp8triage.model import Line
 
     got = {(f.name, f.value) for f in facts_from_lines([Line("s.log", 1, text)])}
@@ -98,7 +98,7 @@ def test_advice_text_gives_no_facts(text, absent):
     ("GPU 0: NVIDIA H200 (UUID: GPU-1234)", ("gpu", "NVIDIA H200")),
 ])
 def test_statements_still_give_facts(text, present):
-    from fp8triage.logfacts import facts_from_lines
+    from fp8triage.facts.logfacts import facts_from_lines
     from fp8triage.model import Line
 
     assert present in {(f.name, f.value) for f in facts_from_lines([Line("s.log", 1, text)])}

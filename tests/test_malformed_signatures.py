@@ -16,7 +16,7 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fp8triage.catalogue import CatalogueError, build_signature, load_catalogue, parse_file
+from fp8triage.catalogue.loader import CatalogueError, build_signature, load_catalogue, parse_file
 from fp8triage.cli import cli
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -58,7 +58,7 @@ def test_a_log_is_judged_only_by_its_own_facts(two_machines: Path):
 
 
 def test_cli_facts_apply_to_every_log(two_machines: Path):
-    from fp8triage.facts import parse_cli_fact
+    from fp8triage.facts.vocabulary import parse_cli_fact
 
     res = scan_paths([str(two_machines)], cli_facts=[parse_cli_fact("capability=9.0")])
     assert set(_by_source(res).values()) == {"possible"}

@@ -14,15 +14,15 @@ from pathlib import Path
 
 import pytest
 
-from fp8triage import parallel
-from fp8triage.catalogue import load_catalogue
-from fp8triage.follow import Follower
-from fp8triage.ingest import Source
+from fp8triage.scan import parallel
+from fp8triage.catalogue.loader import load_catalogue
+from fp8triage.scan.follow import Follower
+from fp8triage.scan.ingest import Source
 from fp8triage.pipeline import Scanner, scan_paths
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
-from conftest import corpus_dir  # noqa: E402
+from corpuspath import corpus_dir  # noqa: E402
 from test_equivalence import _facts, summary  # noqa: E402
 
 CORPUS = corpus_dir()
@@ -144,6 +144,60 @@ def test_real_worker_processes_merge_exactly(cat, tmp_path, monkeypatch):
         assert summary(scan_paths([str(out)], catalogue=cat, jobs=jobs)) == ref
 
 
+def _quiet_workers_log(path: Path, seed: int) -> None:
+    """Workers whose error records are continued (the same header on the next record, as vLLM logs
+    a multi-line message) near and far: around the expiry distance, with hits in between."""
+    import random
+
+    rnd = random.Random(seed)
+    out = []
+    for i in range(1500):
+        r = rnd.random()
+        w = rnd.randrange(6)
+        if r < 0.05:
+            out.append(f"(VllmWorker rank={w} pid={50 + w}) ERROR 08-11 09:14:00 [core.py:1] step {i} failed")
+        elif r < 0.07:
+            out.append(f"(VllmWorker rank={w} pid={50 + w}) ERROR 08-11 09:14:00 [core.py:1] RuntimeError: boom {i % 3}")
+        elif r < 0.075:
+            out.append("WARNING 08-11 09:14:00 [x.py:1] no worker prefix; and this warning is long enough to wrap")
+        elif r < 0.08:
+            out.append(f"(APIServer pid=1) ERROR 08-11 09:14:00 [api.py:1] request {i} Error")
+        else:
+            out.append(f"(APIServer pid=1) INFO 08-11 09:14:00 [api.py:1] request {i} done")
+    path.write_text("\n".join(out) + "\n")
+
+
+@pytest.mark.parametrize("seed,near,warm", [(1, 32 * 1024, 512), (2, 200, 64), (3, 1000, 64), (4, 200, 4096)])
+def test_events_expire_alike_four_ways(cat, tmp_path, monkeypatch, seed, near, warm):
+    from fp8triage.scan import events, selector
+
+    monkeypatch.setattr(events, "QUIET_LINES", 40)  # expiries everywhere in 1,500 lines
+    monkeypatch.setattr(selector, "NEAR", near)  # the near search, and the search to the expiry line
+    path = tmp_path / "quiet.log"
+    _quiet_workers_log(path, seed)
+    # a small warm-up: events open where ranges meet are settled by the parent (handover)
+    _check(cat, path, monkeypatch, parts=7, warm=warm)
+
+
+def test_an_event_expires_when_its_worker_is_quiet_long_enough(cat):
+    from fp8triage.scan.events import QUIET_LINES
+
+    def heads(gap: int) -> list[str]:
+        lines = ["(VllmWorker rank=1 pid=5) ERROR 08-11 09:14:00 [core.py:1] first failure"]
+        lines += [f"(APIServer pid=1) INFO 08-11 09:14:00 [api.py:1] request {i}" for i in range(gap)]
+        lines += ["(VllmWorker rank=1 pid=5) ERROR 08-11 09:14:00 [core.py:1] second failure"]
+        data = ("\n".join(lines) + "\n").encode()
+        sc = Scanner(cat)
+        sc.scan_source(Source("q.log", None, len(data), data=data))
+        return sorted(g.event.message for g in sc.groups.values())
+
+    # a record with the same header right after (or soon after) continues the message
+    assert heads(10) == ["first failure second failure"]
+    assert heads(QUIET_LINES - 1) == ["first failure second failure"]
+    # the worker was quiet for QUIET_LINES lines: the first event was complete
+    assert heads(QUIET_LINES) == ["first failure", "second failure"]
+
+
 # -- signals (issue 16 item 5) ---------------------------------------------------------------------
 
 def _children(pid: int) -> set[int]:
@@ -167,9 +221,10 @@ def _alive(pid: int) -> bool:
 
 @pytest.fixture(scope="module")
 def big_log(tmp_path_factory):
-    """A log that keeps two workers busy for many seconds: every line a warning."""
-    block = "".join(f"(VllmWorker rank={i % 8} pid={100 + i % 8}) WARNING 08-11 09:14:{i % 60:02d} [x.py:{i}] "
-                    f"request {i} was preempted; total_num_cumulative_preemption={i}\n" for i in range(2000))
+    """A log that keeps two workers busy for many seconds: every line an error record (each one
+    an event to assemble and group; warnings no signature claims are skipped undecoded)."""
+    block = "".join(f"(VllmWorker rank={i % 8} pid={100 + i % 8}) ERROR 08-11 09:14:{i % 60:02d} [x.py:{i}] "
+                    f"request {i} failed; total_num_cumulative_preemption={i}\n" for i in range(2000))
     path = tmp_path_factory.mktemp("big") / "busy.log"
     data = block.encode() * (48 * 1024 * 1024 // len(block))
     path.write_bytes(data)

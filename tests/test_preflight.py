@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from fp8triage.catalogue import load_catalogue
-from fp8triage.checkpoint import checkpoint_facts
+from fp8triage.catalogue.loader import load_catalogue
+from fp8triage.facts.checkpoint import checkpoint_facts
 from fp8triage.cli import cli
-from fp8triage.facts import resolve
+from fp8triage.facts.vocabulary import resolve
 from fp8triage.model import Fact, Status, Truth
-from fp8triage.preflight import CHECKPOINT_FINDING_ID, check, run_check
-from fp8triage.probe import Probe
+from fp8triage.judge.preflight import CHECKPOINT_FINDING_ID, check, run_check
+from fp8triage.facts.probe import Probe
 
 _spec = importlib.util.spec_from_file_location("ckpt_builder", Path(__file__).parent / "fixtures" / "checkpoints" / "builder.py")
 B = importlib.util.module_from_spec(_spec)
@@ -327,7 +327,7 @@ def test_every_preflight_signature_has_conditions_and_samples(cat):
 
 def test_a_variables_default_reads_as_a_sentence():
     """issue 16, item 14: the note on an unset variable says it is not set and which default applies."""
-    from fp8triage.conditions import evaluate
+    from fp8triage.judge.conditions import evaluate
     from fp8triage.model import Truth
 
     r = evaluate({"fact": "VLLM_USE_DEEP_GEMM", "not_in": ["0", "false"], "default": "1",

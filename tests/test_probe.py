@@ -8,9 +8,9 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from fp8triage import probe as P
+from fp8triage.facts import probe as P
 from fp8triage.cli import cli
-from fp8triage.envdump import parse_env_dump
+from fp8triage.facts.envdump import parse_env_dump
 from fp8triage.model import Fact
 
 FIX = Path(__file__).parent / "fixtures" / "envdumps"
@@ -111,7 +111,7 @@ def test_redact():
 
 
 def test_probe_does_not_import_torch_unless_asked():
-    code = "import sys, fp8triage.probe as p; p.probe(); print('torch' in sys.modules)"
+    code = "import sys, fp8triage.facts.probe as p; p.probe(); print('torch' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          cwd=Path(__file__).parents[1])
     assert out.stdout.strip() == "False"

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from fp8triage.redact import MASK, redact
+from fp8triage.scan.redact import MASK, redact
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = (ROOT / "examples" / "vllm-rtx5090-unknown-sf.log").read_text()
@@ -180,14 +180,14 @@ def test_check_and_facts_hold_no_secret(scene):
 
 
 def test_cli_fact_values_are_redacted():
-    from fp8triage.facts import parse_cli_fact
+    from fp8triage.facts.vocabulary import parse_cli_fact
 
     f = parse_cli_fact(f"model=https://alice:{SECRETS['url_pw']}@hub.example.com/x")
     assert SECRETS["url_pw"] not in f.value and MASK in f.value
 
 
 def test_checkpoint_path_is_redacted(scene):
-    from fp8triage.checkpoint import checkpoint_facts
+    from fp8triage.facts.checkpoint import checkpoint_facts
 
     info = checkpoint_facts(scene["model"])
     _assert_clean(json.dumps(info.to_dict()), "checkpoint info")

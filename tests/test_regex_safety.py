@@ -1,5 +1,5 @@
 """Regex safety: every signature search has a time limit, and `signatures validate` rejects
-patterns that backtrack catastrophically (fp8triage/regexsafety.py).
+patterns that backtrack catastrophically (fp8triage/catalogue/regexsafety.py).
 
 A planted user signature with a catastrophic pattern shows both sides: validate rejects it
 naming the file, the key and the reason; scan with it finishes in bounded time and says in the
@@ -15,8 +15,9 @@ import pytest
 import regex
 from click.testing import CliRunner
 
-from fp8triage import matcher, regexsafety
-from fp8triage.catalogue import load_catalogue
+from fp8triage.judge import matcher
+from fp8triage.catalogue import regexsafety
+from fp8triage.catalogue.loader import load_catalogue
 from fp8triage.cli import cli
 from fp8triage.pipeline import scan_paths
 

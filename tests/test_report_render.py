@@ -88,7 +88,7 @@ def test_every_status_severity_truth_and_verdict_is_mapped():
     assert set(H.SEVERITY_TEXT) == set(Severity)
     assert set(H.TRUTH_TEXT) == set(Truth)
     assert set(H.REMEDY_FIT) == set(Truth)
-    from fp8triage.repro import VERDICTS
+    from fp8triage.confirm.repro import VERDICTS
 
     assert set(H.VERDICT_TEXT) == set(VERDICTS)
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from fp8triage import repro as R
+from fp8triage.confirm import repro as R
 from fp8triage.cli import cli
 from fp8triage.model import Finding, Remedy, Severity, Status, Truth
 
@@ -375,7 +375,7 @@ def test_runner_rejects_bad_input(tmp_path):
 def test_runner_module_does_not_import_torch():
     import subprocess
 
-    code = ("import sys; import fp8triage.repro, fp8triage.cli.repro; "
+    code = ("import sys; import fp8triage.confirm.repro, fp8triage.cli.repro; "
             "sys.exit(1 if 'torch' in sys.modules else 0)")
     assert subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).resolve().parents[1]).returncode == 0
 

@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from fp8triage import repro as R
+from fp8triage.confirm import repro as R
 
 pytestmark = pytest.mark.gpu
 

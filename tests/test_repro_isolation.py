@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from fp8triage import repro as R
+from fp8triage.confirm import repro as R
 from fp8triage.cli import cli
 
 ROOT = Path(__file__).resolve().parent.parent

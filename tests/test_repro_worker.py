@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from fp8triage import repro as R
+from fp8triage.confirm import repro as R
 
 HAVE_TORCH = importlib.util.find_spec("torch") is not None
 KDIR = Path(R.discover()["deepgemm-sf-layout"]).parent

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 
-from fp8triage import sigtools
+from fp8triage.catalogue import sigtools
 from fp8triage.cli import cli
 
 SAMPLES = sigtools.find_samples()
@@ -123,3 +123,67 @@ def test_signatures_test_command_in_a_subprocess(root):
                        capture_output=True, text=True, timeout=600)
     assert p.returncode == 0, p.stdout + p.stderr
     assert "0 failed" in p.stderr
+
+
+# -- pinned samples: status, evidence lines and condition facts (issue 15) ------------------------
+
+def test_every_bundled_match_sample_is_pinned():
+    unpinned = [_id(s) for s in MATCH if not s.pin_path.exists()]
+    assert unpinned == [], f"run FP8TRIAGE_BLESS=1 fp8triage signatures test: {unpinned}"
+
+
+def _copy_signature(tmp_path, sig_id: str):
+    import shutil
+
+    src = sigtools.builtin_dir()
+    d = tmp_path / "sigs"
+    (d / "samples").mkdir(parents=True)
+    shutil.copy(src / f"{sig_id}.toml", d / f"{sig_id}.toml")
+    shutil.copytree(src / "samples" / sig_id, d / "samples" / sig_id)
+    return d
+
+
+def _run(d, name: str):
+    cat = sigtools.load(d)
+    sample = next(s for s in sigtools.find_samples(d) if s.kind == "match" and s.path.name == name)
+    return sigtools.run_sample(sample, cat)
+
+
+def test_a_lowered_status_fails_the_pinned_harness(tmp_path):
+    """The same top finding, but likely -> possible (its message evidence made weak): the pin catches it."""
+    d = _copy_signature(tmp_path, "ue8m0-pack-assert")
+    assert _run(d, "corpus-005.log").ok
+    toml = d / "ue8m0-pack-assert.toml"
+    text = "".join(ln for ln in toml.read_text().splitlines(keepends=True) if not ln.startswith("strength ="))
+    toml.write_text(text.replace("[[evidence.patterns]]\n", '[[evidence.patterns]]\nstrength = "weak"\n'))
+    r = _run(d, "corpus-005.log")
+    assert r.got[0] == ("ue8m0-pack-assert", "possible")  # the old harness (top id only) passed this
+    assert not r.ok and "status likely -> possible" in r.detail
+
+
+def test_a_moved_evidence_line_fails_the_pinned_harness(tmp_path):
+    d = _copy_signature(tmp_path, "ue8m0-pack-assert")
+    log = d / "samples" / "ue8m0-pack-assert" / "match" / "corpus-005.log"
+    log.write_text("INFO server starting\n" + log.read_text())
+    r = _run(d, "corpus-005.log")
+    assert r.got[0] == ("ue8m0-pack-assert", "likely")
+    assert not r.ok and "evidence [1, 2] -> [2, 3]" in r.detail
+
+
+def test_bless_rewrites_the_pin_and_the_harness_then_passes(tmp_path, monkeypatch):
+    d = _copy_signature(tmp_path, "ue8m0-pack-assert")
+    log = d / "samples" / "ue8m0-pack-assert" / "match" / "corpus-005.log"
+    log.write_text("INFO server starting\n" + log.read_text())
+    monkeypatch.setenv(sigtools.BLESS_ENV, "1")
+    assert _run(d, "corpus-005.log").ok
+    monkeypatch.delenv(sigtools.BLESS_ENV)
+    assert _run(d, "corpus-005.log").ok
+    pin = log.with_suffix(".expect.json").read_text()
+    assert '"line": 2' in pin and '"line": 3' in pin
+
+
+def test_a_broken_pin_is_one_sentence(tmp_path):
+    d = _copy_signature(tmp_path, "ue8m0-pack-assert")
+    (d / "samples" / "ue8m0-pack-assert" / "match" / "corpus-005.expect.json").write_text("{not json")
+    r = CliRunner().invoke(cli, ["signatures", "test", str(d)])
+    assert r.exit_code == 1 and "corpus-005.expect.json: not valid JSON" in r.output and "Traceback" not in r.output

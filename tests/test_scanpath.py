@@ -7,11 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from fp8triage.catalogue import load_catalogue
-from fp8triage.follow import Follower
+from fp8triage.catalogue.loader import load_catalogue
+from fp8triage.scan.follow import Follower
 from fp8triage.pipeline import Scanner, scan_text
-from fp8triage.prefilter import ALERT, DUMP, EVIDENCE, FACT, LITERAL, REGEX, STRUCTURAL, Prefilter
-from fp8triage.selector import every_line, prefiltered
+from fp8triage.scan.prefilter import (ALERT, DUMP, EVIDENCE, FACT, LITERAL, LITERAL_TAILED, REGEX, STRUCTURAL, WARN,
+                                      Prefilter)
+from fp8triage.scan.selector import every_line, prefiltered
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = (ROOT / "examples" / "vllm-rtx5090-unknown-sf.log").read_bytes()
@@ -100,6 +101,17 @@ def test_prefiltered_feeds_the_wrapped_tail_of_a_long_line_only():
     assert [r for r, _n, _b in rec.fed] == [head, b"mation", b"w1|end"]
 
 
+def test_prefiltered_json_lines_are_tails_only_by_their_message():
+    head = b'{"log": "w1|RuntimeError Error: Assertion error (csrc/apis/layout.hpp:59): Unknown SF transfor"}'
+    tail = b'{"log": "mation, and more text: a tail long enough to have been cut by the terminal again"}'
+    other = b'{"log": "(APIServer pid=1) INFO a record of its own, long enough to have a tail of its own"}'
+    buf = head + b"\n" + tail + b"\n" + other + b"\n" + other + b"\n"
+    rec = Rec(opens={head: "w1"})
+    prefiltered(PF, rec, buf, 0, len(buf), 1, jsonl=True)
+    # a JSON record whose message starts with a prefix is no wrapped tail: not fed
+    assert [r for r, _n, _b in rec.fed] == [head, tail]
+
+
 def test_prefiltered_reads_every_line_of_an_open_dump():
     buf = b"header collect_env\nPyTorch: 2\nOS: x\nlast\nafter\n"
     rec = Rec(dump_lines={b"header collect_env", b"PyTorch: 2", b"OS: x"})
@@ -134,7 +146,7 @@ def test_fact_only_lines_start_no_event_and_are_barely_decoded(cat):
     decoded = []
     real = sc.feed.feed
     sc.feed.feed = lambda raw, lineno, bits: decoded.append(lineno) or real(raw, lineno, bits)
-    from fp8triage.ingest import Source
+    from fp8triage.scan.ingest import Source
 
     sc.scan_source(Source("chatty.log", None, len(data), data=data))
     res = sc.result()
@@ -149,11 +161,118 @@ def test_alert_words_on_info_lines_start_no_event_but_errors_do(cat):
     text = ("(APIServer pid=1) INFO 08-11 09:14:00 [x.py:1] 0 requests failed so far\n"
             "(APIServer pid=1) ERROR 08-11 09:14:01 [x.py:2] Engine loop failed unexpectedly\n")
     sc = Scanner(cat)
-    from fp8triage.ingest import Source
+    from fp8triage.scan.ingest import Source
 
     sc.scan_source(Source("t.log", None, len(text), data=text.encode()))
     heads = [g.event.headline for g in sc.groups.values()]
     assert heads == ["Engine loop failed unexpectedly"]
+
+
+def _warning_log(n: int) -> bytes:
+    """A busy server's warnings (no signature claims them) between request lines."""
+    lines = []
+    for i in range(n):
+        lines += [f"(APIServer pid=1) WARNING 08-11 09:14:{i % 60:02d} [protocol.py:93] The following fields were "
+                  f"present in the request but ignored: {{'user'}} (request {i})",
+                  f'(APIServer pid=1) INFO:     10.0.0.{i % 250}:4{i % 1000:03d} - "POST /v1/completions HTTP/1.1" 200 OK']
+    return ("\n".join(lines) + "\n").encode()
+
+
+def _scan_counting(cat, data: bytes, exhaustive: bool = False):
+    from fp8triage.scan.ingest import Source
+
+    sc = Scanner(cat, exhaustive=exhaustive)
+    decoded = []
+    real = sc.feed.feed
+    sc.feed.feed = lambda raw, lineno, bits: decoded.append(lineno) or real(raw, lineno, bits)
+    sc.scan_source(Source("w.log", None, len(data), data=data))
+    return sc, decoded
+
+
+def test_warnings_no_signature_claims_start_no_event_and_are_not_decoded(cat):
+    sc, decoded = _scan_counting(cat, _warning_log(3000))
+    assert sc.groups == {}
+    assert decoded == []  # 6,000 lines, 3,000 of them warnings: none decoded
+    sc, decoded = _scan_counting(cat, _warning_log(300), exhaustive=True)
+    assert sc.groups == {} and len(decoded) == 600
+
+
+# a claimable warning cut in two by an 80-column terminal: the anchor "DeepGEMM unavailable for this
+# call" is split between the record and its unprefixed tail
+_CUT_WARNING = ("WARNING:transformers.integrations.finegrained_fp8:DeepGEMM unavailable for this\n"
+                " call, falling back to Triton. Reason: DeepGEMM kernel requires the `kernels` pa\n"
+                "ckage. Install it with `pip install -U kernels`.\n")
+
+
+@pytest.mark.parametrize("before,after", [
+    ("", ""),
+    ("(APIServer pid=1) WARNING 08-11 09:14:00 [x.py:1] a warning of another worker, long enough to wrap\n", ""),
+    ("", "(APIServer pid=1) WARNING 08-11 09:14:00 [x.py:1] a warning that follows, long enough to wrap too\n"),
+])
+def test_a_warning_cut_by_the_terminal_is_still_claimed(cat, before, after):
+    text = before + _CUT_WARNING + after
+    for exhaustive in (False, True):
+        res = scan_text(text, exhaustive=exhaustive, catalogue=cat)
+        assert res.findings and res.findings[0].id == "deepgemm-declined-fallback", exhaustive
+
+
+def test_a_long_warning_whose_next_line_is_no_tail_is_dropped_unseen(cat):
+    # long, next line unprefixed but a record of its own (a JSON record, a logger line): no event
+    text = ("WARNING:vllm.engine:The following fields were present in the request but were ignored: user\n"
+            "INFO:vllm.engine:Added request 1\n"
+            "WARNING:vllm.engine:The following fields were present in the request but were ignored: user\n")
+    for exhaustive in (False, True):
+        sc, _ = _scan_counting(cat, text.encode(), exhaustive=exhaustive)
+        assert sc.groups == {}, exhaustive
+
+
+def test_warning_shapes_give_the_same_result_prefiltered_and_exhaustive(cat):
+    from fp8triage.scan.ingest import Source
+
+    shapes = [
+        "(APIServer pid=1) WARNING 08-11 09:14:00 [x.py:1] short\n",
+        "(APIServer pid=1) WARNING 08-11 09:14:00 [x.py:1] long enough to be cut by a terminal at eighty co\n",
+        "lumns, and this is its tail\n",
+        "WARNING 08-11 09:14:00 [x.py:1] unprefixed long warning record that goes on and on and on and on\n",
+        "  indented continuation with an Error word in it\n",
+        "(VllmWorker rank=1 pid=5) WARNING 08-11 09:14:00 [fp8.py:9] DeepGEMM is not installed, falling back\n",
+        "(VllmWorker rank=1 pid=5) ERROR 08-11 09:14:00 [core.py:1] EngineCore failed to start.\n",
+        "Traceback (most recent call last):\n",
+        '  File "x.py", line 1, in <module>\n',
+        "(APIServer pid=1) WARNING 08-11 09:14:00 [x.py:1] a warning between a traceback's lines, long enough\n",
+        "RuntimeError: Assertion error (csrc/apis/layout.hpp:60): Unknown SF transformation\n",
+        "WARNING:root:the last line, long enough to be wrapped by a terminal, with no line after it",
+    ]
+    import random
+
+    rnd = random.Random(7)
+    for trial in range(40):
+        text = "".join(rnd.choice(shapes) for _ in range(30)).encode()
+        got = []
+        for exhaustive in (False, True):
+            sc = Scanner(cat, exhaustive=exhaustive)
+            sc.scan_source(Source("s.log", None, len(text), data=text))
+            got.append(sorted((g.fingerprint, g.count, g.event.lines[0].lineno, g.last.lineno if g.last else None)
+                              for g in sc.groups.values()))
+        assert got[0] == got[1], (trial, text.decode())
+
+
+def test_a_tailed_literal_hits_only_where_the_next_line_may_be_its_tail(monkeypatch):
+    from fp8triage.scan import prefilter
+
+    pf = Prefilter([("WARNING", LITERAL_TAILED, WARN), ("Error", LITERAL, ALERT)])
+    buf = (b"(a) WARNING x\n(b) INFO y\n"      # next line prefixed: no hit
+           b"WARNING cut here\n tail\n"         # next line may be its tail: hit
+           b"[c] WARNING z\n[d] Error\n"       # next line bracketed: no hit (the Error line is one)
+           b"WARNING last")                      # no line after it in the span: hit
+    want = {buf.index(b"WARNING cut"): WARN, buf.index(b"[d] Error"): ALERT, buf.index(b"WARNING last"): WARN}
+    assert pf.engine == "hyperscan"
+    monkeypatch.setattr(prefilter, "SMALL", 0)  # Hyperscan even for a small span
+    starts, flags = pf.hits(buf)
+    assert flags == want and starts == sorted(want)
+    monkeypatch.setattr(prefilter, "SMALL", 1 << 40)  # the Python `re` engine reads it the same way
+    assert pf.hits(buf)[1] == want
+    assert pf.classify(b"(a) WARNING x") == WARN  # one line: no condition (the line feed settles it)
 
 
 # -- environment dumps end by their structure ---------------------------------------------------------

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from fp8triage import history
+from fp8triage.store import history
 from fp8triage.cli import cli
 
 ROOT = Path(__file__).resolve().parent.parent

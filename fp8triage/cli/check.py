@@ -5,8 +5,8 @@ import sys
 
 import click
 
-from ..exitcodes import Exit
-from .options import gather_facts, handle_errors
+from .exitcodes import Exit
+from .options import handle_errors
 
 FAIL_ON = ("likely", "possible", "never")
 
@@ -55,23 +55,22 @@ def check(model_dir, fact_args, env_files, facts_from, no_probe, use_torch, sign
     Exit codes: 0 no risk at the --fail-on level, 1 unreadable input (one sentence on stderr),
                 2 usage error, 3 a risk was found.
     """
-    from ..catalogue import load_catalogue
-    from ..preflight import check as run_preflight
+    from ..catalogue.loader import load_catalogue
+    from ..facts.sources import gather
+    from ..judge.preflight import check as run_preflight
     from ..render.facts_text import render_check_json, render_check_text
 
     mode = facts_from or ("log" if env_files else "live")
-    cli_facts, other, _notes = gather_facts(fact_args, None, env_files, "log")
+    got = gather(fact_args, None, env_files, "log")
+    cli_facts, other = got.cli, got.other
     info = None
     if model_dir:
-        from ..checkpoint import CheckpointError, checkpoint_facts
+        from ..facts.checkpoint import checkpoint_facts
 
-        try:
-            info = checkpoint_facts(model_dir)
-        except CheckpointError as e:
-            raise click.ClickException(str(e)) from None
+        info = checkpoint_facts(model_dir)
     probe = None
     if not no_probe:
-        from ..probe import probe as run_probe
+        from ..facts.probe import probe as run_probe
 
         probe = run_probe(use_torch=use_torch)
     cat = load_catalogue(signature_dirs)

@@ -16,7 +16,7 @@ def env(fmt: str, use_torch: bool) -> None:
     Works with fewer facts on a machine without a GPU, nvidia-smi or torch. torch is imported
     only with --torch. Secret-looking values are redacted.
     """
-    from ..probe import probe
+    from ..facts.probe import probe
     from ..render.facts_text import render_env_json, render_env_text
 
     result = probe(use_torch=use_torch)

@@ -13,7 +13,7 @@ def facts(fmt: str) -> None:
     Names are case-insensitive on the command line and the aliases shown are accepted
     (e.g. --fact cc=12.0 is --fact capability=12.0).
     """
-    from ..facts import FACTS
+    from ..facts.vocabulary import FACTS
     from ..render.facts_text import render_fact_specs_json, render_fact_specs_text
 
     specs = list(FACTS.values())

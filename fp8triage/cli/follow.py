@@ -1,30 +1,31 @@
-"""`fp8triage scan --follow`: print each notice from fp8triage.follow as it comes, then a summary."""
+"""`fp8triage scan --follow`: print each notice from fp8triage.scan.follow as it comes, then a summary."""
 from __future__ import annotations
 
 import json
 import signal
 import sys
 import time
+import uuid
 
 import click
 
-from ..exitcodes import exit_code
-from ..redact import redact
-
-SCHEMA_VERSION = "1.0"
+from .exitcodes import exit_code
+from ..scan.redact import redact
+from ..render.envelope import envelope
 
 
 def _raise_interrupt(_signum, _frame):
     raise KeyboardInterrupt
 
 
-def run_follow(target: str, *, catalogue, facts, prefer: str, fmt: str, fail_on: str, db_path, no_history: bool,
+def run_follow(target: str, prepared, *, prefer: str, fmt: str, fail_on: str, db_path, no_history: bool,
                poll: float = 0.1, idle: float = 1.0) -> int:
-    """Follow ``target`` until end of input or Ctrl-C (SIGINT/SIGTERM); returns the exit code."""
-    from ..follow import Follower, follow
+    """Follow ``target`` with the catalogue and facts of ``prepared`` (``api.prepare``) until end of
+    input or Ctrl-C (SIGINT/SIGTERM); returns the exit code."""
+    from ..api import follow
 
-    if fmt not in ("text", "json"):
-        raise click.UsageError("--follow prints text or JSON lines (--format text|json)")
+    if fmt not in ("text", "json", "jsonl"):
+        raise click.UsageError("--follow prints text or JSON lines (--format text|json|jsonl)")
     if target != "-":
         import os
 
@@ -33,29 +34,48 @@ def run_follow(target: str, *, catalogue, facts, prefer: str, fmt: str, fail_on:
         if not os.path.exists(target):
             click.echo(f"fp8triage: {target} does not exist yet; waiting for it (Ctrl-C to stop)", err=True)
     name = "<stdin>" if target == "-" else target
-    fl = Follower(catalogue, name, facts, prefer, idle)
+    fl, notices = follow(target, prepared, facts_from=prefer, poll=poll, idle=idle)
+    run_id = uuid.uuid4().hex
+
+    def show(n) -> str:
+        if fmt == "jsonl":
+            from ..render.jsonl import line, notice_record
+
+            return redact(line(notice_record(n, run_id=run_id, source=name)))
+        return _notice_json(n) if fmt == "json" else _notice_text(n)
+
     old = signal.signal(signal.SIGTERM, _raise_interrupt)
     interrupted = False
     try:
-        for n in follow(catalogue, target, poll=poll, idle=idle, follower=fl):
-            _emit(fmt, _notice_json(n) if fmt == "json" else _notice_text(n))
+        for n in notices:
+            _emit(fmt, show(n))
     except KeyboardInterrupt:
         interrupted = True
         try:
             for n in fl.finish():
-                _emit(fmt, _notice_json(n) if fmt == "json" else _notice_text(n))
+                _emit(fmt, show(n))
         except KeyboardInterrupt:
             pass
     finally:
         signal.signal(signal.SIGTERM, old)
     result = fl.result()
+    result.meta["run_id"] = run_id
     code = exit_code([f.status.value for f in result.findings], len(result.unknown), fail_on)
     if not no_history:
         from .history import record_or_warn
 
         record_or_warn(result, code, db_path, mode="follow")
-    if fmt == "json":
-        _emit(fmt, json.dumps({"schema_version": SCHEMA_VERSION, "kind": "follow", "event": "summary",
+    if fmt == "jsonl":
+        from ..render.jsonl import line, record, versions
+
+        _emit(fmt, line(record(
+            "summary", run_id=run_id, source=name, exit_code=int(code), interrupted=interrupted,
+            complete=not interrupted, lines=fl.lines_total, sources=1,
+            findings=[{"id": f.id, "status": f.status.value, "count": f.count, "source": f.source}
+                      for f in result.findings],
+            unknown_errors=len(result.unknown), **versions(result.meta))))
+    elif fmt == "json":
+        _emit(fmt, json.dumps({**envelope("follow"), "event": "summary",
                                "exit_code": int(code), "interrupted": interrupted, "lines": fl.lines_total,
                                "findings": [{"id": f.id, "status": f.status.value, "count": f.count} for f in result.findings],
                                "unknown_errors": len(result.unknown)}, ensure_ascii=True))
@@ -67,12 +87,12 @@ def run_follow(target: str, *, catalogue, facts, prefer: str, fmt: str, fail_on:
 
 
 def _emit(fmt: str, text: str) -> None:
-    click.echo(redact(text) if fmt != "json" else text)
+    click.echo(redact(text) if fmt not in ("json", "jsonl") else text)
     sys.stdout.flush()
 
 
 def _notice_json(n) -> str:
-    d = {"schema_version": SCHEMA_VERSION, "kind": "follow", **n.to_dict()}
+    d = {**envelope("follow"), **n.to_dict()}
     return redact(json.dumps(d, ensure_ascii=True))
 
 

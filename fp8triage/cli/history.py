@@ -6,8 +6,7 @@ import json
 import click
 
 from .options import handle_errors
-
-SCHEMA_VERSION = "1.0"
+from ..render.envelope import envelope
 
 
 def db_option(f):
@@ -15,7 +14,7 @@ def db_option(f):
                         help="History database (default: $FP8TRIAGE_DB, else history.db in $FP8TRIAGE_DATA_DIR, else in $XDG_DATA_HOME/fp8triage).")(f)
 
 
-@click.command("history")
+@click.group("history", invoke_without_command=True)
 @click.option("--signature", "signature", metavar="ID", help="Only this signature's findings and groups.")
 @click.option("--status", type=click.Choice(["confirmed", "likely", "possible", "ruled-out", "unknown"]),
               help="Only findings/groups with this status (unknown: error groups no signature knows).")
@@ -23,8 +22,9 @@ def db_option(f):
 @click.option("--limit", type=click.IntRange(1, 10_000), default=50, show_default=True, help="At most this many rows per table.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True, help="Output format.")
 @db_option
+@click.pass_context
 @handle_errors
-def history(signature, status, since, limit, fmt, db_path):
+def history(ctx, signature, status, since, limit, fmt, db_path):
     """Show recurring findings and error groups from earlier runs.
 
     Every `fp8triage scan` records its run, findings, error groups (by fingerprint) and the
@@ -32,26 +32,29 @@ def history(signature, status, since, limit, fmt, db_path):
     how many runs saw them; the fingerprint of an unknown group is what `fp8triage signatures
     new ID --from-fingerprint FP` scaffolds a signature from.
 
+    `fp8triage history import RESULT.json...` merges the JSON results of scans on other hosts
+    (each run once), so the counts of hosts and runs cover the whole fleet.
+
     \b
     Examples:
       fp8triage history --since 7d
       fp8triage history --status unknown --format json
       fp8triage history --signature deepgemm-unknown-sf-transformation
+      fp8triage history import results/*.json
     """
-    from ..history import HistoryError, parse_since, query
+    if ctx.invoked_subcommand is not None:
+        return
+    from ..store.history import parse_since, query
 
-    try:
-        since_iso = parse_since(since) if since else None
-        data = query(db_path, signature=signature, status=status, since=since_iso, limit=limit)
-    except HistoryError as e:
-        raise click.ClickException(str(e)) from None
+    since_iso = parse_since(since) if since else None
+    data = query(db_path, signature=signature, status=status, since=since_iso, limit=limit)
     if signature and not data["findings"] and not data["groups"]:
-        from ..catalogue import load_catalogue
+        from ..catalogue.loader import load_catalogue
 
         if load_catalogue().get(signature) is None:
             raise click.ClickException(
                 f"no signature is named {signature!r}, and no recorded run has it; `fp8triage signatures list` shows the ids")
-    data = {"schema_version": SCHEMA_VERSION, "kind": "history",
+    data = {**envelope("history"),
             "filters": {"signature": signature, "status": status, "since": since_iso}, **data}
     if fmt == "json":
         click.echo(json.dumps(data, indent=2, ensure_ascii=True))
@@ -63,7 +66,7 @@ def history(signature, status, since, limit, fmt, db_path):
 
 def record_or_warn(result, code, db_path, mode: str = "scan") -> int | None:
     """Record a run; on any history problem print one warning line on stderr and go on."""
-    from ..history import HistoryError, record_run
+    from ..store.history import HistoryError, record_run
 
     try:
         return record_run(result, int(code), path=db_path, mode=mode)
@@ -75,16 +78,12 @@ def record_or_warn(result, code, db_path, mode: str = "scan") -> int | None:
 
 
 def scaffold_from_history(sig_id, fingerprint, sig_dir, db_path, anchor: str = ""):
-    """`signatures new ID --from-fingerprint FP`: typed errors become one sentence."""
-    from ..history import HistoryError
-    from ..scaffold import ScaffoldError, scaffold_from_fingerprint
+    """`signatures new ID --from-fingerprint FP`."""
+    from ..catalogue.scaffold import scaffold_from_fingerprint
 
     if anchor:
         raise click.UsageError("--anchor and --from-fingerprint do not go together: the anchor comes from the group")
-    try:
-        return scaffold_from_fingerprint(sig_id, fingerprint, sig_dir, db_path)
-    except (HistoryError, ScaffoldError) as e:
-        raise click.ClickException(str(e)) from None
+    return scaffold_from_fingerprint(sig_id, fingerprint, sig_dir, db_path)
 
 
 def _day(ts: str | None) -> str:
@@ -124,3 +123,12 @@ def render_text(data: dict) -> str:
         out.append("")
         out.append(f"Turn an unknown group into a signature: fp8triage signatures new ID --from-fingerprint {unknown[0]['fingerprint']}")
     return "\n".join(out) + "\n"
+
+
+def _import_command():
+    from .history_import import history_import
+
+    return history_import
+
+
+history.add_command(_import_command(), "import")

@@ -30,62 +30,27 @@ def fact_options(f):
     return f
 
 
-def gather_facts(fact_args, model_dir, env_files, facts_from) -> tuple[list[Fact], list[Fact], list[str]]:
-    """(command-line facts, other facts, notes). Raises click.ClickException on bad input."""
-    from ..facts import FactError, parse_cli_fact
-
-    cli: list[Fact] = []
-    for a in fact_args:
-        try:
-            cli.append(parse_cli_fact(a))
-        except FactError as e:
-            raise click.UsageError(str(e)) from None
-    other: list[Fact] = []
-    notes: list[str] = []
-    if model_dir:
-        from ..checkpoint import CheckpointError, checkpoint_facts
-
-        try:
-            info = checkpoint_facts(model_dir)
-        except CheckpointError as e:
-            raise click.ClickException(str(e)) from None
-        other.extend(info.facts)
-        notes.extend(f"checkpoint: {p}" for p in info.problems)
-    for ef in env_files:
-        from ..envdump import parse_env_dump
-
-        try:
-            text = Path(ef).read_text(encoding="utf-8", errors="replace")
-        except OSError as e:
-            raise click.ClickException(f"{ef}: cannot be read ({e.strerror or e})") from None
-        got = parse_env_dump(text, ef)
-        if not got:
-            raise click.ClickException(
-                f"{ef}: no environment dump recognised (expected torch/vLLM collect_env, `transformers env` or nvidia-smi output)"
-            )
-        other.extend(got)
-    if facts_from in ("live", "all"):
-        from ..probe import live_facts
-
-        other.extend(live_facts())
-    return cli, other, notes
+def jobs_option(f):
+    """-j/--jobs for the commands that scan."""
+    return click.option("-j", "--jobs", type=click.IntRange(min=0), default=0, show_default=True,
+                        help="Worker processes for big inputs (0: one per CPU; 1: none). A file of 32 MB or more is "
+                             "split into byte ranges scanned at once; the result is the same as with one process.")(f)
 
 
 def handle_errors(fn):
-    """Typed errors from the core become one sentence on stderr and exit code 1."""
+    """The one place where the core's typed errors (``fp8triage.errors.TriageError``) become one
+    sentence on stderr: exit code 2 for a fault in the command line's own words, else 1."""
 
     @functools.wraps(fn)
     def wrapper(*a, **kw):
-        from ..catalogue import CatalogueError
-        from ..ingest import IngestError
+        from ..errors import TriageError
 
         try:
             return fn(*a, **kw)
-        except IngestError as e:
-            raise click.ClickException(str(e)) from None
-        except CatalogueError as e:
-            lines = "\n  ".join(str(p) for p in e.problems)
-            raise click.ClickException(f"the signature catalogue has {len(e.problems)} problem(s):\n  {lines}") from None
+        except TriageError as e:
+            if e.usage:
+                raise click.UsageError(e.message) from None
+            raise click.ClickException(e.message) from None
         except BrokenPipeError:
             # the reader went away (| head): not an error of ours
             devnull = os.open(os.devnull, os.O_WRONLY)

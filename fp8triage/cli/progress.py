@@ -100,3 +100,15 @@ def for_scan(args) -> Progress | None:
     if not wanted():
         return None
     return Progress(total_size(args))
+
+
+def triage_with_progress(logs, **kw):
+    """``api.triage`` with the progress bar on stderr (when wanted): `scan` and `report` alike."""
+    from ..api import triage
+
+    bar = for_scan(logs)
+    try:
+        return triage(list(logs), progress=bar, **kw)
+    finally:
+        if bar is not None:
+            bar.close()

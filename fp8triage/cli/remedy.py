@@ -8,9 +8,9 @@ import sys
 
 import click
 
-from .options import fact_options, gather_facts, handle_errors
+from .options import fact_options, handle_errors
+from ..render.envelope import envelope
 
-SCHEMA_VERSION = "1.0"
 FORMATS = ("sh", "json", "text")
 
 
@@ -40,9 +40,10 @@ def remedy(sig_id, fmt, show_all, fact_args, model_dir, env_files, facts_from, s
     Exit codes: 0 remedies printed, 1 unknown ID or bad input, 2 usage error,
                 5 no remedy fits the facts (nothing to apply).
     """
-    from ..catalogue import load_catalogue
-    from ..facts import resolve
-    from ..matcher import build_remedies
+    from ..catalogue.loader import load_catalogue
+    from ..facts.sources import gather
+    from ..facts.vocabulary import resolve
+    from ..judge.matcher import build_remedies
 
     cat = load_catalogue(signature_dirs)
     sig = cat.get(sig_id)
@@ -50,8 +51,7 @@ def remedy(sig_id, fmt, show_all, fact_args, model_dir, env_files, facts_from, s
         close = difflib.get_close_matches(sig_id, cat.ids, n=3, cutoff=0.4)
         hint = f"; did you mean {', '.join(close)}?" if close else "; `fp8triage signatures list` lists them"
         raise click.ClickException(f"no signature with id {sig_id!r}{hint}")
-    cli_facts, other, _notes = gather_facts(fact_args, model_dir, env_files, facts_from)
-    chosen, _conflicts = resolve(list(cli_facts) + list(other), facts_from)
+    chosen, _conflicts = resolve(gather(fact_args, model_dir, env_files, facts_from).all, facts_from)
     remedies = build_remedies(sig, chosen)
     fitting = [r for r in remedies if r.applies.value != "fails"]
     shown = remedies if show_all else fitting
@@ -72,8 +72,7 @@ NO_REMEDY = 5  # documented in docs/json-contract.md
 def remedy_dict(sig, remedies, facts) -> dict:
     used = sorted({c.get("fact") for r in sig.remedies for c in r.get("when", []) if c.get("fact")})
     return {
-        "schema_version": SCHEMA_VERSION,
-        "kind": "remedy",
+        **envelope("remedy"),
         "signature": {"id": sig.id, "title": sig.title, "severity": sig.severity},
         "remedies": [
             {"rank": i + 1, **r.to_dict(), "shell": shell_line(r.action)} for i, r in enumerate(remedies)

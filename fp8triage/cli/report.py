@@ -5,7 +5,7 @@ import sys
 
 import click
 
-from .options import fact_options, gather_facts, handle_errors, write_output
+from .options import fact_options, handle_errors, jobs_option, write_output
 
 FORMATS = ("html", "markdown")
 DEFAULT_OUTPUT = {"html": "triage.html", "markdown": "triage.md"}
@@ -43,9 +43,10 @@ def infer_format(fmt: str | None, output: str | None) -> str:
               help="The logs all come from one machine: pool the facts read from them. By default each log "
                    "(file, or standard input) is one machine, judged on its own facts; --fact, --model, "
                    "--env-file and live facts apply to every log.")
+@jobs_option
 @handle_errors
 def report(logs, output, fmt, fact_args, model_dir, env_files, facts_from, signature_dirs, confirm, device,
-           repro_timeout, verbose, one_machine=False):
+           repro_timeout, verbose, one_machine=False, jobs=0):
     """Write a self-contained HTML or Markdown triage report.
 
     Runs the same scan as `fp8triage scan` and writes what it found for people: the verdict,
@@ -64,8 +65,8 @@ def report(logs, output, fmt, fact_args, model_dir, env_files, facts_from, signa
     Exit codes: 0 report written, 1 error (unreadable input, bad signature file,
                 unwritable output), 2 usage error.
     """
-    from ..catalogue import load_catalogue
-    from ..pipeline import scan_paths
+    from .progress import triage_with_progress
+    from ..render.formats import Options, render
 
     if not logs:
         if sys.stdin is None or sys.stdin.isatty():
@@ -73,31 +74,12 @@ def report(logs, output, fmt, fact_args, model_dir, env_files, facts_from, signa
         logs = ("-",)
     fmt = infer_format(fmt, output)
     output = output or DEFAULT_OUTPUT[fmt]
-    cli_facts, other_facts, notes = gather_facts(fact_args, model_dir, env_files, facts_from)
-    cat = load_catalogue(signature_dirs)
-    result = scan_paths(list(logs), catalogue=cat, cli_facts=cli_facts, extra_facts=other_facts, prefer=facts_from,
-                        one_machine=one_machine)
-    result.warnings.extend(notes)
-    if confirm:
-        from ..repro import confirm_findings
-
-        confirm_findings(result.findings, device=device, timeout=repro_timeout)
-        result.findings.sort(key=lambda f: f.status.rank)
-    text = render(result, fmt, verbose)
+    result = triage_with_progress(logs, facts=fact_args, model=model_dir, env_files=env_files, facts_from=facts_from,
+                    signatures=signature_dirs, jobs=jobs, one_machine=one_machine, confirm=confirm, device=device,
+                    repro_timeout=repro_timeout)
+    text = render(result, fmt, Options(verbose=verbose))
     write_output(output, text)
     click.echo(summary(result, fmt, output, len(text.encode("utf-8"))), err=True)
-
-
-def render(result, fmt: str, verbose: bool) -> str:
-    if fmt == "html":
-        from ..render.html import render_html
-
-        return render_html(result, verbose=verbose)
-    if fmt == "markdown":
-        from ..render.markdown import render_markdown
-
-        return render_markdown(result, verbose=verbose)
-    raise AssertionError(f"unhandled format {fmt}")
 
 
 def summary(result, fmt: str, output: str, size: int) -> str:

@@ -6,7 +6,8 @@ import time
 
 import click
 
-from .. import repro as R
+from ..confirm import repro as R
+from .options import handle_errors
 
 
 @click.command("repro")
@@ -25,6 +26,7 @@ from .. import repro as R
               help="Run the kernels of another folder (tests).")
 @click.option("--list", "list_only", is_flag=True, help="List the repro ids and exit.")
 @click.option("-v", "--verbose", is_flag=True, help="Show the kernels' stderr tails.")
+@handle_errors
 def repro(ids, device, fmt, timeout, jobs, isolate, kernel_dir, list_only, verbose):
     """Run FP8 kernel reproductions on the local GPU (or in CPU emulation).
 
@@ -36,19 +38,15 @@ def repro(ids, device, fmt, timeout, jobs, isolate, kernel_dir, list_only, verbo
     \b
     Exit codes: 0 all repros ran (whatever their verdicts), 1 bad input or torch missing.
     """
-    try:
-        known = R.discover(kernel_dir)
-        if list_only:
-            click.echo("\n".join(known))
-            return
-        todo = R.resolve_ids(ids, known)
-        if timeout <= 0:
-            raise R.ReproError("the timeout must be a positive number of seconds.")
-        if jobs is not None and jobs < 1:
-            raise R.ReproError("--jobs must be at least 1.")
-    except R.ReproError as e:
-        click.echo(f"fp8triage repro: {e}", err=True)
-        sys.exit(1)
+    known = R.discover(kernel_dir)
+    if list_only:
+        click.echo("\n".join(known))
+        return
+    todo = R.resolve_ids(ids, known)
+    if timeout <= 0:
+        raise R.ReproError("the timeout must be a positive number of seconds.")
+    if jobs is not None and jobs < 1:
+        raise R.ReproError("--jobs must be at least 1.")
     if not R.torch_available():
         click.echo(f"fp8triage repro: {R.NO_TORCH}", err=True)
         sys.exit(1)

@@ -5,11 +5,10 @@ import sys
 
 import click
 
-from ..exitcodes import FAIL_ON, Exit, exit_code
-from ..redact import redact, redact_report
-from .options import fact_options, gather_facts, handle_errors, use_color, write_output
+from .exitcodes import FAIL_ON, Exit, exit_code
+from .options import fact_options, handle_errors, jobs_option, use_color, write_output
 
-FORMATS = ("text", "json", "markdown", "html")
+FORMATS = ("text", "json", "jsonl", "markdown", "html")
 
 
 @click.command("scan")
@@ -39,63 +38,67 @@ FORMATS = ("text", "json", "markdown", "html")
               help="The logs all come from one machine: pool the facts read from them. By default each log "
                    "(file, or standard input) is one machine, judged on its own facts; --fact, --model, "
                    "--env-file and live facts apply to every log.")
-@click.option("-j", "--jobs", type=click.IntRange(min=0), default=0, show_default=True,
-              help="Worker processes for big inputs (0: one per CPU; 1: none). A file of 32 MB or more is split into "
-                   "byte ranges scanned at once; the result is the same as with one process.")
+@jobs_option
+@click.option("--ray", "ray_address", is_flag=False, flag_value="local", default=None, metavar="[ADDRESS]",
+              help="Scan on a Ray cluster: one task per file or object, and per 64 MiB range of a big one; the result "
+                   "is the local scan's. ADDRESS: HOST:PORT, ray://HOST:PORT or auto (the cluster this machine "
+                   "belongs to); without one, Ray starts on this machine. Needs the fleet extra.")
 @handle_errors
 def scan(logs, fmt, output, fact_args, model_dir, env_files, facts_from, signature_dirs, confirm, device,
-         repro_timeout, fail_on, verbose, color, exhaustive, follow=False, db_path=None, no_history=False, one_machine=False, jobs=1):
+         repro_timeout, fail_on, verbose, color, exhaustive, follow=False, db_path=None, no_history=False, one_machine=False, jobs=1,
+         ray_address=None):
     """Find the root cause of FP8 failures in server logs.
 
     LOG can be a file, a directory (searched for *.log, *.txt, *.gz, ...), a .gz file, or "-"
     for standard input (also the default when input is piped). Plain text, Docker/k8s JSON
     lines, `kubectl logs --prefix` and ANSI colours are understood.
 
+    LOG can also be a URL of an object or a prefix in object storage (s3://, gs://, file://;
+    the fleet extra): every log object under a prefix is one machine, labelled by its pod or
+    host folder.
+
     \b
     Examples:
       kubectl logs vllm-0 | fp8triage scan -
       fp8triage scan server.log other.log.gz --format json
       fp8triage scan server.log --fact gpu="NVIDIA B200" --model ./Qwen3-4B-FP8
+      fp8triage scan --ray auto s3://logs/vllm-prod/ --format html -o fleet.html
+      fp8triage scan --format jsonl s3://logs/vllm-prod/
 
     \b
     Exit codes: 0 nothing found, 1 error, 2 usage error,
                 3 known root cause found, 4 only unknown errors found,
                 130 interrupted (Ctrl-C), 143/129 stopped by SIGTERM/SIGHUP.
     """
-    from ..catalogue import load_catalogue
-    from ..pipeline import scan_paths
+    from ..api import prepare
 
+    if ray_address is not None and ray_address != "local":
+        from ..scan.rayscan import is_address
+
+        if not is_address(ray_address):  # `--ray s3://b/p/`: the option took a log as its value
+            logs, ray_address = (ray_address, *logs), "local"
     if not logs:
         if sys.stdin is None or sys.stdin.isatty():
             raise click.UsageError("give a log file, a directory, or '-' to read standard input")
         logs = ("-",)
-    cli_facts, other_facts, notes = gather_facts(fact_args, model_dir, env_files, facts_from)
-    cat = load_catalogue(signature_dirs)
+    prepared = prepare(facts=fact_args, model=model_dir, env_files=env_files, facts_from=facts_from,
+                       signatures=signature_dirs)
     if follow:
         from .follow import run_follow
 
         if len(logs) != 1:
             raise click.UsageError("--follow takes exactly one file, or '-' for standard input")
-        sys.exit(run_follow(logs[0], catalogue=cat, facts=list(cli_facts) + list(other_facts), prefer=facts_from,
-                            fmt=fmt, fail_on=fail_on, db_path=db_path, no_history=no_history))
-    from .progress import for_scan
+        if ray_address is not None:
+            raise click.UsageError("--follow reads one stream on this machine; it does not go together with --ray")
+        sys.exit(run_follow(logs[0], prepared, prefer=facts_from, fmt=fmt, fail_on=fail_on, db_path=db_path,
+                            no_history=no_history))
+    from .progress import triage_with_progress
 
-    bar = for_scan(logs)
-    try:
-        result = scan_paths(list(logs), catalogue=cat, cli_facts=cli_facts, extra_facts=other_facts,
-                            prefer=facts_from, exhaustive=exhaustive, progress=bar, jobs=jobs,
-                            one_machine=one_machine)
-    finally:
-        if bar is not None:
-            bar.close()
-    result.warnings.extend(redact(n) for n in notes)
-    if confirm:
-        from ..repro import confirm_findings
-
-        confirm_findings(result.findings, device=device, timeout=repro_timeout)
-        result.findings.sort(key=lambda f: f.status.rank)
+    result = triage_with_progress(logs, prepared=prepared, facts_from=facts_from, exhaustive=exhaustive, jobs=jobs,
+                                  one_machine=one_machine, confirm=confirm, device=device,
+                                  repro_timeout=repro_timeout, ray=ray_address)
     code = exit_code([f.status.value for f in result.findings], len(result.unknown), fail_on)
-    write_output(output, redact_report(render(result, fmt, code, verbose, use_color(color) and not output, fail_on), fmt))
+    write_output(output, render(result, fmt, code, verbose, use_color(color) and not output, fail_on))
     if output:
         top = result.findings[0].id if result.findings else "no known root cause"
         click.echo(f"fp8triage: {top}; report written to {output}", err=True)
@@ -107,26 +110,14 @@ def scan(logs, fmt, output, fact_args, model_dir, env_files, facts_from, signatu
 
 
 def render(result, fmt: str, code: Exit, verbose: bool, color: bool, fail_on: str = "unknown") -> str:
-    if fmt == "json":
-        from ..render.jsonout import render_json
+    """The scan report in ``fmt`` through the one format registry (``render.formats``)."""
+    import shutil
 
-        return render_json(result, exit_code=int(code))
-    if fmt == "markdown":
-        from ..render.markdown import render_markdown
+    from ..render.formats import Options, render as render_format
 
-        return render_markdown(result, verbose=verbose)
-    if fmt == "html":
-        from ..render.html import render_html
-
-        return render_html(result, verbose=verbose)
-    if fmt == "text":
-        from ..render.text import render_text
-
-        import shutil
-
-        width = min(160, max(60, shutil.get_terminal_size((100, 24)).columns - 1))
-        return render_text(result, color=color, verbose=verbose, exit_note=_exit_note(code, result, fail_on), width=width)
-    raise AssertionError(f"unhandled format {fmt}")
+    width = min(160, max(60, shutil.get_terminal_size((100, 24)).columns - 1))
+    return render_format(result, fmt, Options(verbose=verbose, color=color, width=width, exit_code=int(code),
+                                              exit_note=_exit_note(code, result, fail_on)))
 
 
 def _exit_note(code: Exit, result=None, fail_on: str = "unknown") -> str:

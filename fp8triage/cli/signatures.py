@@ -1,7 +1,6 @@
 """`fp8triage signatures`: list, show, search, validate, test and scaffold failure signatures."""
 from __future__ import annotations
 
-import functools
 import json
 import shlex
 import sys
@@ -15,23 +14,8 @@ from .options import handle_errors
 SIG_DIR = click.Path(exists=True, file_okay=False, path_type=Path)
 
 
-def _typed_errors(fn):
-    """SigToolsError becomes one sentence on stderr (exit 1), like every other typed error."""
-
-    @functools.wraps(fn)
-    def wrapper(*a, **kw):
-        from ..sigtools import SigToolsError
-
-        try:
-            return fn(*a, **kw)
-        except SigToolsError as e:
-            raise click.ClickException(str(e)) from None
-
-    return handle_errors(wrapper)
-
-
 def _load(sig_dir: Path | None):
-    from .. import sigtools
+    from ..catalogue import sigtools
 
     return sigtools.load(sig_dir)
 
@@ -51,10 +35,10 @@ def signatures():
 @signatures.command("list")
 @dir_option
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-@_typed_errors
+@handle_errors
 def list_cmd(sig_dir, fmt):
     """List every signature: id, severity, priority and title."""
-    from .. import sigtools
+    from ..catalogue import sigtools
 
     rows = sigtools.summary_rows(_load(sig_dir))
     if fmt == "json":
@@ -70,11 +54,11 @@ def list_cmd(sig_dir, fmt):
 @click.argument("sig_id", metavar="ID")
 @dir_option
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-@_typed_errors
+@handle_errors
 def show_cmd(sig_id, sig_dir, fmt):
     """Show one signature: summary, cause, fix, conditions, remedies, known problems,
     references and an excerpt of a real sample."""
-    from .. import sigtools
+    from ..catalogue import sigtools
 
     info = sigtools.show(_load(sig_dir), sig_id, sig_dir)
     if fmt == "json":
@@ -84,7 +68,7 @@ def show_cmd(sig_id, sig_dir, fmt):
 
 
 def render_show(info: dict) -> str:
-    from .. import sigtools
+    from ..catalogue import sigtools
 
     out = [f"{info['id']} — {info['title']}",
            f"severity {info['severity']} · priority {info['priority']}"
@@ -121,13 +105,13 @@ def _indent(text: str) -> list[str]:
 @dir_option
 @click.option("-n", "--limit", type=int, default=20, show_default=True)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-@_typed_errors
+@handle_errors
 def search_cmd(text, sig_dir, limit, fmt):
     """Full-text search over the catalogue (ids, titles, causes, fixes, error texts, remedies).
 
     The catalogue is indexed once per catalogue version into a SQLite database in the cache
     directory ($FP8TRIAGE_CACHE_DIR, else $XDG_CACHE_HOME/fp8triage or ~/.cache/fp8triage)."""
-    from .. import sigtools
+    from ..catalogue import sigtools
 
     rows = sigtools.search(" ".join(text), sig_dir, limit)
     if fmt == "json":
@@ -145,13 +129,13 @@ def search_cmd(text, sig_dir, limit, fmt):
 @signatures.command("validate")
 @click.argument("sig_dir", required=False, type=SIG_DIR, metavar="[DIR]")
 @click.option("--no-samples", is_flag=True, help="Do not require a match and a near-miss sample per signature.")
-@_typed_errors
+@handle_errors
 def validate_cmd(sig_dir, no_samples):
     """Check signature files against the schema and their samples (default: the bundled catalogue).
 
     Each problem names the file, the key and what to write. Also checks that every match sample
     contains one of its signature's anchors, on the lines its primary pattern matches."""
-    from .. import sigtools
+    from ..catalogue import sigtools
 
     problems = sigtools.validate(sig_dir, require_samples=not no_samples)
     if problems:
@@ -167,15 +151,17 @@ def validate_cmd(sig_dir, no_samples):
 @click.option("--id", "ids", multiple=True, help="Only this signature's samples (repeatable).")
 @click.option("--no-cross", is_flag=True, help="Skip the catalogue-wide second-claimant check.")
 @click.option("-v", "--verbose", is_flag=True, help="Print passing samples too.")
-@_typed_errors
+@handle_errors
 def test_cmd(path, ids, no_cross, verbose):
     """Run every sample through the real scan pipeline (the harness CI uses).
 
     PATH is a signature directory (default: the bundled catalogue) or one signature file
     (tests only its samples). A match sample must make its signature the top finding; a
     near-miss must not produce it; and no other signature may claim a match sample with
-    status likely (unless the sample's own signature outranks it by priority)."""
-    from .. import sigtools
+    status likely (unless the sample's own signature outranks it by priority). A match sample
+    with a pin (NAME.expect.json beside it) must also give the pinned status, evidence lines
+    and condition facts; FP8TRIAGE_BLESS=1 rewrites the pins from this run (review the diff)."""
+    from ..catalogue import sigtools
 
     sig_dir = None
     if path is not None:
@@ -217,10 +203,10 @@ def _got(got) -> str:
 @click.option("--from-fingerprint", "fingerprint", metavar="FP", help="Start from an unknown error group in the history "
               "database (`fp8triage history --status unknown` lists them): its message becomes the pattern, its lines a match sample.")
 @click.option("--db", "db_path", type=click.Path(dir_okay=False), envvar="FP8TRIAGE_DB", help="History database for --from-fingerprint.")
-@_typed_errors
+@handle_errors
 def new_cmd(sig_id, sig_dir, anchor, fingerprint=None, db_path=None):
     """Scaffold signatures/ID.toml (valid against the schema) and its sample folders."""
-    from .. import sigtools
+    from ..catalogue import sigtools
 
     if fingerprint:
         from .history import scaffold_from_history

@@ -11,12 +11,10 @@ import textwrap
 from typing import Any, Iterable
 
 from .. import __version__
-from ..facts import DISPATCH_ENV_VARS
+from ..facts.vocabulary import DISPATCH_ENV_VARS
 from ..model import Fact, Finding, Truth
+from .envelope import envelope
 
-ENV_SCHEMA_VERSION = "1.0"
-CHECK_SCHEMA_VERSION = "2.0"  # 1 was the older envelope {"schema": "fp8triage.check/1"}
-FACTS_SCHEMA_VERSION = "1.0"
 
 
 def _dump(doc: dict[str, Any]) -> str:
@@ -61,7 +59,7 @@ def render_env_text(probe) -> str:
 
 
 def render_env_json(probe) -> str:
-    return _dump({"schema_version": ENV_SCHEMA_VERSION, "kind": "env", "tool_version": __version__, **probe.to_dict()})
+    return _dump({**envelope("env"), "tool_version": __version__, **probe.to_dict()})
 
 
 # --- facts (the vocabulary) -----------------------------------------------------------------
@@ -78,8 +76,7 @@ def render_fact_specs_text(specs) -> str:
 def render_fact_specs_json(specs) -> str:
     return _dump(
         {
-            "schema_version": FACTS_SCHEMA_VERSION,
-            "kind": "facts",
+            **envelope("facts"),
             "facts": [{"name": s.name, "kind": s.kind, "help": s.help, "aliases": list(s.aliases)} for s in specs],
         }
     )
@@ -165,8 +162,7 @@ def _finding_text(f: Finding, verbose: bool) -> list[str]:
 def render_check_json(result, exit_code: int) -> str:
     return _dump(
         {
-            "schema_version": CHECK_SCHEMA_VERSION,
-            "kind": "check",
+            **envelope("check"),
             "tool_version": __version__,
             "mode": result.mode,
             "catalogue_version": result.catalogue_version,

@@ -38,7 +38,7 @@ SEVERITY_TEXT = {
 }
 TRUTH_TEXT = {Truth.HOLDS: "holds", Truth.FAILS: "fails", Truth.UNKNOWN: "unknown"}
 REMEDY_FIT = {Truth.HOLDS: "fits these facts", Truth.UNKNOWN: "may fit", Truth.FAILS: "does not fit these facts"}
-# repro verdicts (fp8triage.repro.VERDICTS); anything else renders as "other"
+# repro verdicts (fp8triage.confirm.repro.VERDICTS); anything else renders as "other"
 VERDICT_TEXT = {
     "reproduced": "reproduced",
     "not-reproduced": "not reproduced",
@@ -557,7 +557,14 @@ def build_view(result: ScanResult, verbose: bool = False) -> dict[str, Any]:
         "version": fmt_value(meta.get("version")),
         "time": fmt_value(meta.get("time")),
         "warnings": [clip(w, 1000) for w in result.warnings],
+        "fleet": _fleet(result),
     }
+
+
+def _fleet(result: ScanResult) -> dict[str, Any] | None:
+    from .fleet import html_view
+
+    return html_view(result.fleet)
 
 
 # ── HTML ────────────────────────────────────────────────────────────────────────────────────

@@ -1,4 +1,4 @@
-"""JSON for runbooks. The contract is fp8triage/schemas/scan.schema.json (``SCHEMA_VERSION``)."""
+"""JSON for runbooks. The contract is fp8triage/schemas/scan.schema.json (its version: ``envelope.SCHEMA_VERSIONS["scan"]``)."""
 from __future__ import annotations
 
 import json
@@ -6,8 +6,8 @@ from typing import Any
 
 from ..model import ScanResult
 from .clip import clip_raw
+from .envelope import envelope
 
-SCHEMA_VERSION = "1.1"
 
 
 def _clip_lines(doc: dict[str, Any]) -> dict[str, Any]:
@@ -29,8 +29,7 @@ def _clip_lines(doc: dict[str, Any]) -> dict[str, Any]:
 
 def result_dict(result: ScanResult, *, exit_code: int | None = None) -> dict[str, Any]:
     return _clip_lines({
-        "schema_version": SCHEMA_VERSION,
-        "kind": "scan",
+        **envelope("scan"),
         "meta": result.meta,
         "exit_code": exit_code,
         "findings": [f.to_dict() for f in result.findings],
@@ -40,6 +39,7 @@ def result_dict(result: ScanResult, *, exit_code: int | None = None) -> dict[str
         "conflicts": result.conflicts,
         "inputs": [i.to_dict() for i in result.inputs],
         "warnings": result.warnings,
+        **({"fleet": result.fleet} if result.fleet is not None else {}),
     })
 
 

@@ -6,6 +6,7 @@ import textwrap
 import regex
 
 from ..model import Fact, Finding, ScanResult, Status, Truth
+from .fleet import text_lines as fleet_lines
 from .clip import split_span
 
 TEXT_LINE_CHARS = 500  # an evidence line longer than this is clipped around its match (and says so)
@@ -287,6 +288,11 @@ def render_text(result: ScanResult, *, color: bool = False, verbose: bool = Fals
             out.extend(render_finding(f, st, verbose, top=False, sources=len(result.inputs),
                                       context=context_line(facts_for(result, f.source)), width=width))
             out.append("")
+    fleet = fleet_lines(result.fleet, clean)
+    if fleet:
+        out.append(st(fleet[0], "1"))
+        out.extend(fleet[1:])
+        out.append("")
     if result.unknown:
         out.append(st("UNKNOWN ERRORS", "1") + " (no signature matched; `fp8triage signatures new ID --from-fingerprint FP` starts one)")
         limit = len(result.unknown) if verbose else 10

@@ -1,0 +1,106 @@
+"""The Python API: what `fp8triage scan`, `report` and `scan --follow` do, as library calls.
+
+``triage`` reads the fact sources, loads the catalogue, scans, confirms on request, orders the
+findings and redacts what the sources added; the commands differ only in defaults and in how they
+print. ``follow`` is the same for a growing file or a pipe. Bad input raises a
+``fp8triage.errors.TriageError`` whose message is one sentence. See docs/api.md.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Iterable, Iterator, Sequence
+
+from .catalogue.loader import Catalogue
+from .model import Fact, ScanResult
+
+
+@dataclass
+class Prepared:
+    """What every run needs before it reads a log: the catalogue and the facts of its sources."""
+
+    catalogue: Catalogue
+    cli_facts: list[Fact]
+    other_facts: list[Fact]
+    notes: list[str]  # problems with the fact sources that did not stop the run
+
+    @property
+    def facts(self) -> list[Fact]:
+        return self.cli_facts + self.other_facts
+
+
+def prepare(*, facts: Iterable[str] = (), model: str | None = None, env_files: Iterable[str] = (),
+            facts_from: str = "log", signatures: Iterable[str] = (), catalogue: Catalogue | None = None) -> Prepared:
+    """Load the catalogue (bundled plus ``signatures`` folders, unless ``catalogue`` is given) and
+    gather the facts: ``facts`` as ``NAME=VALUE`` strings (like ``--fact``), a checkpoint folder,
+    environment dumps and, with ``facts_from`` "live" or "all", this machine's probe."""
+    from .facts.sources import gather
+    from .catalogue.loader import load_catalogue
+
+    got = gather(facts, model, env_files, facts_from)
+    cat = catalogue if catalogue is not None else load_catalogue(list(signatures))
+    return Prepared(cat, got.cli, got.other, got.notes)
+
+
+def triage(
+    inputs: Sequence[str],
+    *,
+    facts: Iterable[str] = (),
+    model: str | None = None,
+    env_files: Iterable[str] = (),
+    facts_from: str = "log",
+    signatures: Iterable[str] = (),
+    catalogue: Catalogue | None = None,
+    exhaustive: bool = False,
+    jobs: int = 1,
+    one_machine: bool = False,
+    confirm: bool = False,
+    device: str = "auto",
+    repro_timeout: float = 120.0,
+    progress: Callable[[int], None] | None = None,
+    prepared: Prepared | None = None,
+    ray: str | None = None,
+) -> ScanResult:
+    """Triage the logs ``inputs`` (files, directories, ``.gz``, or "-" for standard input).
+
+    Returns the ``ScanResult``: findings most probable first, unknown error groups, the facts in
+    force and their conflicts, the inputs and the warnings. ``confirm`` runs the repro kernels the
+    findings name (needs torch) and re-orders the findings by their new status. ``jobs`` > 1 (0:
+    one per CPU) scans big inputs in worker processes; the result is the same. ``ray`` (an address,
+    "auto", or "local" to start Ray here) scans on a Ray cluster instead (scan/rayscan.py); the
+    result is the same again. ``inputs`` may also be object-storage URLs (s3://, gs://, file://)."""
+    from .confirm.repro import confirm_findings
+    from .pipeline import scan_paths
+    from .scan.redact import redact
+
+    p = prepared or prepare(facts=facts, model=model, env_files=env_files, facts_from=facts_from,
+                            signatures=signatures, catalogue=catalogue)
+    if ray is not None:
+        from .scan.rayscan import scan_paths_ray
+
+        result = scan_paths_ray(list(inputs), address=ray, catalogue=p.catalogue, cli_facts=p.cli_facts,
+                                extra_facts=p.other_facts, prefer=facts_from, exhaustive=exhaustive,
+                                progress=progress, one_machine=one_machine, cpus=jobs or None)
+    else:
+        result = scan_paths(list(inputs), catalogue=p.catalogue, cli_facts=p.cli_facts, extra_facts=p.other_facts,
+                            prefer=facts_from, exhaustive=exhaustive, progress=progress, jobs=jobs,
+                            one_machine=one_machine)
+    result.warnings.extend(redact(n) for n in p.notes)
+    if confirm:
+        confirm_findings(result.findings, device=device, timeout=repro_timeout)
+        result.findings.sort(key=lambda f: f.status.rank)
+    return result
+
+
+def follow(target: str, prepared: Prepared, *, facts_from: str = "log", poll: float = 0.1, idle: float = 1.0,
+           stop: Callable[[], bool] = lambda: False):
+    """Follow one growing file (or "-") with the catalogue and facts of ``prepared``.
+
+    Returns ``(follower, notices)``: iterate ``notices`` for each finding, unknown error and
+    consequence as soon as it is complete; ``follower.finish()`` flushes what is held at the end
+    and ``follower.result()`` is the ``ScanResult`` so far."""
+    from .scan.follow import Follower, follow as _follow
+
+    name = "<stdin>" if target == "-" else target
+    fl = Follower(prepared.catalogue, name, prepared.facts, facts_from, idle)
+    notices: Iterator = _follow(prepared.catalogue, target, poll=poll, idle=idle, stop=stop, follower=fl)
+    return fl, notices

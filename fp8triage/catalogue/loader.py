@@ -1,0 +1,348 @@
+"""Load and validate signature files.
+
+A bad file is never skipped silently: ``load_catalogue`` raises ``CatalogueError`` whose
+``problems`` each name the file, the key and what to write.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import tomllib
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterable
+
+import regex
+
+from .. import paths
+from ..judge.conditions import ConditionError, check_condition
+from ..facts.vocabulary import canonical_name
+from ..errors import TriageError
+
+
+@dataclass(frozen=True)
+class Problem:
+    file: str
+    key: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.file}: {self.key}: {self.message}" if self.key else f"{self.file}: {self.message}"
+
+
+class CatalogueError(TriageError):
+    def __init__(self, problems: list[Problem]):
+        self.problems = problems
+        super().__init__("; ".join(str(p) for p in problems))
+
+    @property
+    def message(self) -> str:
+        lines = "\n  ".join(str(p) for p in self.problems)
+        return f"the signature catalogue has {len(self.problems)} problem(s):\n  {lines}"
+
+
+@dataclass(frozen=True)
+class Pattern:
+    """One piece of evidence a signature looks for in an event.
+
+    ``kind`` says what it is matched against: ``message`` the event's text (the failure's own
+    words), ``frame`` each traceback or native backtrace frame as ``path:function``, ``location``
+    each source location the event names (a ``.cu``/``.hpp``/``.py`` path, a ``jit/`` path),
+    ``tokens`` an unordered set of words that must all occur in one event. ``strength`` is
+    ``strong`` (can make a finding likely on its own) or ``weak`` (possible, unless the facts
+    support it); messages default to strong, the rest to weak."""
+
+    name: str
+    source: str  # the regex ("" for tokens)
+    _compiled: Any  # regex.Pattern; None until first used (files already validated here), and for tokens
+    role: str  # "primary" | "supporting"
+    kinds: frozenset[str]  # event kinds it applies to; empty: any kind
+    flags: int = 0
+    kind: str = "message"
+    strength: str = "strong"
+    exc_types: frozenset[str] = frozenset()  # exception types it applies to (when the event has one)
+    tokens_all: tuple[str, ...] = ()
+    tokens_any: tuple[str, ...] = ()
+
+    @property
+    def compiled(self):
+        """The compiled pattern (None for tokens). Compiled on first use when the signature file
+        was validated before (a scan only compiles the patterns of signatures whose anchors it meets)."""
+        if self._compiled is None and self.kind != "tokens":
+            object.__setattr__(self, "_compiled", regex.compile(self.source, self.flags))
+        return self._compiled
+
+
+@dataclass
+class Signature:
+    id: str
+    title: str
+    severity: str
+    summary: str
+    cause: str
+    fix: str
+    path: Path
+    data: dict[str, Any]
+    patterns: list[Pattern]
+    anchors: list[str]
+    anchors_ignore_case: bool
+    conditions: list[dict[str, Any]]
+    remedies: list[dict[str, Any]]
+    references: list[dict[str, str]]
+    repro: list[str]
+    priority: int = 50
+    preflight: bool = False
+    silent: bool = False
+    stacks: list[str] = field(default_factory=list)
+
+    @property
+    def primary(self) -> list[Pattern]:
+        return [p for p in self.patterns if p.role == "primary"]
+
+    @property
+    def supporting(self) -> list[Pattern]:
+        return [p for p in self.patterns if p.role == "supporting"]
+
+
+@dataclass
+class Catalogue:
+    signatures: list[Signature]
+    version: str  # content hash of every signature file, so runs can say which catalogue judged them
+
+    def get(self, sig_id: str) -> Signature | None:
+        return next((s for s in self.signatures if s.id == sig_id), None)
+
+    @property
+    def ids(self) -> list[str]:
+        return [s.id for s in self.signatures]
+
+
+@lru_cache(maxsize=1)
+def _validator():
+    import jsonschema
+
+    schema = json.loads(paths.schema_path("signature").read_text(encoding="utf-8"))
+    return jsonschema.Draft202012Validator(schema)
+
+
+def _where(err) -> str:
+    return ".".join(str(p) for p in err.absolute_path) or "(top level)"
+
+
+def _schema_problem(file: str, err) -> Problem:
+    key = _where(err)
+    schema = err.schema if isinstance(err.schema, dict) else {}
+    hint = schema.get("description", "")
+    if err.validator == "additionalProperties":
+        extra = sorted(set(err.instance) - set(schema.get("properties", {})))
+        allowed = ", ".join(sorted(schema.get("properties", {})))
+        msg = f"unknown key(s) {', '.join(extra)}; allowed here: {allowed}"
+    elif err.validator == "required":
+        missing = [r for r in schema.get("required", []) if r not in err.instance]
+        sub = schema.get("properties", {})
+        hints = [sub.get(m, {}).get("description", "") for m in missing]
+        msg = f"missing key(s) {', '.join(missing)}" + (f"; write {hints[0]}" if hints and hints[0] else "")
+    elif err.validator == "oneOf" and isinstance(err.instance, dict) and "kind" in err.instance:
+        msg = f"action of kind {err.instance.get('kind')!r} is malformed; {hint}"
+    else:
+        msg = err.message + (f"; write {hint}" if hint else "")
+    return Problem(file, key, msg)
+
+
+def parse_file(path: Path) -> tuple[dict[str, Any] | None, list[Problem]]:
+    name = str(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as e:
+        return None, [Problem(name, "", f"cannot be read: {e.strerror or e}")]
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        return None, [Problem(name, "", "is not UTF-8 text; save it as UTF-8")]
+    except tomllib.TOMLDecodeError as e:
+        return None, [Problem(name, "", f"is not valid TOML ({e}); regexes belong in '''literal strings'''")]
+    return data, []
+
+
+def build_signature(path: Path, data: dict[str, Any], schema_checked: bool = False) -> tuple[Signature | None, list[Problem]]:
+    name = str(path)
+    if not schema_checked:
+        errors = sorted(_validator().iter_errors(data), key=lambda e: list(e.absolute_path))
+        problems = [_schema_problem(name, e) for e in errors]
+        if problems:
+            return None, problems
+    problems = []
+    if data["id"] != path.stem:
+        problems.append(Problem(name, "id", f"is {data['id']!r} but the file is named {path.name}; rename one so they agree"))
+    patterns: list[Pattern] = []
+    ev = data["evidence"]
+    for i, p in enumerate(ev["patterns"]):
+        kind = p.get("kind", "message")
+        strength = p.get("strength", "strong" if kind == "message" else "weak")
+        common = dict(kind=kind, strength=strength, exc_types=frozenset(p.get("exc_types", [])))
+        if kind == "tokens":
+            words = tuple(p.get("all", []))
+            if len(words) < 2:
+                problems.append(Problem(name, f"evidence.patterns.{i}.all", 'a tokens pattern needs all = ["word", "word", ...] (two or more stable words)'))
+                continue
+            patterns.append(Pattern(p["name"], "", None, p.get("role", "primary"), frozenset(p.get("kinds", [])),
+                                    0, tokens_all=words, tokens_any=tuple(p.get("any", [])), **common))
+            continue
+        if "regex" not in p:
+            problems.append(Problem(name, f"evidence.patterns.{i}", f"a {kind} pattern needs regex = '''...'''"))
+            continue
+        flags = regex.MULTILINE
+        if p.get("ignore_case"):
+            flags |= regex.IGNORECASE
+        if schema_checked:
+            # validated here before (compiles, fact groups known): compile on first use
+            patterns.append(Pattern(p["name"], p["regex"], None, p.get("role", "primary"),
+                                    frozenset(p.get("kinds", [])), flags, **common))
+            continue
+        try:
+            compiled = regex.compile(p["regex"], flags)
+        except regex.error as e:
+            problems.append(Problem(name, f"evidence.patterns.{i}.regex", f"does not compile ({e}); fix the pattern"))
+            continue
+        for group in compiled.groupindex:
+            if group.startswith("fact_") and canonical_name(group[5:]) is None:
+                problems.append(Problem(name, f"evidence.patterns.{i}.regex",
+                                        f"named group (?P<{group}>...) names no known fact; write (?P<fact_NAME>...) with NAME from `fp8triage facts`"))
+        patterns.append(Pattern(p["name"], p["regex"], compiled, p.get("role", "primary"),
+                                frozenset(p.get("kinds", [])), flags, **common))
+    anchors = list(ev.get("anchors", []))
+    if any(p.role == "primary" for p in patterns) and not anchors:
+        problems.append(
+            Problem(name, "evidence.anchors", "is required with a primary pattern; write the literal text every match contains, e.g. anchors = [\"Unknown SF transformation\"]")
+        )
+    for key in ("conditions",):
+        for i, c in enumerate(data.get(key, [])):
+            try:
+                check_condition(c)
+            except ConditionError as e:
+                problems.append(Problem(name, f"{key}.{i}", str(e)))
+    for i, r in enumerate(data.get("remedies", [])):
+        for j, c in enumerate(r.get("when", [])):
+            try:
+                check_condition(c)
+            except ConditionError as e:
+                problems.append(Problem(name, f"remedies.{i}.when.{j}", str(e)))
+    if problems:
+        return None, problems
+    sig = Signature(
+        id=data["id"],
+        title=data["title"],
+        severity=data["severity"],
+        summary=data["summary"],
+        cause=data["cause"].strip(),
+        fix=data["fix"].strip(),
+        path=path,
+        data=data,
+        patterns=patterns,
+        anchors=anchors,
+        anchors_ignore_case=bool(ev.get("anchors_ignore_case", False)),
+        conditions=list(data.get("conditions", [])),
+        remedies=list(data.get("remedies", [])),
+        references=list(data.get("references", [])),
+        repro=list(data.get("repro", [])),
+        priority=int(data.get("priority", 50)),
+        preflight=bool(data.get("preflight", False)),
+        silent=bool(data.get("silent", False)),
+        stacks=list(data.get("stacks", [])),
+    )
+    return sig, []
+
+
+def _validated_marker(digest: str) -> Path | None:
+    """A file whose existence says: this exact set of signature files passed the JSON Schema
+    here before. Loading jsonschema costs about half a second, so the scan path skips it for
+    files it has already checked; any edit changes the digest and brings the full check back."""
+    import os
+
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    try:
+        return Path(base) / "fp8triage" / f"signatures-valid-{digest}"
+    except (OSError, RuntimeError):
+        return None
+
+
+def signature_files(dirs: Iterable[Path]) -> list[Path]:
+    files: list[Path] = []
+    for d in dirs:
+        files.extend(sorted(p for p in Path(d).glob("*.toml") if not p.name.startswith("_")))
+    return files
+
+
+def load_catalogue(extra_dirs: Iterable[Path] = (), builtin: bool = True) -> Catalogue:
+    """Load the bundled signatures plus any user directories. Raises CatalogueError."""
+    dirs: list[Path] = [paths.data_dir("signatures")] if builtin else []
+    problems: list[Problem] = []
+    for d in extra_dirs:
+        d = Path(d)
+        if not d.is_dir():
+            problems.append(Problem(str(d), "", "is not a directory of signature files"))
+        else:
+            dirs.append(d)
+            for other in sorted(p for p in d.iterdir() if p.suffix.lower() in (".yaml", ".yml", ".json", ".tml")):
+                problems.append(Problem(str(other), "", f"is not read: signatures are TOML files; write it as {other.stem}.toml"))
+    sigs: list[Signature] = []
+    seen: dict[str, Path] = {}
+    files = signature_files(dirs)
+    digest = hashlib.sha256()
+    raw: dict[Path, bytes] = {}
+    for f in files:
+        try:
+            raw[f] = f.read_bytes()
+        except OSError:
+            continue
+        digest.update(str(f).encode() + b"\0" + raw[f] + b"\0")
+    full = digest.hexdigest()
+    marker = _validated_marker(full + _schema_digest())
+    checked = bool(marker and marker.exists())
+    parsed: dict = {}
+    cached = False
+    if checked:
+        # the marker holds the parsed files of this exact catalogue (start-up: no TOML parsing)
+        try:
+            import json
+
+            parsed = json.loads(marker.read_text(encoding="utf-8") or "{}")
+            cached = bool(parsed)
+        except (OSError, ValueError):
+            parsed = {}
+    for f in files:
+        data = parsed.get(str(f))
+        probs = []
+        if data is None:
+            data, probs = parse_file(f)
+            parsed[str(f)] = data
+        problems += probs
+        if data is None:
+            continue
+        sig, probs = build_signature(f, data, schema_checked=checked)
+        problems += probs
+        if sig is None:
+            continue
+        if sig.id in seen:
+            problems.append(Problem(str(f), "id", f"{sig.id!r} is already defined in {seen[sig.id]}; ids must be unique"))
+            continue
+        seen[sig.id] = f
+        sigs.append(sig)
+    if problems:
+        raise CatalogueError(problems)
+    if marker is not None and not cached:
+        try:
+            import json
+
+            marker.parent.mkdir(parents=True, exist_ok=True)
+            marker.write_text(json.dumps(parsed), encoding="utf-8")
+        except (OSError, TypeError, ValueError):
+            pass  # not writable: validate again next time
+    version = hashlib.sha256(b"".join(f.name.encode() + b"\0" + raw[f] for f in files if f in raw)).hexdigest()[:12]
+    return Catalogue(sigs, version)
+
+
+@lru_cache(maxsize=1)
+def _schema_digest() -> str:
+    return hashlib.sha256(paths.schema_path("signature").read_bytes()).hexdigest()[:12]

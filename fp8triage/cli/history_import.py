@@ -1,0 +1,53 @@
+"""`fp8triage history import`: merge scan results from many hosts into one history database."""
+from __future__ import annotations
+
+import json
+
+import click
+
+from .options import handle_errors
+
+
+@click.command("import")
+@click.argument("results", nargs=-1, required=True, type=click.Path(dir_okay=False), metavar="RESULT.json...")
+@click.option("--db", "db_path", type=click.Path(dir_okay=False), envvar="FP8TRIAGE_DB",
+              help="History database to merge into (default: $FP8TRIAGE_DB, else history.db in $FP8TRIAGE_DATA_DIR, "
+                   "else in $XDG_DATA_HOME/fp8triage).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="Output format of the import report.")
+@handle_errors
+def history_import(results, db_path, fmt):
+    """Merge scan results from other hosts into the history database.
+
+    Each RESULT is the output of `fp8triage scan --format json` (or `--format jsonl`) on some
+    host. A run keeps its own time and host; a run already in the database (same run id) is
+    skipped, so importing the same files again changes nothing. A file that is not a scan
+    result is named with the reason, the others are still imported, and the exit code is 1.
+
+    \\b
+    Examples:
+      fp8triage history import results/*.json
+      fp8triage history --since 7d       # then: runs and hosts across the fleet
+    """
+    from ..store.history import HistoryError
+    from ..store.history_import import import_results
+
+    try:
+        rep = import_results(list(results), db_path)
+    except HistoryError as e:
+        raise click.ClickException(str(e)) from None
+    if fmt == "json":
+        from ..render.envelope import envelope
+
+        click.echo(json.dumps({**envelope("history-import"), "imported": rep.imported,
+                               "skipped": rep.skipped, "failed": rep.failed}, indent=2, ensure_ascii=True))
+    else:
+        for r in rep.imported:
+            click.echo(f"imported {r['file']}: run {r['run_id'][:12]} from host {r['host']} (history run {r['id']})")
+        for r in rep.skipped:
+            click.echo(f"skipped  {r['file']}: run {r['run_id'][:12]} is already in the history (run {r['id']})")
+        click.echo(f"{len(rep.imported)} imported, {len(rep.skipped)} already there, {len(rep.failed)} failed")
+    for r in rep.failed:
+        click.echo(f"fp8triage: {r['file']}: {r['error']}", err=True)
+    if rep.failed:
+        raise SystemExit(1)

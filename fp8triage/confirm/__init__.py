@@ -1,0 +1,1 @@
+"""Confirming a finding with the bundled FP8 kernel reproductions (torch only in the worker)."""

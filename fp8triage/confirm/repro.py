@@ -1,0 +1,736 @@
+"""Run the bundled FP8 repro kernels and use their results to confirm findings.
+
+Each kernel under ``repro_kernels/`` (``<id with underscores>.py``) is a script,
+``python <file> --device auto|cuda|cpu --json``, that prints one JSON object (see docs/repro.md for the
+contract). By default the kernels run in lanes on warm worker processes (``repro_worker.py``: torch and
+the CUDA context loaded once per worker, the kernels of one ``GROUP`` in turn on one worker, each run
+as ``__main__`` with its own arguments, output files and a restored environment); with ``isolate``
+each runs in a fresh subprocess. Either way there is a
+timeout, and a kernel that crashes, hangs, is killed or prints garbage yields a result with verdict
+``error`` or ``timeout`` and a reason; a worker that died or hung is killed with its process group and
+replaced. The runner itself never raises for a kernel failure, so a sticky CUDA error or a segfault in
+a kernel cannot take the triage down.
+
+This module never imports torch: only the kernels do, in their own processes.
+"""
+from __future__ import annotations
+
+import ast
+import copy
+import importlib.util
+import json
+import os
+import queue
+import re
+import shlex
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, Iterable
+
+from ..model import Finding, Status
+from ..errors import TriageError
+from ..render.envelope import SCHEMA_VERSIONS, envelope
+
+SCHEMA_VERSION = SCHEMA_VERSIONS["repro"]
+VERDICTS = ("reproduced", "not-reproduced", "not-executed", "not-applicable", "skipped", "error", "timeout")
+DEVICES = ("auto", "cuda", "cpu")
+RESULT_KEYS = ("id", "verdict", "reason", "metrics", "device", "capability", "versions", "wall_s", "gpu_s",
+               "command", "mode")
+DEFAULT_TIMEOUT = 120.0
+NO_TORCH = ("torch is not installed, so the repro kernels cannot run; install it with "
+            "`pip install 'fp8triage[repro]'`.")
+
+
+class ReproError(TriageError):
+    """Bad input to the runner (unknown id, bad device, missing kernel folder): one clear sentence."""
+
+
+class UnknownRepro(ReproError):
+    pass
+
+
+# ── discovery ─────────────────────────────────────────────────────────────────────────────────────
+
+
+def kernel_dir() -> Path:
+    from ..paths import data_dir
+
+    return data_dir("repro_kernels")
+
+
+def discover(directory: str | os.PathLike | None = None) -> dict[str, Path]:
+    """Repro id → script path, for every ``*.py`` in the folder not starting with ``_``."""
+    d = Path(directory) if directory is not None else kernel_dir()
+    if not d.is_dir():
+        raise ReproError(f"the repro kernel folder {d} does not exist.")
+    return {p.stem.replace("_", "-"): p for p in sorted(d.glob("*.py")) if not p.name.startswith("_")}
+
+
+def torch_available(python: str | None = None) -> bool:
+    """Whether the interpreter that runs the kernels can import torch (checked without importing it)."""
+    if python is None or os.path.realpath(python) == os.path.realpath(sys.executable):
+        return importlib.util.find_spec("torch") is not None
+    try:
+        r = subprocess.run([python, "-c", "import importlib.util,sys; sys.exit(importlib.util.find_spec('torch') is None)"],
+                           capture_output=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return r.returncode == 0
+
+
+def resolve_ids(ids: Iterable[str] | None, known: dict[str, Path]) -> list[str]:
+    """The ids to run, in order, without duplicates; raises UnknownRepro naming the known ids."""
+    if not ids:
+        return list(known)
+    out: list[str] = []
+    bad = []
+    for i in ids:
+        key = i.strip().replace("_", "-")
+        if key not in known:
+            bad.append(i)
+        elif key not in out:
+            out.append(key)
+    if bad:
+        noun = "repro id" if len(bad) == 1 else "repro ids"
+        raise UnknownRepro(f"unknown {noun} {', '.join(repr(b) for b in bad)}; known ids: {', '.join(known)}.")
+    return out
+
+
+# ── running ───────────────────────────────────────────────────────────────────────────────────────
+
+
+def _command(python: str, path: Path, device: str) -> list[str]:
+    return [python, str(path), "--device", device, "--json"]
+
+
+def _signal_name(rc: int) -> str:
+    try:
+        return signal.Signals(-rc).name
+    except ValueError:
+        return f"signal {-rc}"
+
+
+def _tail(text: str, n: int = 8) -> list[str]:
+    lines = [ln for ln in text.strip().splitlines() if ln.strip()]
+    return [ln[:400] for ln in lines[-n:]]
+
+
+def _parse(stdout: str) -> dict[str, Any] | None:
+    """The kernel's JSON object: the whole stdout, else the last line that parses as an object."""
+    text = stdout.strip()
+    if not text:
+        return None
+    try:
+        obj = json.loads(text)
+        return obj if isinstance(obj, dict) else None
+    except ValueError:
+        pass
+    for line in reversed(text.splitlines()):
+        line = line.strip()
+        if line.startswith("{"):
+            try:
+                obj = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(obj, dict):
+                return obj
+    return None
+
+
+def _base(rid: str, cmd: list[str], device: str) -> dict[str, Any]:
+    return {
+        "id": rid, "verdict": "error", "reason": "", "metrics": {}, "device": None, "capability": None,
+        "versions": {}, "wall_s": None, "gpu_s": None, "command": shlex.join(cmd),
+        "mode": "cuda" if device == "cuda" else ("cpu-emulation" if device == "cpu" else None),
+        "real_path": False, "machine_independent": False, "scope_note": "", "kind": None,
+    }
+
+
+def run_one(rid: str, path: Path, device: str = "auto", timeout: float = DEFAULT_TIMEOUT,
+            python: str | None = None) -> dict[str, Any]:
+    """Run one kernel in a fresh subprocess and return its result dict (never raises for a kernel failure)."""
+    python = python or sys.executable
+    cmd = _command(python, path, device)
+    res = _base(rid, cmd, device)
+    res["isolation"] = "process"
+    t0 = time.perf_counter()
+    try:
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                                text=True, errors="replace", env=_env(), start_new_session=True)
+    except OSError as e:
+        res["reason"] = f"could not start the kernel: {e}"
+        return res
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        _kill_group(proc)
+        out, err = proc.communicate()
+        return _timed_out(res, timeout, time.perf_counter() - t0, err)
+    return _finish(res, rid, path, out, err, proc.returncode, round(time.perf_counter() - t0, 4))
+
+
+def _env() -> dict[str, str]:
+    env = dict(os.environ, PYTHONUNBUFFERED="1", PYTHONDONTWRITEBYTECODE="1")
+    prefix = bytecode_cache()
+    if prefix:  # bytecode goes to fp8triage's cache, never next to the installed packages or kernels
+        env["PYTHONPYCACHEPREFIX"] = prefix
+        env.pop("PYTHONDONTWRITEBYTECODE")
+    return env
+
+
+def bytecode_cache() -> str | None:
+    """Where the kernels' interpreters keep compiled bytecode, when the installed torch has none.
+
+    Container images often ship packages without bytecode and set ``PYTHONDONTWRITEBYTECODE=1``; every
+    kernel process then compiles torch's, sympy's and transformers' Python from source (measured on
+    the H200 image: importing torch 3.9 s, transformers' FP8 integration 7.4 s). So when torch's
+    ``__init__`` has no bytecode, the kernels keep theirs in ``<cache>/fp8triage/pycache``
+    (``FP8TRIAGE_CACHE_DIR``, else ``XDG_CACHE_HOME`` or ``~/.cache``) and later runs load it.
+    ``FP8TRIAGE_REPRO_PYCACHE`` names another folder, or ``off``; a ``PYTHONPYCACHEPREFIX`` already
+    set is kept. None: leave bytecode as it is (torch was installed with it, as pip does).
+    """
+    if os.environ.get("PYTHONPYCACHEPREFIX"):
+        return None
+    setting = os.environ.get("FP8TRIAGE_REPRO_PYCACHE", "").strip()
+    if setting.lower() == "off":
+        return None
+    if setting:
+        return setting
+    try:
+        spec = importlib.util.find_spec("torch")  # locates torch without importing it
+        init = spec.origin if spec else None
+        if not init or not init.endswith(".py") or os.path.exists(importlib.util.cache_from_source(init)):
+            return None
+    except (ImportError, ValueError, NotImplementedError):
+        return None
+    base = os.environ.get("FP8TRIAGE_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "fp8triage")
+    return os.path.join(base, "pycache")
+
+
+def _timed_out(res: dict[str, Any], timeout: float, wall: float, err: str) -> dict[str, Any]:
+    res.update(verdict="timeout", wall_s=round(wall, 4),
+               reason=f"the kernel did not finish within {timeout:g} s and was killed")
+    res["stderr_tail"] = _tail(err)
+    return res
+
+
+def _finish(res: dict[str, Any], rid: str, path: Path, out: str, err: str, returncode: int,
+            wall: float) -> dict[str, Any]:
+    """Turn a finished kernel's stdout, stderr and exit status into its result."""
+    res["returncode"] = returncode
+    obj = _parse(out)
+    if obj is None:
+        if returncode < 0:
+            why = f"the kernel was killed by {_signal_name(returncode)} before printing a result"
+        elif returncode:
+            why = f"the kernel exited with status {returncode} without printing a result"
+        else:
+            why = "the kernel printed no JSON result" if not out.strip() else "the kernel printed output that is not a JSON result"
+        last = _tail(err, 1)
+        res.update(reason=why + (f" (last stderr line: {last[0]})" if last else ""), wall_s=wall)
+        res["stderr_tail"] = _tail(err)
+        if out.strip():
+            res["stdout_tail"] = _tail(out, 3)
+        return res
+    missing = [k for k in ("id", "verdict", "reason", "metrics") if k not in obj]
+    if missing or obj.get("verdict") not in VERDICTS or not isinstance(obj.get("metrics"), dict):
+        res.update(wall_s=wall, reason=f"the kernel printed a malformed result (missing or bad: "
+                                       f"{', '.join(missing) or 'verdict/metrics'})")
+        res["stderr_tail"] = _tail(err)
+        return res
+    if obj["id"] != rid:
+        res.update(wall_s=wall, reason=f"the kernel at {path.name} reported id {obj['id']!r}, expected {rid!r}")
+        return res
+    isolation = res.get("isolation")
+    res.update(obj)
+    if isolation:
+        res["isolation"] = isolation
+    if res.get("wall_s") is None:
+        res["wall_s"] = wall
+    res["runner_wall_s"] = wall
+    if returncode != 0:
+        # it printed a result and then died (for example a crash at interpreter exit): keep the result,
+        # but say so
+        res["returncode"] = returncode
+        res["reason"] = (res.get("reason") or "") + (
+            f" [the process then exited with {'signal ' + _signal_name(returncode) if returncode < 0 else 'status ' + str(returncode)}]")
+        res["stderr_tail"] = _tail(err)
+    return res
+
+
+def _kill_group(proc: subprocess.Popen) -> None:
+    """Kill the kernel and anything it started (its own process group, which start_new_session made)."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        try:
+            proc.kill()
+        except ProcessLookupError:
+            pass
+
+
+WORKER_SCRIPT = Path(__file__).with_name("repro_worker.py")
+WORKER_START_TIMEOUT = 180.0  # importing torch and creating a CUDA context, on a slow machine
+
+
+class _Worker:
+    """One warm worker process (fp8triage/confirm/repro_worker.py): runs kernels one at a time.
+
+    It is its own process group, so a kernel that hangs is killed with everything it started; a
+    worker that dies (a kernel segfaulted) or was killed is replaced by the caller.
+    """
+
+    def __init__(self, python: str, device: str, tmpdir: str, preload: tuple[str, ...] = (),
+                 kernel_dir: str | None = None, prestart: tuple[str, ...] = ()):
+        self.device = device
+        self.tmpdir = tmpdir
+        self.ready_s: float | None = None
+        cmd = [python, str(WORKER_SCRIPT), "--device", device]
+        if kernel_dir:
+            cmd += ["--kernel-dir", kernel_dir]
+        for spec in prestart:
+            cmd += ["--prestart", spec]
+        for mod in preload:
+            cmd += ["--preload", mod]
+        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                                     errors="replace", env=_env(), start_new_session=True)
+        self.lines: queue.Queue = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+        self.ready: dict[str, Any] | None = None
+
+    def _read(self) -> None:
+        for line in self.proc.stdout:  # type: ignore[union-attr]
+            self.lines.put(line)
+        self.lines.put(None)  # EOF: the worker is gone
+
+    def _next(self, timeout: float) -> dict[str, Any] | None:
+        """The next protocol message; None when the worker died; raises queue.Empty on timeout."""
+        deadline = time.monotonic() + timeout
+        while True:
+            line = self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
+            if line is None:
+                return None
+            try:
+                obj = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(obj, dict):
+                return obj
+
+    def wait_ready(self) -> bool:
+        try:
+            msg = self._next(WORKER_START_TIMEOUT)
+        except queue.Empty:
+            msg = None
+        if not msg or not msg.get("ready"):
+            self.kill()
+            return False
+        self.ready = msg
+        return True
+
+    def run(self, rid: str, path: Path, timeout: float) -> tuple[str, int | None, str, str, float]:
+        """Run one kernel: (state, returncode, stdout, stderr, wall) with state ok, died or timeout."""
+        out_f = os.path.join(self.tmpdir, f"{rid}.out")
+        err_f = os.path.join(self.tmpdir, f"{rid}.err")
+        req = {"path": str(path), "argv": ["--device", self.device, "--json"], "out": out_f, "err": err_f}
+        t0 = time.perf_counter()
+        try:
+            self.proc.stdin.write(json.dumps(req) + "\n")  # type: ignore[union-attr]
+            self.proc.stdin.flush()  # type: ignore[union-attr]
+            msg = self._next(timeout)
+            state = "ok" if msg and msg.get("done") else "died"
+        except (BrokenPipeError, OSError):
+            msg, state = None, "died"
+        except queue.Empty:
+            msg, state = None, "timeout"
+            self.kill()
+        wall = time.perf_counter() - t0
+        if state == "died":
+            self.kill()  # anything the kernel left in the group goes with it
+            code = self.proc.wait()
+        else:
+            code = int(msg["code"]) if msg else None
+            if msg and msg.get("poisoned"):
+                self.kill()
+        return state, code, _read_text(out_f), _read_text(err_f), wall
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def kill(self) -> None:
+        _kill_group(self.proc)
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:  # pragma: no cover
+            pass
+
+    def close(self) -> None:
+        """End the worker once its lanes are done: its process group is killed at once rather than left to
+        shut down (an interpreter holding torch, transformers and a CUDA context takes over a second to
+        exit, measured on the H200); every result has been read by then."""
+        try:
+            self.proc.stdin.close()  # type: ignore[union-attr]
+        except OSError:
+            pass
+        _kill_group(self.proc)
+        threading.Thread(target=self.proc.wait, daemon=True).start()  # reaped in the background
+
+
+def _read_text(path: str) -> str:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            return f.read()
+    except OSError:
+        return ""
+
+
+def _source(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+
+
+def _priority(path: Path) -> int:
+    """Kernels that say ``HEAVY = True`` (they import a large library or compile) are started first."""
+    return 0 if re.search(r"(?m)^HEAVY = True\b", _source(path)) else 1
+
+
+def _literal(path: Path, name: str) -> Any:
+    """The value of a top-level ``NAME = <literal>`` line of a kernel, read from the source text (never
+    by importing the kernel); None when absent or not a literal."""
+    m = re.search(rf"(?m)^{name} = (.+?)\s*(?:#.*)?$", _source(path))
+    if not m:
+        return None
+    try:
+        return ast.literal_eval(m.group(1))
+    except (ValueError, SyntaxError):
+        return None
+
+
+def _preload_hint(path: Path, name: str = "PRELOAD") -> tuple[str, ...]:
+    """What a kernel declares for a new worker: ``PRESTART = ("module:function", ...)``, called with the
+    device before the worker imports torch (for example to start a child process early), and
+    ``PRELOAD = ("module", "module:function", ...)``, imported or called while it creates the CUDA context."""
+    names = _literal(path, name)
+    if not isinstance(names, tuple):
+        return ()
+    return tuple(n for n in names if isinstance(n, str) and re.fullmatch(r"[A-Za-z_][\w.]*(?::[A-Za-z_]\w*)?", n))
+
+
+def _group(path: Path) -> tuple[str, int] | None:
+    """``GROUP = ("name", rank)``: the kernels of one group run in rank order on one worker."""
+    g = _literal(path, "GROUP")
+    if isinstance(g, str):
+        return g, 0
+    if isinstance(g, tuple) and len(g) == 2 and isinstance(g[0], str) and isinstance(g[1], int):
+        return g[0], g[1]
+    return None
+
+
+def lanes(todo: list[str], known: dict[str, Path]) -> list[list[str]]:
+    """The kernels to run, as lanes: each lane runs on one worker, one kernel after another.
+
+    Kernels that declare the same ``GROUP`` share a lane (in rank order), so what they need is loaded
+    once: one worker with transformers imported runs two of its kernels; one worker and one DeepGEMM
+    child serve the kernels that need only torch (and DeepGEMM). Any other kernel is a lane of its
+    own. Lanes that hold a ``HEAVY`` kernel come first; otherwise the order asked is kept.
+    """
+    by_group: dict[str, list[tuple[int, int, str]]] = {}
+    plan: list[tuple[int, int, list[str]]] = []
+    for i, rid in enumerate(todo):
+        g = _group(known[rid])
+        if g is None:
+            plan.append((_priority(known[rid]), i, [rid]))
+        else:
+            by_group.setdefault(g[0], []).append((g[1], i, rid))
+    for members in by_group.values():
+        members.sort()
+        plan.append((min(_priority(known[r]) for _, _, r in members), min(i for _, i, _ in members),
+                     [r for _, _, r in members]))
+    plan.sort(key=lambda p: (p[0], p[1]))
+    return [p[2] for p in plan]
+
+
+STAGGER_S = 1.5  # a lane that imports no large library waits this long while the others import torch
+
+
+def _start_delays(plan: list[list[str]], known: dict[str, Path]) -> list[float]:
+    """Seconds each lane waits before its worker starts. Interpreters that import torch at the same
+    moment slow each other down (measured on the H200: alone 2.8 s, eight at once 3.6-4.7 s each), and
+    the lanes that also import transformers are the longest; so where such lanes run, the lanes whose
+    kernels declare no PRELOAD start ``STAGGER_S`` later, which they can afford."""
+    big = [any(_preload_hint(known[r]) for r in lane) for lane in plan]
+    return [0.0 if b or not any(big) else STAGGER_S for b in big]
+
+
+def _run_pool(plan: list[list[str]], known: dict[str, Path], device: str, timeout: float, jobs: int,
+              python: str) -> list[dict[str, Any]]:
+    """Run the lanes on ``jobs`` warm workers; a worker that crashed or hung is replaced."""
+    tasks: queue.Queue = queue.Queue()
+    for lane, delay in zip(plan, _start_delays(plan, known)):
+        tasks.put((lane, delay))
+    results: dict[str, dict[str, Any]] = {}
+    t_run = time.perf_counter()
+
+    def slot(tmpdir: str) -> None:
+        worker: _Worker | None = None
+        try:
+            while True:
+                try:
+                    lane, delay = tasks.get_nowait()
+                except queue.Empty:
+                    return
+                wait = t_run + delay - time.perf_counter()
+                if wait > 0 and worker is None:
+                    time.sleep(wait)
+                for n, rid in enumerate(lane):
+                    path = known[rid]
+                    fresh = worker is None or not worker.alive()
+                    if fresh:
+                        hints: dict[str, list[str]] = {"PRESTART": [], "PRELOAD": []}
+                        for r in lane[n:]:  # what the rest of the lane needs, loaded while the worker starts
+                            for key, got in hints.items():
+                                got += [m for m in _preload_hint(known[r], key) if m not in got]
+                        t_start = time.perf_counter()
+                        worker = _Worker(python, device, tmpdir, tuple(hints["PRELOAD"]), str(path.parent),
+                                         tuple(hints["PRESTART"]))
+                        if not worker.wait_ready():  # no worker here: fall back to a fresh process
+                            worker = None
+                            results[rid] = run_one(rid, path, device, timeout, python)
+                            continue
+                        worker.ready_s = round(time.perf_counter() - t_start, 3)
+                    res = _base(rid, _command(python, path, device), device)
+                    res["isolation"] = "worker"
+                    info = {"pid": worker.proc.pid, "fresh": fresh, "ready_s": worker.ready_s,
+                            "started_at_s": round(time.perf_counter() - t_run, 3)}
+                    if fresh and worker.ready:
+                        info["preload"] = worker.ready.get("preload")
+                    state, code, out, err, wall = worker.run(rid, path, timeout)
+                    if state == "timeout":
+                        results[rid] = _timed_out(res, timeout, wall, err)
+                        worker = None
+                    else:
+                        results[rid] = _finish(res, rid, path, out, err, code if code is not None else 1,
+                                               round(wall, 4))
+                        if not worker.alive():
+                            worker = None
+                    results[rid]["worker"] = info
+        finally:
+            if worker is not None:
+                worker.close()
+
+    with tempfile.TemporaryDirectory(prefix="fp8triage-repro-") as tmp:
+        threads = [threading.Thread(target=slot, args=(os.path.join(tmp, str(i)),), daemon=True)
+                   for i in range(jobs)]
+        for i, t in enumerate(threads):
+            os.makedirs(os.path.join(tmp, str(i)))
+            t.start()
+        for t in threads:
+            t.join()
+    return [results[r] for lane in plan for r in lane]
+
+
+def run_repros(ids: Iterable[str] | None = None, device: str = "auto", timeout: float = DEFAULT_TIMEOUT,
+               directory: str | os.PathLike | None = None, jobs: int | None = None,
+               python: str | None = None, isolate: bool = False) -> list[dict[str, Any]]:
+    """Run the named (or all) kernels; results in the order asked. Raises ReproError on bad input only.
+
+    By default the kernels run in lanes (see :func:`lanes`) on at most ``jobs`` warm worker processes
+    (torch imported and the CUDA context created once per worker; a worker that crashes or hangs is
+    replaced); with ``isolate`` every kernel runs in a fresh process, ``jobs`` at a time.
+    """
+    if device not in DEVICES:
+        raise ReproError(f"unknown device {device!r}; use one of {', '.join(DEVICES)}.")
+    if timeout is None or timeout <= 0:
+        raise ReproError("the timeout must be a positive number of seconds.")
+    known = discover(directory)
+    todo = resolve_ids(ids, known)
+    python = python or sys.executable
+    if not todo:
+        return []
+    if not isolate:
+        plan = lanes(todo, known)
+        jobs = max(1, min(jobs or default_jobs(len(plan)), len(plan)))
+        done = {r["id"]: r for r in _run_pool(plan, known, device, timeout, jobs, python)}
+        return [done[r] for r in todo]
+    jobs = max(1, min(jobs or default_jobs(len(todo)), len(todo)))
+    if jobs == 1:
+        return [run_one(r, known[r], device, timeout, python) for r in todo]
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        return list(pool.map(lambda r: run_one(r, known[r], device, timeout, python), todo))
+
+
+def default_jobs(n: int) -> int:
+    """Workers at once: one per lane (or per kernel with ``isolate``) up to 6, at most one per CPU core
+    (each imports torch)."""
+    return max(1, min(6, os.cpu_count() or 1, n))
+
+
+# ── confirming findings ───────────────────────────────────────────────────────────────────────────
+
+
+def _where(res: dict[str, Any]) -> str:
+    cap = res.get("capability")
+    if res.get("mode") == "cuda" and cap:
+        return f"this is an SM{str(cap).replace('.', '')} GPU ({res.get('device')})"
+    return "there is no CUDA GPU here"
+
+
+def _confirm_note(res: dict[str, Any]) -> tuple[bool, str]:
+    """(confirms, note) for a result of a confirming repro."""
+    v = res.get("verdict")
+    scope = res.get("scope_note") or ""
+    if res.get("kind") == "remedy-check":
+        return False, (f"{res.get('id')} checks a remedy and cannot confirm the cause "
+                       f"(verdict {v}: {res.get('reason', '')})")
+    if v == "reproduced":
+        if res.get("machine_independent"):
+            return True, f"confirmed: {res.get('reason', '')} ({scope or 'machine-independent mechanism'})"
+        if res.get("real_path") and res.get("mode") == "cuda":
+            return True, f"confirmed on this machine's real path: {res.get('reason', '')}"
+        if res.get("mode") == "cpu-emulation":
+            return False, f"not confirmed on this machine: {_where(res)}; the mechanism was shown in emulation"
+        return False, f"not confirmed on this machine: {scope or _where(res) + '; the mechanism was shown in emulation'}"
+    if v == "not-reproduced":
+        return False, f"did not reproduce on this machine ({_where(res)}): {res.get('reason', '')}"
+    if v == "not-executed":
+        return False, f"nothing ran here, so nothing is confirmed: {res.get('reason', '')}"
+    if v == "not-applicable":
+        return False, f"not applicable on this machine ({_where(res)}): {res.get('reason', '')}"
+    if v == "skipped":
+        return False, f"skipped: {res.get('reason', '')}"
+    return False, f"the repro failed ({v}): {res.get('reason', '')}"
+
+
+def _remedy_note(res: dict[str, Any]) -> str:
+    v = res.get("verdict")
+    if v == "reproduced":
+        if res.get("real_path") and res.get("mode") == "cuda":
+            return f"remedy checked on this GPU: {res.get('reason', '')}"
+        return f"remedy checked only in emulation ({_where(res)}): {res.get('reason', '')}"
+    if v == "not-reproduced":
+        return f"the remedy check failed: {res.get('reason', '')}"
+    return f"remedy not checked ({v}): {res.get('reason', '')}"
+
+
+def confirm_findings(findings: list[Finding], device: str = "auto", timeout: float = DEFAULT_TIMEOUT,
+                     directory: str | os.PathLike | None = None, jobs: int | None = None) -> None:
+    """Run the repros the findings name (each distinct one once) and record the results on them.
+
+    ``finding.repro`` ids confirm the cause; ``remedy.repro`` ids check remedies. Results go to
+    ``finding.repro_results`` (copies of the kernel JSON plus ``purpose`` and ``note``). A finding is
+    upgraded to CONFIRMED only when a confirming repro reproduced the mechanism on this machine's real
+    path, or the mechanism is machine-independent; ruled-out findings keep their status. Never raises
+    for kernel failures; without torch every result is ``skipped`` with the reason.
+    """
+    from ..model import Truth
+
+    wanted: list[str] = []
+    for f in findings:
+        # remedy checks only for remedies that fit the facts (or may fit)
+        for rid in list(f.repro) + [r for rem in f.remedies if rem.applies is not Truth.FAILS for r in rem.repro]:
+            if rid not in wanted:
+                wanted.append(rid)
+    if not wanted:
+        return
+    try:
+        known = discover(directory)
+    except ReproError as e:
+        known, missing_reason = {}, str(e)
+    else:
+        missing_reason = ""
+    results: dict[str, dict[str, Any]] = {}
+    runnable = [r for r in wanted if r in known]
+    for r in wanted:
+        if r not in known:
+            results[r] = _base(r, [], device) | {
+                "verdict": "skipped",
+                "reason": missing_reason or f"no repro kernel named {r!r} is bundled with this fp8triage"}
+    if runnable:
+        if not torch_available():
+            for r in runnable:
+                results[r] = _base(r, _command(sys.executable, known[r], device), device) | {
+                    "verdict": "skipped", "reason": NO_TORCH}
+        else:
+            for res in run_repros(runnable, device, timeout, directory, jobs):
+                results[res["id"]] = res
+    for f in findings:
+        f.repro_results = [x for x in f.repro_results if x.get("purpose") not in ("confirm", "remedy")]
+        confirmed = False
+        for rid in f.repro:
+            res = copy.deepcopy(results[rid])
+            ok, note = _confirm_note(res)
+            if ok and f.status == Status.RULED_OUT:
+                ok, note = False, note.replace("confirmed", "mechanism shown", 1) + \
+                    "; the finding stays ruled out because a required condition fails"
+            res.update(purpose="confirm", note=note)
+            f.repro_results.append(res)
+            confirmed = confirmed or ok
+        # one result per remedy repro, naming every fitting remedy it checks
+        checks: dict[str, list[str]] = {}
+        for rem in f.remedies:
+            if rem.applies is Truth.FAILS:
+                continue
+            for rid in rem.repro:
+                if rid not in f.repro and rem.id not in checks.setdefault(rid, []):
+                    checks[rid].append(rem.id)
+        for rid, rems in checks.items():
+            res = copy.deepcopy(results[rid])
+            res.update(purpose="remedy", remedy=rems[0], remedies=rems, note=_remedy_note(res))
+            f.repro_results.append(res)
+        if confirmed and f.status in (Status.LIKELY, Status.POSSIBLE):
+            f.status = Status.CONFIRMED
+
+
+# ── rendering (strings only; the CLI prints) ──────────────────────────────────────────────────────
+
+
+def render_json(results: list[dict[str, Any]], device: str = "auto", wall_s: float | None = None) -> str:
+    doc = {**envelope("repro"), "device_requested": device, "wall_s": wall_s, "summary": summarize(results),
+           "results": results}
+    return json.dumps(doc, indent=2, sort_keys=False)
+
+
+def summarize(results: list[dict[str, Any]]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for r in results:
+        counts[r.get("verdict", "error")] = counts.get(r.get("verdict", "error"), 0) + 1
+    return counts
+
+
+def render_text(results: list[dict[str, Any]], wall_s: float | None = None, verbose: bool = False) -> str:
+    lines = []
+    width = max((len(r["id"]) for r in results), default=10)
+    for r in results:
+        where = r.get("device") or "?"
+        if r.get("capability"):
+            where += f" (SM{str(r['capability']).replace('.', '')})"
+        t = r.get("wall_s")
+        gpu = r.get("gpu_s")
+        timing = (f"{t:.2f} s" if isinstance(t, (int, float)) else "-") + (
+            f", GPU {gpu * 1000:.2f} ms" if isinstance(gpu, (int, float)) else "")
+        lines.append(f"{r['id']:<{width}}  {r.get('verdict', '?'):<14}  {r.get('mode') or '-':<13}  {where}  [{timing}]")
+        if r.get("reason"):
+            lines.append(f"  {r['reason']}")
+        if r.get("note"):
+            lines.append(f"  note: {r['note']}")
+        if verbose or r.get("verdict") in ("error", "timeout"):
+            for ln in r.get("stderr_tail", [])[-4:]:
+                lines.append(f"  stderr: {ln}")
+        lines.append(f"  re-run: {r.get('command', '')}")
+    s = summarize(results)
+    total = ", ".join(f"{n} {v}" for v, n in s.items())
+    tail = f"{len(results)} repro{'s' if len(results) != 1 else ''}: {total}"
+    if wall_s is not None:
+        tail += f" in {wall_s:.1f} s"
+    lines.append(tail)
+    return "\n".join(lines) + "\n"

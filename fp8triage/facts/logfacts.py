@@ -1,0 +1,426 @@
+"""Facts read from the log itself, so conditions can be judged without the live machine.
+
+GPU names (mapped to a compute capability), explicit capability mentions, versions printed
+by vLLM / torch / transformers / DeepGEMM / SGLang, environment variable settings, the model
+name, the quantization method, and which serving stack wrote the log. Every fact records the
+line it came from. Extractors are ordered, named data; each has literal anchors so that the
+prefilter finds its lines.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Iterable
+
+import regex
+
+from .vocabulary import DISPATCH_ENV_VARS, normalise_capability
+from .gpus import capability_for
+from ..model import Fact, Line
+
+_V = r"v?(?P<v>\d+\.\d+(?:\.\d+)?(?:[.+-]?(?:rc|dev|post|a|b)\d*)*(?:\+[\w.]+)?)"
+
+
+@dataclass(frozen=True)
+class Extractor:
+    name: str
+    anchors: tuple[str, ...]
+    pattern: regex.Pattern
+    make: Callable[[regex.Match], list[tuple[str, str]]]  # -> [(fact name, value)]
+    # the prefilter's trigger: a regular expression that matches on every line where
+    # ``pattern`` can (literals, classes, alternation only: Hyperscan and Python ``re`` must
+    # read it alike; ``[ \t]`` rather than ``\s``, which would cross lines in a buffer)
+    trigger: str = ""
+    ignore_case: bool = False  # the anchors and the trigger are case-insensitive
+
+
+def _one(fact: str, group: str = "v") -> Callable[[regex.Match], list[tuple[str, str]]]:
+    return lambda m: [(fact, m.group(group))]
+
+
+def _cap(m: regex.Match) -> list[tuple[str, str]]:
+    gd = m.groupdict()
+    raw = gd.get("cap") or ""
+    if gd.get("major"):
+        raw = f"{gd['major']}.{gd['minor']}"
+    cc = normalise_capability(raw)
+    return [("capability", cc)] if cc else []
+
+
+_ENV_ALT = "|".join(sorted(DISPATCH_ENV_VARS, key=len, reverse=True))
+
+EXTRACTORS: list[Extractor] = [
+    # capability, stated outright
+    Extractor(
+        "capability-explicit",
+        ("capability", "Capability"),
+        regex.compile(
+            r"(?:compute|device|CUDA|current|gpu|GPU)[ _]capabilit(?:y|ies)[\s:=]*(?:is\s*)?[`'(]?\s*(?:(?P<major>\d{1,2})\s*[.,]\s*(?P<minor>\d)\b|(?P<cap>sm_?\d{2,3}|\d{2,3})\b)",
+            regex.I,
+        ),
+        _cap,
+        trigger=r"(?:compute|device|cuda|current|gpu)[ _]capabilit",
+        ignore_case=True,
+    ),
+    Extractor(
+        "capability-actual",
+        ("actual = ", "Current capability", "capability is"),
+        regex.compile(r"(?:actual = `?|Current capability:\s*|capability is\s*)(?P<cap>\d{1,2}\.\d|\d{2,3})\b"),
+        _cap,
+        trigger=r"actual = |Current capability:|capability is",
+    ),
+    Extractor(
+        "capability-sm",
+        ("sm_", "SM1", "SM8", "SM9", "sm1", "sm8", "sm9"),
+        regex.compile(
+            r"(?:current device is|with CUDA capability|on \.target|target|device is|running on)\s*'?(?P<cap>(?:sm|SM)_?\d{2,3})[af]?\b"
+        ),
+        _cap,
+        trigger=r"(?:target|device is|with CUDA capability|running on)[ \t]*'?(?:sm|SM)_?[0-9][0-9]",
+    ),
+    Extractor(
+        "capability-tuple",
+        ("get_device_capability", "(9, 0)", "(10, 0)", "(12, 0)", "(12, 1)", "(10, 3)", "(8, 9)", "(8, 0)", "(8, 6)"),
+        regex.compile(r"(?:capability|NVIDIA [\w ]+?)\s*[:=]?\s*\((?P<major>\d{1,2}), (?P<minor>\d)\)"),
+        _cap,
+        trigger=r"(?:capability|NVIDIA [0-9A-Za-z_ ]*)[ \t]*[:=]?[ \t]*\([0-9][0-9]?, [0-9]\)",
+    ),
+    # versions
+    Extractor(
+        "vllm-version",
+        ("vLLM", "vllm", "LLM engine"),
+        regex.compile(
+            r"(?:vLLM (?:API server )?version:?\s*|Initializing a V\d LLM engine \(|\bvllm(?:==|\s+version:?\s*|\s+(?=v?\d)))" + _V
+        ),
+        _one("vllm"),
+        trigger=r"vLLM (?:API server )?version|Initializing a V[0-9] LLM engine \(|\bvllm(?:==|[ \t]+version|[ \t]+v?[0-9])",
+    ),
+    Extractor(
+        "sglang-version",
+        ("sglang", "SGLang"),
+        regex.compile(r"\b(?:sglang|SGLang)(?:==|\s+version:?\s*|\s+(?=v?\d))" + _V),
+        _one("sglang"),
+        trigger=r"\b(?:sglang|SGLang)(?:==|[ \t]+version|[ \t]+v?[0-9])",
+    ),
+    Extractor(
+        "torch-version",
+        ("torch", "PyTorch"),
+        regex.compile(r"(?<![\w/.-])(?:torch(?:==|\s+version:?\s*|\s+(?=v?\d))|PyTorch version:\s*)" + _V),
+        _one("torch"),
+        trigger=r"torch(?:==|[ \t]+version|[ \t]+v?[0-9])|PyTorch version:",
+    ),
+    Extractor(
+        "transformers-version",
+        ("transformers",),
+        regex.compile(r"(?<![\w/.-])(?:`?transformers`?(?:==|\s+version:?\s*|\s+(?=v?\d)))" + _V),
+        _one("transformers"),
+        trigger=r"transformers`?(?:==|[ \t]+version|[ \t]+v?[0-9])",
+    ),
+    Extractor(
+        "triton-version",
+        ("triton",),
+        regex.compile(r"(?<![\w/.-])triton(?:==|\s+version:?\s*|\s+(?=v?\d))" + _V),
+        _one("triton"),
+        trigger=r"triton(?:==|[ \t]+version|[ \t]+v?[0-9])",
+    ),
+    Extractor(
+        "deepgemm-version",
+        ("deep_gemm", "deep-gemm", "DeepGEMM", "deepgemm"),
+        regex.compile(r"(?<![\w/.-])(?<!sgl-)(?:deep[_-]?gemm|DeepGEMM)(?:==|-(?=\d)|\s+version:?\s*|\s+(?=v?\d+\.\d))" + _V, regex.I),
+        _one("deep_gemm"),
+        trigger=r"deep[_-]?gemm(?:==|-[0-9]|[ \t]+version|[ \t]+v?[0-9])",
+        ignore_case=True,
+    ),
+    Extractor(
+        "sgl-deepgemm-version",
+        ("sgl-deep-gemm", "sgl_deep_gemm"),
+        regex.compile(r"sgl[-_]deep[-_]gemm(?:==|\s+|-)" + _V),
+        _one("sgl_deep_gemm"),
+        trigger=r"sgl[-_]deep[-_]gemm(?:==|[ \t]+|-)v?[0-9]",
+    ),
+    Extractor(
+        "flashinfer-version",
+        ("flashinfer",),
+        regex.compile(r"(?<![\w/.-])flashinfer(?:-python)?(?:==|\s+version:?\s*|\s+(?=v?\d))" + _V),
+        _one("flashinfer"),
+        trigger=r"flashinfer(?:-python)?(?:==|[ \t]+version|[ \t]+v?[0-9])",
+    ),
+    Extractor(
+        "cuda-version",
+        ("CUDA Version", "CUDA version", "CUDA runtime", "cuda_", "release "),
+        regex.compile(
+            r"(?:CUDA Version:?\s*|CUDA version:?\s*|CUDA runtime (?:version )?|Cuda compilation tools, release\s*)(?P<v>\d{2}\.\d)"
+        ),
+        _one("cuda"),
+        trigger=r"CUDA [Vv]ersion|CUDA runtime|Cuda compilation tools",
+    ),
+    Extractor(
+        "driver-version",
+        ("Driver Version", "driver version"),
+        regex.compile(r"[Dd]river [Vv]ersion:?\s*(?P<v>\d{3}\.\d+(?:\.\d+)?)"),
+        _one("driver"),
+        trigger=r"[Dd]river [Vv]ersion",
+    ),
+    # environment variable settings (not advice such as "set VLLM_USE_DEEP_GEMM=0 to ...")
+    Extractor(
+        "env-setting",
+        tuple(DISPATCH_ENV_VARS),
+        regex.compile(
+            r"(?<!(?:[Ss]et|[Uu]se|[Tt]ry|[Ss]etting|globally,)\s`?)(?<![\w])(?P<name>" + _ENV_ALT + r")\s*(?:=|:\s)\s*['\"]?(?P<value>[\w./:-]*)"
+        ),
+        lambda m: [(m.group("name"), m.group("value"))] if m.group("value") else [],
+        trigger="(?:" + "|".join(sorted(DISPATCH_ENV_VARS, key=len, reverse=True)) + r")[ \t]*(?:=|:[ \t])",
+    ),
+    # the model
+    Extractor(
+        "model",
+        ("model=", "--model", "model_path", "pretrained=", "Loading model"),
+        regex.compile(
+            r"(?:\bmodel='|\bmodel=\"|--model(?:-path)?[= ]+|\bmodel_path[=:]\s*['\"]?|pretrained=|Loading model:?\s*)(?P<v>[\w./~-]+[\w-])"
+        ),
+        _one("model"),
+        trigger=r"""\bmodel='|\bmodel="|--model|\bmodel_path[=:]|pretrained=|Loading model""",
+    ),
+    Extractor(
+        "quantization",
+        ("quantization", "quant_method"),
+        regex.compile(r"(?:\bquantization[=:]\s*['\"]?|--quantization\s+|quant_method['\"]?\s*[:=]\s*['\"]?)(?P<v>[\w-]+)"),
+        _one("quantization"),
+        trigger=r"\bquantization[=:]|--quantization[ \t]|quant_method",
+    ),
+    Extractor(
+        "experts-implementation",
+        ("experts_implementation",),
+        regex.compile(r"experts_implementation\s*=\s*['\"](?P<v>\w+)"),
+        _one("experts_implementation"),
+        trigger=r"experts_implementation[ \t]*=",
+    ),
+    Extractor(
+        "scale-dtype",
+        ("scale_inv", "weight_scale", "scales are plain float32", "float8_e8m0fnu"),
+        regex.compile(
+            r"(?:_scale(?:_inv)?\S*\s+torch\.(?P<a>float32|float8_e8m0fnu)|these scales are plain (?P<b>float32))"
+        ),
+        lambda m: [("scale_dtype", m.group("a") or m.group("b"))],
+        trigger=r"torch\.(?:float32|float8_e8m0fnu)|scales are plain float32",
+    ),
+    Extractor(
+        "scale-fmt",
+        ("scale_fmt",),
+        regex.compile(r"scale_fmt['\"]?\s*[=:]\s*['\"]?(?P<v>ue8m0|float)\b"),
+        _one("scale_fmt"),
+        trigger=r"""scale_fmt['"]?[ \t]*[=:]""",
+    ),
+]
+
+# GPU product names: only on lines that say NVIDIA / GeForce / Tesla / GPU, so that "A2" or
+# "L4" in unrelated text is not taken for a GPU.
+GPU_ANCHORS = ("NVIDIA", "GeForce", "Tesla", "Quadro", "GPU", "DGX")
+_GPU_CONTEXT = regex.compile(r"NVIDIA|GeForce|Tesla|Quadro|\bGPU|DGX")
+_GPU_NAME = regex.compile(
+    r"(?P<name>(?:NVIDIA\s+)?(?:GeForce\s+|Tesla\s+|Quadro\s+)?"
+    r"(?:RTX\s*PRO\s*\d{4}(?:\s+Blackwell)?(?:\s+(?:Workstation|Server|Max-Q)(?:\s+Edition)?)?"
+    r"|RTX\s*\d{4}(?:\s*Ti|\s*SUPER|\s*D)?(?:\s+Ada(?:\s+Generation)?)?|RTX\s*A\d{4}"
+    r"|GB\d{2,3}|GH200|[BHA]\d{3}|H20|L40S?|L20|L4|A[1-4]0G?|A16|A2|T4|V100|P100|Jetson\s+T\d000|DGX\s*Spark))"
+    r"(?![\w])"
+)
+
+# Which serving stack wrote the log: paths and banners.
+STACK_MARKERS: list[tuple[str, regex.Pattern]] = [
+    ("vllm", regex.compile(r"\bvllm[/.]|vLLM|\(VllmWorker|\(EngineCore")),
+    ("sglang", regex.compile(r"\bsglang[/.]|SGLang|sgl_kernel|sgl-workspace")),
+    ("tensorrt-llm", regex.compile(r"tensorrt_llm|TensorRT-LLM|trtllm-build")),
+    ("lmdeploy", regex.compile(r"\blmdeploy\b")),
+    ("transformers", regex.compile(r"\btransformers/(?:modeling|integrations|quantizers|models)|from_pretrained")),
+]
+
+
+# What the prefilter searches for to find the lines log facts can come from (class FACT).
+# Facts are not events: these lines are read for facts and nothing else, so a trigger must be
+# narrow (a version banner, not every line that says "torch"). GPU names: only on a line that
+# says GPU ("GPU" alone is in every vLLM stats line). Stack markers: the worker marker
+# "(VllmWorker" / "(EngineCore" counts only where it is not the line's prefix (``normalise``
+# strips that before the markers look).
+_GPU_CONTEXT_WORDS = r"(?:GPU|NVIDIA|GeForce|Tesla|Quadro|DGX)"
+_GPU_NAME_HINT = r"(?:RTX|GB[0-9][0-9]|GH200|[BHA][0-9][0-9][0-9]|H20|L4|L20|A[1-4]0|A16|A2|T4|V100|P100|Jetson|DGX)"
+PREFILTER_PATTERNS = (
+    _GPU_CONTEXT_WORDS + r"[^\n]*" + _GPU_NAME_HINT,  # a GPU model name on a line that says GPU, NVIDIA, ...
+    _GPU_NAME_HINT + r"[^\n]*" + _GPU_CONTEXT_WORDS,
+)
+# Stack markers (class STACK: once vLLM, the stack that ranks first, has been named, these
+# lines are not decoded any more).
+STACK_PATTERNS = (
+    r"\bvllm[/.]|vLLM|\bsglang[/.]|SGLang|sgl_kernel|sgl-workspace|tensorrt_llm|TensorRT-LLM|trtllm-build|\blmdeploy\b"
+    r"|transformers/(?:modeling|integrations|quantizers|models)|from_pretrained",
+    r"[^ \t\"\n]\((?:VllmWorker|EngineCore)",  # the marker after the line's start, i.e. not the worker prefix
+    r"^\((?:VllmWorker|EngineCore)[^ )\n]*\)",  # "(EngineCore_DP0)": a prefix that normalise keeps
+)
+
+
+# Cheaper stand-ins for the prefilter's Hyperscan pass (a leading "NAME[^\n]*" makes it try
+# every short name as a match start): it searches for the hint, then checks the line.
+PREFILTER_HINTS = {_GPU_NAME_HINT + r"[^\n]*" + _GPU_CONTEXT_WORDS: _GPU_NAME_HINT}
+
+
+def triggers() -> list[tuple[str, bool]]:
+    """(regular expression, ignore case) pairs that find every line a log fact can come from
+    (Hyperscan and Python ``re`` read them alike: literals, classes, alternation,
+    ``[^\\n]*``, ``\\b``, ``^``)."""
+    out = [(ex.trigger, ex.ignore_case) for ex in EXTRACTORS if ex.trigger]
+    out += [(p, False) for p in PREFILTER_PATTERNS]
+    return out
+
+
+# values of --model that name a backend, not a model (lm_eval --model vllm)
+_NOT_MODELS = {"vllm", "hf", "sglang", "openai", "auto", "local-completions", "local-chat-completions", "dummy"}
+
+
+MEMO_SIZE = 4096  # distinct fact-bearing texts remembered per source
+
+
+class LogFacts:
+    """Collects facts from lines; the first value seen for a name wins, later ones are kept
+    as alternatives so a conflict can be shown."""
+
+    def __init__(self) -> None:
+        # (name, value, line, note): the source text is made when the facts are read, so a
+        # parallel scan can renumber the lines first
+        self.raw: list[tuple[str, str, Line, str]] = []
+        self._seen: set[tuple[str, str]] = set()
+        self.stack_votes: dict[str, tuple[int, Line]] = {}
+        # text -> what it yields ((name, value, note) in order): servers repeat the lines that
+        # carry facts (a config path with the GPU name at every start-up), so each text is read once
+        self._memo: dict[str, tuple[tuple[str, str, str], ...]] = {}
+
+    def __getstate__(self) -> dict:
+        return {**self.__dict__, "_memo": {}}  # a parallel worker's result travels without it
+
+    @property
+    def facts(self) -> list[Fact]:
+        return [Fact(name, value, f"log {ln.source}:{ln.lineno}" + (f" ({note})" if note else ""), "log")
+                for name, value, ln, note in self.raw]
+
+    def merge(self, other: "LogFacts") -> None:
+        """Add the facts of a scan of later lines (the first value of a fact still wins)."""
+        for rec in other.raw:
+            key = (rec[0], rec[1].lower())
+            if key not in self._seen:
+                self._seen.add(key)
+                self.raw.append(rec)
+        for stack, (n, first) in other.stack_votes.items():
+            m, mine_first = self.stack_votes.get(stack, (0, first))
+            self.stack_votes[stack] = (m + n, mine_first)
+
+    def _add(self, name: str, value: str, line: Line, note: str = "") -> None:
+        value = value.strip().strip("'\"`")
+        if not value or (name, value.lower()) in self._seen:
+            return
+        if name == "model" and value.lower() in _NOT_MODELS:
+            return
+        self._seen.add((name, value.lower()))
+        self.raw.append((name, value, line, note))
+
+    def add_fact(self, name: str, value: str, line: Line, note: str = "") -> None:
+        """A fact captured by a signature's named group (?P<fact_NAME>...)."""
+        if name == "capability":
+            value = normalise_capability(value) or value
+        self._add(name, value, line, note)
+
+    def feed(self, line: Line) -> None:
+        text = line.text
+        if len(text) > 4000:
+            text = text[:4000]
+        found = self._memo.get(text)
+        if found is None:
+            if len(self._memo) >= MEMO_SIZE:
+                self._memo.clear()
+            found = self._memo[text] = tuple(self._extract(text))
+        for name, value, note in found:
+            self._add(name, value, line, note)
+        self._stack(text, line)
+
+    def _extract(self, text: str):
+        """(name, value, note) of every fact in ``text``, in order."""
+        for ex in EXTRACTORS:
+            if not _has_anchor(text, ex):
+                continue
+            for m in ex.pattern.finditer(text):
+                if _advice(text, m.start()):
+                    continue  # "Use a checkpoint quantized with scale_fmt='ue8m0'" is no fact of this machine
+                for name, value in ex.make(m):
+                    if value:
+                        yield name, value, ""
+        if any(a in text for a in GPU_ANCHORS) and _GPU_CONTEXT.search(text):
+            for m in _GPU_NAME.finditer(text):
+                if _advice(text, m.start()):
+                    continue
+                name = " ".join(m.group("name").split())
+                hit = capability_for(name)
+                if hit is None:
+                    continue
+                yield "gpu", name, ""
+                yield "capability", hit[0], f"{name} is {hit[1]}"
+
+    @property
+    def stack_settled(self) -> bool:
+        """No later line can change the stack: the first-ranked stack has been named."""
+        return STACK_MARKERS[0][0] in self.stack_votes
+
+    def feed_stack(self, line: Line) -> None:
+        """Only the stack markers (a line with no other fact trigger)."""
+        self._stack(line.text[:4000], line)
+
+    def _stack(self, text: str, line: Line) -> None:
+        for stack, rx in STACK_MARKERS:
+            if rx.search(text):
+                n, first = self.stack_votes.get(stack, (0, line))
+                self.stack_votes[stack] = (n + 1, first)
+
+    def finish(self) -> list[Fact]:
+        """All facts, plus the stack and what the model name implies."""
+        out = list(self.facts)
+        if self.stack_votes:
+            # the serving framework wins over the libraries it loads (vLLM imports transformers)
+            order = [s for s, _ in STACK_MARKERS]
+            best = min(self.stack_votes, key=order.index)
+            n, first = self.stack_votes[best]
+            out.append(Fact("stack", best, f"log {first.source}:{first.lineno} (names {best})", "log"))
+        names = {f.name for f in out}
+        model = next((f for f in out if f.name == "model"), None)
+        if model is not None:
+            m = model.value
+            if "quantization" not in names and regex.search(r"(?i)fp8", m):
+                out.append(Fact("quantization", "fp8", f"{model.source} (model name says FP8)", "log"))
+            if "moe" not in names and regex.search(r"(?i)\bA\d+(?:\.\d+)?B\b|moe|mixtral|deepseek-(?:v[234]|r1)|-A\d+B", m):
+                out.append(Fact("moe", "true", f"{model.source} (model name names a mixture of experts)", "log"))
+        return out
+
+
+# advice or a condition in the same clause before a match: the value is a suggestion, not a fact
+_ADVICE = regex.compile(
+    r"(?i)\b(?:use|using|set|setting|try|consider|please|should|recommend(?:ed)?|instead|if|unless|when|"
+    r"re-?export|re-?quantize|switch(?:ing)? to|quantized with|upgrade|downgrade)\b")
+_CLAUSE_END = regex.compile(r"[.;!?:,(]\s|—|\s-\s")
+
+
+def _advice(text: str, start: int) -> bool:
+    """Whether the clause before ``start`` (back to the last '. ', '; ', ': ', ', ' or '(') gives advice."""
+    head = text[max(0, start - 160):start]
+    cut = None
+    for cut in _CLAUSE_END.finditer(head):
+        pass
+    clause = head[cut.end():] if cut else head
+    return bool(_ADVICE.search(clause))
+
+
+def _has_anchor(text: str, ex: Extractor) -> bool:
+    if ex.ignore_case:
+        low = text.lower()
+        return any(a.lower() in low for a in ex.anchors)
+    return any(a in text for a in ex.anchors)
+
+
+def facts_from_lines(lines: Iterable[Line]) -> list[Fact]:
+    lf = LogFacts()
+    for ln in lines:
+        lf.feed(ln)
+    return lf.finish()

@@ -1,0 +1,24 @@
+"""The schema version of every JSON document fp8triage writes, in one table.
+
+Each document opens with ``{"schema_version": "MAJOR.MINOR", "kind": KIND}``; its contract is
+``fp8triage/schemas/KIND.schema.json`` where one exists (docs/json-contract.md). A MAJOR bump
+breaks readers; a MINOR one only adds keys."""
+from __future__ import annotations
+
+SCHEMA_VERSIONS = {
+    "scan": "1.2",  # 1.2: the optional `fleet` key
+    "follow": "1.0",
+    "check": "2.0",  # 1 was the older envelope {"schema": "fp8triage.check/1"}
+    "repro": "2.0",  # 1 was the older envelope {"schema": "fp8triage.repro/1"}
+    "remedy": "1.0",
+    "history": "1.0",
+    "env": "1.0",
+    "facts": "1.0",
+    "stream": "1.0",  # scan --format jsonl: one record per line
+    "history-import": "1.0",
+}
+
+
+def envelope(kind: str) -> dict[str, str]:
+    """The two keys every JSON document opens with."""
+    return {"schema_version": SCHEMA_VERSIONS[kind], "kind": kind}

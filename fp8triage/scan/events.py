@@ -1,0 +1,380 @@
+"""Assembling multi-line events from normalised lines, one state machine per worker.
+
+Events: Python tracebacks (with chained causes, and headless ones that start at a frame),
+C++ host assertions (``Assertion error (file:line): reason``), CUDA device asserts, error
+lines, warning lines, and other lines an anchor pointed at. Interleaved workers are kept
+apart by the worker name that ``normalise`` took from each line's prefix.
+
+An event is complete when its worker's next line does not continue it, or when its worker has
+written nothing for ``QUIET_LINES`` lines (it *expires*: a line that far away continues
+nothing, and a scan need not look further for it). An expired event is completed at its
+expiry line (its last line + ``QUIET_LINES`` + 1), before that line is read, in the order of
+expiry, so a scan that reads only some lines completes it exactly as one that reads all.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+import regex
+
+from ..model import Event, EventKind, Line
+
+TRACEBACK_START = regex.compile(r"Traceback \(most recent call last\):")
+CHAIN_MARKER = regex.compile(
+    r"^\s*(?:During handling of the above exception, another exception occurred:"
+    r"|The above exception was the direct cause of the following exception:)"
+)
+FRAME = regex.compile(r'^\s*File "(?P<path>[^"]+)", line (?P<line>\d+)(?:, in (?P<func>\S+))?')
+# Exception line: "RuntimeError: msg", "torch.AcceleratorError: msg", "E   RuntimeError: msg" (pytest)
+EXCEPTION_LINE = regex.compile(
+    r"^(?:E\s+)?(?P<type>(?:[A-Za-z_][\w]*\.)*[A-Za-z_]\w*(?:Error|Exception|Exit|Interrupt|Warning|Failure|Fault|Abort))"
+    r"(?::\s?(?P<msg>.*))?$"
+)
+CPP_ASSERT = regex.compile(
+    r"Assertion error \(|Assertion failed[:.]|terminate called after throwing|^\s*what\(\):|"
+    r"Assertion .{0,200} failed\.|Assertion `|TllmException|CUDA driver error \(|CUDA runtime error \(|NVRTC error \("
+)
+DEVICE_ASSERT = regex.compile(r"block: \[\d+,\d+,\d+\], thread: \[\d+,\d+,\d+\] Assertion|device-side assert")
+ERRORISH = regex.compile(
+    r"\b(?:ERROR|FATAL|CRITICAL)\b|\b[Ee]rror\b|\bfailed\b|\bFailed\b|\bException\b|\bfatal\b|Aborting|Segmentation fault"
+)
+# the start of another log record: never a continuation of an exception message
+LOGLIKE = regex.compile(r"^(?:\[?(?:INFO|DEBUG|WARNING|WARN|ERROR|CRITICAL|TRACE|FATAL)\]?[:\s]|\d{4}-\d\d-\d\d|\[\d|\d\d:\d\d:\d\d)")
+WARNINGISH = regex.compile(r"\bWARNING\b|\bWARN\b|\bWarning\b|\bUserWarning\b|FutureWarning")
+# native stack frames: TensorRT-LLM / glibc backtraces ("1       0x7ffb85c9bc41 tensorrt_llm::...(...) + 100"),
+# torch's C++ stacks ("frame #3: at::native::foo(...) + 0x1d (0x7f.. in /usr/lib/libtorch_cuda.so)"), gdb ("#3 0x.. in foo")
+NATIVE_FRAME = regex.compile(
+    r"^(?:\d+\s+0x[0-9a-fA-F]+\s+(?P<sym>.+)"
+    r"|frame #\d+: (?:0x[0-9a-fA-F]+\s*)?(?P<sym2>.+)"
+    r"|#\d+\s+0x[0-9a-fA-F]+ in (?P<sym3>.+))$"
+)
+PARTIAL_FRAME = regex.compile(r'^\s*File "[^"]+$')
+# a terminal, a logger or a paste wraps long lines at a fixed width: a header-less, unindented line right
+# after a line at least this long continues it
+WRAP_MIN = 60
+WRAP_MIN_PREFIXED = 16
+
+MAX_EVENT_LINES = 4000  # a longer traceback keeps its head and its newest frames
+MAX_CONTINUATION = 12
+QUIET_LINES = 2000  # an event whose worker wrote nothing for this many lines is complete
+MAX_CHAIN = 64  # chained exceptions kept per traceback (the first and the newest)
+
+
+@dataclass
+class _Builder:
+    kind: EventKind
+    lines: list[Line] = field(default_factory=list)
+    state: str = "frames"  # traceback: frames | exc | exc-blank | chained ; others: body
+    exc_type: str | None = None
+    message: str = ""
+    chain: list[str] = field(default_factory=list)
+    frames: list[tuple[str, str]] = field(default_factory=list)
+    wrapped: list[int] = field(default_factory=list)
+    frame_at: int = -1  # index of the line the last frame was read from
+    cont: int = 0
+    dropped: int = 0
+    exc_level: str | None = None
+    provisional: bool = False  # a warning record kept only if its next line is its wrapped tail (linefeed.py)
+
+    def add(self, line: Line) -> None:
+        if len(self.lines) >= MAX_EVENT_LINES:
+            # keep the first half and slide the rest
+            del self.lines[MAX_EVENT_LINES // 2]
+            self.dropped += 1
+        # frames and chained exceptions are bounded the same way (a 100k-frame or endlessly chained
+        # traceback must not grow memory without limit)
+        if len(self.frames) >= MAX_EVENT_LINES:
+            del self.frames[MAX_EVENT_LINES // 2]
+        if len(self.chain) >= MAX_CHAIN:
+            del self.chain[MAX_CHAIN // 2]
+        self.lines.append(line)
+
+
+class Assembler:
+    """Feed lines in order with ``feed``; completed events go to ``emit``.
+
+    ``notable`` says the line contains an anchor (only such lines, frames and traceback
+    headers start events). ``gap`` marks a jump in the input (flushes every worker).
+    """
+
+    def __init__(self, emit: Callable[[Event], None]):
+        self.emit = emit
+        self.open: dict[str | None, _Builder] = {}
+        self._last: str | None = None  # the worker of the line fed last
+        self._last_at: tuple[str, int] | None = None  # (source, line number) of the line fed last
+        self.closed_at: int | None = None  # the expiry line of the event being emitted (None: the line fed)
+
+    # -- public -----------------------------------------------------------------------------
+    def feed(self, line: Line, notable: bool) -> None:
+        if self.open:
+            self.expire(line.lineno)
+        w = line.worker
+        unprefixed_tb = self.open.get(None)
+        right_after = self._last_at == (line.source, line.lineno - 1)  # a wrapped tail follows its line at once
+        self._last_at = (line.source, line.lineno)
+        if (w is None and line.level is None and self._last is not None and right_after
+                and not (unprefixed_tb is not None and unprefixed_tb.kind is EventKind.TRACEBACK and line.text[:1] in (" ", "\t"))):
+            # a prefixed line wrapped by the terminal or the paste: its tail has no prefix of its own
+            b = self.open.get(self._last)
+            if b is not None and self._wrap(b, line, indented_ok=True):
+                return
+        self._last = w
+        b = self.open.get(w)
+        if b is not None:
+            if self._continue(b, line):
+                return
+            self._close(w)
+        self._start(line, notable)
+
+    def gap(self) -> None:
+        for w in list(self.open):
+            self._close(w)
+
+    def expire(self, lineno: int) -> None:
+        """Complete, in order of expiry, the events that expire at or before line ``lineno``."""
+        due = [(b.lines[-1].lineno + QUIET_LINES + 1, w) for w, b in self.open.items()
+               if b.lines and lineno - b.lines[-1].lineno > QUIET_LINES]
+        for at, w in sorted(due, key=lambda d: d[0]):
+            self.closed_at = at
+            self._close(w)
+        self.closed_at = None
+
+    def finish(self, last_lineno: int | None = None) -> None:
+        """The end of the source (``last_lineno``: its last line, when known): the events
+        that expire within it first, in order of expiry, then the others."""
+        if last_lineno is not None and self.open:
+            self.expire(last_lineno)
+        self.gap()
+
+    # -- internals --------------------------------------------------------------------------
+    def _start(self, line: Line, notable: bool) -> None:
+        text = line.text
+        w = line.worker
+        if not text.strip():
+            return
+        if TRACEBACK_START.search(text):
+            self.open[w] = _Builder(EventKind.TRACEBACK, [line], "frames")
+            return
+        fm = FRAME.match(text)
+        if fm:
+            b = _Builder(EventKind.TRACEBACK, [line], "frames", frame_at=0)
+            b.frames.append(_frame(fm))
+            self.open[w] = b
+            return
+        if PARTIAL_FRAME.match(text):  # a frame line cut by a terminal: its tail follows
+            self.open[w] = _Builder(EventKind.TRACEBACK, [line], "frames")
+            return
+        if CHAIN_MARKER.match(text):
+            self.open[w] = _Builder(EventKind.TRACEBACK, [line], "chained")
+            return
+        if not notable:
+            return
+        em = EXCEPTION_LINE.match(text.strip())
+        if em and (em.group("msg") is not None or text.strip() == em.group("type")):
+            b = _Builder(EventKind.ERROR, [line], "exc", exc_type=em.group("type"), message=(em.group("msg") or "").strip())
+            b.exc_level = line.level
+            if CPP_ASSERT.search(text):
+                b.kind = EventKind.CPP_ASSERT
+            self.open[w] = b
+            return
+        if text[:1] in (" ", "\t") and not ERRORISH.search(text) and not CPP_ASSERT.search(text):
+            kind = EventKind.LINE  # a source line of a traceback whose header was cut off
+        elif DEVICE_ASSERT.search(text):
+            kind = EventKind.DEVICE_ASSERT
+        elif CPP_ASSERT.search(text):
+            kind = EventKind.CPP_ASSERT
+        elif line.level in ("ERROR", "CRITICAL"):
+            kind = EventKind.ERROR
+        elif line.level == "WARNING" or WARNINGISH.search(text):
+            kind = EventKind.WARNING
+        elif ERRORISH.search(text):
+            kind = EventKind.ERROR
+        else:
+            kind = EventKind.LINE
+        b = _Builder(kind, [line], "body", message=text.strip())
+        b.exc_level = line.level
+        self.open[w] = b
+
+    def _continue(self, b: _Builder, line: Line) -> bool:
+        """Add ``line`` to the open builder if it belongs there."""
+        text = line.text
+        stripped = text.strip()
+        if b.kind is EventKind.TRACEBACK:
+            if b.state in ("frames", "chained"):
+                if TRACEBACK_START.search(text):
+                    if b.state == "chained":
+                        b.add(line)
+                        b.state = "frames"
+                        return True
+                    return False
+                fm = FRAME.match(text)
+                if fm:
+                    b.add(line)
+                    b.frames.append(_frame(fm))
+                    b.frame_at = len(b.lines) - 1
+                    b.state = "frames"
+                    return True
+                if CHAIN_MARKER.match(text):
+                    b.add(line)
+                    b.state = "chained"
+                    return True
+                if not stripped:
+                    if b.state == "chained":
+                        b.add(line)
+                        return True
+                    # a blank line inside frames (rare): keep going
+                    b.add(line)
+                    return True
+                if text[:1] in (" ", "\t") or stripped.startswith("^") or stripped.startswith("~"):
+                    b.add(line)  # source line or caret marker under a frame
+                    return True
+                if stripped == "...":
+                    b.add(line)
+                    return True
+                em = EXCEPTION_LINE.match(stripped)
+                if not em and b.lines and FRAME.match(b.lines[-1].text) and len(b.lines[-1].text) >= WRAP_MIN:
+                    if self._wrap(b, line):  # the tail of a frame line cut by a terminal
+                        return True
+                if not em and (line.level in ("INFO", "DEBUG", "TRACE", "WARNING") or LOGLIKE.match(stripped)):
+                    # an informational record ends the frames: the exception line is missing (a cut paste)
+                    # (vLLM logs every line of a traceback, its exception line too, as ERROR records)
+                    return False
+                if em or b.frames:
+                    # the final (or a chained) exception line
+                    if b.exc_type:
+                        b.chain.append(f"{b.exc_type}: {b.message}".strip())
+                    if em:
+                        b.exc_type, b.message = em.group("type"), (em.group("msg") or "").strip()
+                    else:
+                        b.exc_type, b.message = None, stripped
+                    b.exc_level = line.level
+                    b.add(line)
+                    b.state = "exc"
+                    b.cont = 0
+                    return True
+                return False
+            if b.state in ("exc", "exc-blank"):
+                if CHAIN_MARKER.match(text):
+                    b.add(line)
+                    b.state = "chained"
+                    return True
+                if not stripped:
+                    if b.state == "exc":
+                        b.add(line)
+                        b.state = "exc-blank"
+                        return True
+                    return False
+                if b.state == "exc-blank":
+                    return False
+                if TRACEBACK_START.search(text) or FRAME.match(text):
+                    return False
+                return self._message_continuation(b, line)
+            return False
+        if b.kind in (EventKind.WARNING, EventKind.LINE):
+            return self._message_continuation(b, line, strict=True)
+        return self._message_continuation(b, line)
+
+    def _wrap(self, b: _Builder, line: Line, indented_ok: bool = False) -> bool:
+        """Add ``line`` as the wrapped tail of the builder's last line, if it looks like one: the line
+        before is long (wrapping happens at a fixed width) and this one starts nothing of its own."""
+        if line.worker is not None or line.level is not None:
+            return False  # a line with a prefix of its own starts a record; a wrapped tail has none
+        last = b.lines[-1] if b.lines else None
+        if last is None or last.source != line.source or last.lineno != line.lineno - 1:
+            return False  # a wrapped tail comes right after the line it continues
+        stripped = line.text.strip()
+        prev = last.text if last else ""
+        if not stripped or (line.text[:1] in (" ", "\t") and not indented_ok):
+            return False
+        # a line's width is its logger/worker prefix (removed from its text) plus its text, so a
+        # prefixed line can be cut with little text; a line that ends a sentence was not cut
+        prefixed = last is not None and (last.level is not None or last.worker is not None)
+        if len(prev) < (WRAP_MIN_PREFIXED if prefixed else WRAP_MIN) or prev.rstrip()[-1:] in (".", "!", "?", ";", "}", "]"):
+            return False
+        if (TRACEBACK_START.search(line.text) or FRAME.match(line.text) or CHAIN_MARKER.match(line.text)
+                or LOGLIKE.match(stripped) or EXCEPTION_LINE.match(stripped) or NATIVE_FRAME.match(stripped)
+                or (stripped[:1] == "{" and stripped[-1:] == "}")):  # a JSON record is a record of its own
+            return False
+        b.add(line)
+        b.wrapped.append(len(b.lines) - 1)
+        if b.kind is EventKind.TRACEBACK and b.state in ("frames", "chained"):
+            # the logical line: the last unwrapped line and every wrapped piece after it
+            k = len(b.lines) - 1
+            while k > 0 and k in b.wrapped:
+                k -= 1
+            whole = "".join(ln.text for ln in b.lines[k:])
+            fm = FRAME.match(whole)  # a frame line cut in two (or more)
+            if fm:
+                if b.frames and b.frame_at == k:
+                    b.frames[-1] = _frame(fm)  # it was read from a cut piece: take the whole line
+                else:
+                    b.frames.append(_frame(fm))
+                b.frame_at = k
+        elif b.kind is not EventKind.TRACEBACK or b.state in ("exc", "exc-blank"):
+            b.message = _join_wrapped(b.message, line.text)
+        return True
+
+    def _message_continuation(self, b: _Builder, line: Line, strict: bool = False) -> bool:
+        text = line.text
+        stripped = text.strip()
+        if not stripped:
+            return False
+        nf = NATIVE_FRAME.match(stripped)
+        if nf:  # a native backtrace frame (as long as the backtrace is): a frame, not message text
+            b.add(line)
+            b.frames.append((nf.group("sym") or nf.group("sym2") or nf.group("sym3") or "", ""))
+            return True
+        if b.cont >= MAX_CONTINUATION:
+            return False
+        if (TRACEBACK_START.search(text) or FRAME.match(text) or PARTIAL_FRAME.match(text) or CHAIN_MARKER.match(text)
+                or LOGLIKE.match(stripped)):
+            return False
+        indented = text[:1] in (" ", "\t")
+        # no logger header on either line, or the same header on both (vLLM logs every line of a
+        # multi-line message through its logger: "ERROR ... CUDA kernel errors might be ...")
+        bare = line.level == b.exc_level and not strict
+        if indented or bare:
+            if bare and not indented and EXCEPTION_LINE.match(stripped):
+                return False
+            b.add(line)
+            b.cont += 1
+            b.wrapped.append(len(b.lines) - 1)
+            if b.kind in (EventKind.ERROR, EventKind.CPP_ASSERT) and b.cont <= 4:
+                b.message = _join_wrapped(b.message, stripped)
+            return True
+        if self._wrap(b, line):  # a message wrapped by the terminal after its logger header
+            b.cont += 1
+            return True
+        return False
+
+    def _close(self, w: str | None) -> None:
+        b = self.open.pop(w, None)
+        if b is None or b.provisional:
+            return  # (a provisional warning that nothing continued is dropped unseen)
+        # trailing blank lines are not part of the event
+        while len(b.lines) > 1 and not b.lines[-1].text.strip():
+            b.lines.pop()
+        if b.kind is EventKind.TRACEBACK and b.exc_type is None and not b.message:
+            # frames without an exception line (a cut paste): its innermost frame is the headline
+            frame_lines = [ln.text.strip() for ln in b.lines if FRAME.match(ln.text)]
+            b.message = frame_lines[-1] if frame_lines else b.lines[-1].text.strip()
+        ev = Event(
+            kind=b.kind,
+            lines=b.lines,
+            exc_type=b.exc_type,
+            message=b.message,
+            frames=b.frames,
+            chain=b.chain,
+            wrapped=b.wrapped,
+            workers=[w] if w else [],
+        )
+        self.emit(ev)
+
+
+def _join_wrapped(message: str, piece: str) -> str:
+    return (message.rstrip() + " " + piece.strip()).strip()
+
+
+def _frame(m: regex.Match) -> tuple[str, str]:
+    return m.group("path"), m.group("func") or ""

@@ -1,0 +1,63 @@
+"""Stable fingerprints: the same failure on another host, day, worker or library version
+gets the same id.
+
+Masking is ordered, named data. Version strings are captured as facts *before* this runs
+(a number mask turns v0.26.1 into v0.<N>). Source line numbers are masked too: DeepGEMM's
+"Unknown SF transformation" is at layout.hpp:59 in one vLLM build and :60 in the next.
+"""
+from __future__ import annotations
+
+import hashlib
+
+import regex
+
+from ..model import Event
+
+ALGORITHM_VERSION = 1
+
+MASKS: list[tuple[str, regex.Pattern, str]] = [
+    ("uuid", regex.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b", regex.I), "<UUID>"),
+    ("hex", regex.compile(r"\b0x[0-9a-fA-F]+\b"), "<HEX>"),
+    ("ip", regex.compile(r"\b\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?\b"), "<IP>"),
+    ("long-hex", regex.compile(r"\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,}\b"), "<HEX>"),
+    # directories of a path (keep the basename, which names the failing file)
+    ("dirs", regex.compile(r"(?:(?<=[\s(\"'=:`])|^)(?:[A-Za-z]:)?(?:\.{1,3}|~)?(?:[/\\][^\s/\\\"'(),:`]+)*[/\\](?=[^\s/\\\"'(),:`]+)"), ""),
+    ("elided-dirs", regex.compile(r"(?:[\w.-]+/)+(?=[\w.-]+\.(?:py|hpp|h|cuh|cu|cpp|cc|so)\b)"), ""),
+    ("worker-ids", regex.compile(r"\b(rank|TP|DP|EP|PP|cuda:|pid=|GPU)\s?\d+"), r"\1<N>"),
+    ("number", regex.compile(r"(?<!\w)\d+(?:\.\d+)*"), "<N>"),
+    ("space", regex.compile(r"\s+"), " "),
+]
+
+
+def mask(text: str) -> str:
+    out = text
+    for _name, rx, repl in MASKS:
+        out = rx.sub(repl, out)
+    return out.strip()
+
+
+def frame_key(path: str, func: str) -> str:
+    p = path.replace("\\", "/")
+    for marker in ("site-packages/", "dist-packages/"):
+        i = p.rfind(marker)
+        if i >= 0:
+            p = p[i + len(marker):]
+            break
+    else:
+        parts = [x for x in p.split("/") if x and x != "..." and x != ".."]
+        p = "/".join(parts[-2:])
+    if p.endswith(".py"):
+        p = p[:-3]
+    return f"{p.replace('/', '.')}:{func}"
+
+
+def event_signature_text(ev: Event) -> str:
+    """What the fingerprint is computed from, readable (stored next to the fingerprint)."""
+    head = mask(ev.headline)[:400]
+    frames = [frame_key(p, f) for p, f in ev.frames[-3:]]
+    return "\n".join([ev.kind.value, ev.exc_type or "", head, *frames])
+
+
+def fingerprint(ev: Event) -> str:
+    data = f"v{ALGORITHM_VERSION}\n" + event_signature_text(ev)
+    return hashlib.sha1(data.encode("utf-8")).hexdigest()[:16]

@@ -1,0 +1,197 @@
+"""The one per-line entry point of every scan: what is done with a line once it is read.
+
+Batch scans (prefiltered or exhaustive), follow mode and the workers of a parallel scan all
+call ``LineFeed.feed(raw, lineno, bits)``; they differ only in which lines they pass and how
+they learn a line's bits (``fp8triage.scan.selector``; ``Prefilter.classify`` for one line).
+
+For one line, in this order:
+
+1. ``normalise``: decode, strip worker and logger prefixes, redact.
+2. The environment-dump reader: a line inside a pasted ``collect_env`` / ``nvidia-smi`` /
+   ``transformers env`` dump belongs to the dump and is not read for log facts (a pip list
+   is not evidence of which stack wrote the log). A dump starts only at a DUMP hit and ends
+   by its own structure.
+3. Log facts, for a FACT hit outside a dump (STACK hits: only until vLLM, the first-ranked
+   stack, has been named). Facts are not events: that is all a fact-only line does.
+4. The assembler. A line may *start* an event only when it has a signature's evidence anchor
+   (EVIDENCE) or a generic error/warning word (ALERT) on a line whose logger header is not
+   INFO or DEBUG; traceback headers, frames and chain markers start tracebacks by their shape
+   (the prefilter's STRUCTURAL class finds them). Any line may continue an open event.
+
+   A logger record whose only such word is its level ``WARNING`` (WARN) starts no event: a
+   warning that no signature can claim changes nothing, and a chatty server logs many. Its
+   claimable kind has a signature's anchor on the line. One exception, so that a terminal
+   cannot hide an anchor by cutting it in two: a record at least ``WRAP_WIDTH_MIN`` bytes
+   long starts a *provisional* event that is kept only if the very next line is its wrapped
+   tail (not starting with "(" or "[", the selectors' rule for what may be a tail) and
+   dropped unseen otherwise. The selector skips the other warning records undecoded.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+from ..facts.envdump import DumpReader
+from . import events
+from .events import Assembler
+from ..facts.logfacts import LogFacts
+from ..model import Event, Line
+from .normalise import LineFormat, normalise
+from .prefilter import ALERT, DUMP, EVIDENCE, FACT, STACK, WARN
+from .selector import WRAP_WIDTH_MIN
+
+QUIET_LEVELS = frozenset({"INFO", "DEBUG", "TRACE"})  # an ALERT word on such a line starts no event
+
+
+def starts_event(bits: int, line: Line) -> bool:
+    """May this line start an event (given its prefilter bits and its decoded level)?"""
+    return bool(bits & EVIDENCE) or (bool(bits & ALERT) and line.level not in QUIET_LEVELS)
+
+
+def may_be_wrapped_warning(bits: int, raw: bytes) -> bool:
+    """Can this line start a (provisional) warning event? A WARN-only record as long as a
+    terminal line; see the module's docstring. The selector skips the others."""
+    return bits & (WARN | EVIDENCE | ALERT) == WARN and len(raw) >= WRAP_WIDTH_MIN
+
+
+def continues_as_tail(raw: bytes) -> bool:
+    """May this line be the wrapped tail of the line before it (the selectors' rule)?"""
+    return raw[:1] not in (b"(", b"[")
+
+
+class LineFeed:
+    """Feeds lines of one source at a time into the dump reader, log facts and the assembler.
+
+    ``emit`` receives each completed event. ``begin(name, fmt)`` starts a source (events and
+    dumps do not continue across sources); ``end()`` closes the open events."""
+
+    def __init__(self, emit: Callable[[Event], None], logfacts: LogFacts | None = None,
+                 dumps: DumpReader | None = None):
+        self.emit = emit
+        self.logfacts = logfacts if logfacts is not None else LogFacts()
+        self.dumps = dumps if dumps is not None else DumpReader()
+        self.asm = Assembler(self._emit)
+        self.source = "<text>"
+        self.fmt = LineFormat()
+        self.quiet = False  # warm-up of a parallel range: track state, report nothing
+        self.evidence: dict = {}  # worker -> whether its open event has a line with an EVIDENCE hit
+        self.workers_fed: dict = {}  # worker -> its first line fed (a parallel range's handover check)
+        self.lineno = 0  # the line being fed (events completed at the end: after every line)
+        self._prov = None  # (worker, builder, line number) of the provisional warning event
+
+    # the state a selector needs ---------------------------------------------------------
+    @property
+    def open(self) -> dict:
+        """Worker -> its open event builder."""
+        return self.asm.open
+
+    @property
+    def dump_open(self) -> bool:
+        return self.dumps.open
+
+    def expires_at(self, worker) -> int | None:
+        """The line at which ``worker``'s open event expires (``events.QUIET_LINES``)."""
+        b = self.asm.open.get(worker)
+        return b.lines[-1].lineno + events.QUIET_LINES + 1 if b is not None and b.lines else None
+
+    @property
+    def awaiting_tail(self) -> bool:
+        """A provisional warning waits for the next line (it must be fed, whatever it holds)."""
+        return self._prov is not None
+
+    @property
+    def stack_settled(self) -> bool:
+        """Lines that only name a serving stack can change nothing any more."""
+        return self.logfacts.stack_settled
+
+    # ------------------------------------------------------------------------------------
+    def begin(self, source: str, fmt: LineFormat) -> None:
+        self.asm = Assembler(self._emit)
+        self._prov = None
+        self.dumps.close()
+        self.source = source
+        self.fmt = fmt
+
+    def end(self, last_lineno: int | None = None) -> None:
+        """The source ended (``last_lineno``: its last line, when known)."""
+        self.lineno = 1 << 62
+        self.asm.finish(last_lineno)
+        self.dumps.close()
+
+    @property
+    def emit_lineno(self) -> int:
+        """The line at which the event being emitted was completed (an expired event: its
+        expiry line, whether or not that line was read)."""
+        at = self.asm.closed_at
+        return self.lineno if at is None else at
+
+    def _emit(self, ev: Event) -> None:
+        if not self.quiet:
+            self.emit(ev)
+
+    def feed_dump_only(self, raw: bytes, lineno: int) -> bool:
+        """Give a line to the open environment dump only (a parallel range reading the dump
+        that runs past its end); False once the dump has ended."""
+        return self.dumps.feed(normalise(raw, self.source, lineno, self.fmt), False)
+
+    def feed(self, raw: bytes, lineno: int, bits: int) -> Line:
+        self.lineno = lineno
+        line = normalise(raw, self.source, lineno, self.fmt)
+        in_dump = self.dumps.feed(line, bool(bits & DUMP)) if (bits & DUMP or self.dumps.open) else False
+        if not in_dump and not self.quiet:
+            if bits & FACT:
+                self.logfacts.feed(line)
+            elif bits & STACK and not self.logfacts.stack_settled:
+                self.logfacts.feed_stack(line)
+        w = line.worker
+        if w not in self.workers_fed:
+            self.workers_fed[w] = lineno
+        open_ = self.asm.open
+        before = open_.get(w)
+        prov, self._prov = self._prov, None
+        if prov is not None and (lineno != prov[2] + 1 or not continues_as_tail(raw)):
+            self._drop(prov)  # this line cannot be its tail: as if the warning had started nothing
+            prov = None
+        notable = starts_event(bits, line)
+        provisional = (not notable and not self.fmt.jsonl and line.level not in QUIET_LEVELS
+                       and may_be_wrapped_warning(bits, raw))
+        self.asm.feed(line, notable or provisional)
+        if prov is not None:
+            self._settle(prov)
+        after = open_.get(w)
+        if provisional and after is not None and after is not before and after.lines[-1] is line:
+            after.provisional = True
+            self._prov = (w, after, lineno)
+        if after is not None:
+            # does the event being assembled for this worker hold a signature's anchor?
+            ev = bool(bits & EVIDENCE)
+            ev = (self.evidence.get(w, False) or ev) if after is before else ev
+            self.evidence[w] = ev
+            after.has_evidence = ev  # travels with the open event when a parallel range hands it over
+        return line
+
+    def _drop(self, prov: tuple) -> None:
+        w, b, _at = prov
+        if self.asm.open.get(w) is b and b.provisional:
+            del self.asm.open[w]
+
+    def _settle(self, prov: tuple) -> None:
+        """The line right after a provisional warning (one that may be its tail) was fed:
+        keep the warning if the line went into it, else drop it unseen."""
+        w, b, _at = prov
+        if self.asm.open.get(w) is b and b.provisional:
+            if len(b.lines) >= 2:
+                b.provisional = False
+            else:
+                del self.asm.open[w]
+
+    def adopt(self, builders: dict) -> None:
+        """Take over open events (a parallel range's handover)."""
+        self.asm.open.update(builders)
+        for w, b in builders.items():
+            self.evidence[w] = getattr(b, "has_evidence", False)
+            if getattr(b, "provisional", False) and b.lines:
+                self._prov = (w, b, b.lines[-1].lineno)
+
+    def had_evidence(self, worker) -> bool:
+        """Did a line of the event just completed for ``worker`` have an EVIDENCE hit?"""
+        return self.evidence.get(worker, False)

@@ -1,0 +1,194 @@
+"""Per-line normalisation: from raw bytes to a ``Line`` with worker and logger prefixes removed.
+
+The steps are ordered, named data (``PREFIXES``); each removes one kind of prefix and may
+name the worker or the logger level. Nothing here keeps state between lines except the
+per-source ``LineFormat`` chosen by ``detect_format``.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+import regex
+
+from ..model import Line
+from .redact import redact
+
+ANSI = regex.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
+# other C0 control characters (except tab) would let log text drive the terminal; show them as �
+CONTROL = regex.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+
+# kubectl logs --prefix:  [pod/vllm-0/vllm] ...
+KUBECTL_PREFIX = regex.compile(r"^\[(?P<pod>pod/[^\]/\s]+)/(?P<container>[^\]\s]+)\] ?")
+# docker compose:  vllm-svc0  | ...
+COMPOSE_PREFIX = regex.compile(r"^(?P<svc>[A-Za-z0-9][\w.-]*)\s+\| ?")
+# RFC 3339 timestamp at the start (kubectl --timestamps, journald short-iso, many loggers)
+TIMESTAMP = regex.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)? ")
+
+# (name, pattern). The worker group is kept; the rest of the match is removed. Ordered.
+WORKER_PREFIXES: list[tuple[str, regex.Pattern]] = [
+    # (VllmWorker rank=3 pid=123)  (VllmWorker TP4 pid=123)  (EngineCore_DP0 pid=9)
+    # (RayWorkerWrapper pid=1, ip=10.0.0.2)  (Worker_TP2 pid=7)
+    (
+        "vllm-process",
+        regex.compile(
+            r"^\((?P<name>[A-Za-z_][\w-]*)(?P<rank>\s+rank=\d+|(?:\s+(?:DP|TP|EP|PP)\d+)+)?\s+pid=(?P<pid>\d+)(?:,\s*ip=(?P<ip>[\w.:-]+))?\)\s?"
+        ),
+    ),
+    # torchrun:  [rank3]:
+    ("torchrun", regex.compile(r"^\[(?P<name>rank\d+)\]:\s?")),
+    # mpirun:  [1,0]<stderr>:
+    ("mpirun", regex.compile(r"^\[(?P<name>\d+,\d+)\]<std(?:err|out)>:\s?")),
+    # SGLang:  [2025-08-01 11:19:46 TP0]  [11:19:46 DP1 TP3 EP3]  [2025-08-01 11:19:46]
+    (
+        "sglang",
+        regex.compile(
+            r"^\[(?:\d{4}-\d\d-\d\d )?\d\d:\d\d:\d\d(?:[.,]\d+)?(?P<name>(?: (?:DP|TP|EP|PP|CP)\d+)+)?\]\s?"
+        ),
+    ),
+]
+
+# Logger headers. The level is kept.
+LOGGER_HEADERS: list[tuple[str, regex.Pattern]] = [
+    # vLLM:  ERROR 04-27 23:40:50 [multiproc_executor.py:962]   (older: "worker_base.py:157]" without "[")
+    (
+        "vllm",
+        regex.compile(
+            r"^(?P<level>DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\s+\d\d-\d\d\s+\d\d:\d\d:\d\d(?:\.\d+)?\s+\[?[\w./<>-]+:\d+\]\s?"
+        ),
+    ),
+    # Python logging default-ish:  2024-01-01 12:00:00,123 - name - ERROR - msg
+    (
+        "python-dash",
+        regex.compile(
+            r"^\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?\s+-\s+[\w.]+\s+-\s+(?P<level>DEBUG|INFO|WARNING|ERROR|CRITICAL)\s+-\s"
+        ),
+    ),
+    # LEVEL:logger:msg
+    ("python-basic", regex.compile(r"^(?P<level>DEBUG|INFO|WARNING|ERROR|CRITICAL):[\w.]+:")),
+    # Rust tracing / structured:  2026-02-09T14:22:25.762110Z  WARN module: msg
+    (
+        "tracing",
+        regex.compile(r"^\d{4}-\d\d-\d\dT[\d:.]+Z?\s+(?P<level>TRACE|DEBUG|INFO|WARN|ERROR)\s+"),
+    ),
+]
+
+_LEVELS = {"WARN": "WARNING"}
+
+
+@dataclass
+class LineFormat:
+    """How the lines of one source are wrapped."""
+
+    jsonl: bool = False  # Docker / k8s JSON-lines: {"log": "...", "stream": ..., "time": ...}
+    compose: bool = False  # docker compose "svc | " prefixes
+
+    @property
+    def name(self) -> str:
+        parts = []
+        if self.jsonl:
+            parts.append("jsonl")
+        if self.compose:
+            parts.append("compose")
+        return "+".join(parts) or "text"
+
+
+def decode(raw: bytes) -> str:
+    """Bytes to text that is safe to print: invalid UTF-8 and control characters become �."""
+    text = raw.decode("utf-8", errors="replace")
+    if text.endswith("\r"):
+        text = text[:-1]
+    if "\x1b" in text:
+        text = ANSI.sub("", text)
+    if CONTROL.search(text):
+        text = CONTROL.sub("\ufffd", text)
+    return text
+
+
+def detect_format(head: bytes) -> LineFormat:
+    """Choose the wrapping from the first lines of a source."""
+    lines = [ln for ln in head.split(b"\n")[:50] if ln.strip()]
+    fmt = LineFormat()
+    if not lines:
+        return fmt
+    js = sum(1 for ln in lines if _json_message(decode(ln)) is not None)
+    if js >= max(1, int(len(lines) * 0.8)):
+        fmt.jsonl = True
+        return fmt
+    texts = [decode(ln) for ln in lines]
+    svc = [COMPOSE_PREFIX.match(t) for t in texts]
+    names = {m.group("svc") for m in svc if m}
+    if len([m for m in svc if m]) >= max(2, int(len(lines) * 0.8)) and len(names) <= 16:
+        fmt.compose = True
+    return fmt
+
+
+def _json_message(text: str) -> str | None:
+    s = text.lstrip()
+    if not s.startswith("{"):
+        return None
+    try:
+        obj = json.loads(s)
+    except (ValueError, RecursionError):  # RecursionError: deeply nested JSON
+        return None
+    if not isinstance(obj, dict):
+        return None
+    for key in ("log", "message", "msg", "MESSAGE"):
+        v = obj.get(key)
+        if isinstance(v, str):
+            return v
+    return None
+
+
+def normalise(raw: bytes, source: str, lineno: int, fmt: LineFormat) -> Line:
+    text = decode(raw)
+    host = None
+    if fmt.jsonl:
+        msg = _json_message(text)
+        if msg is not None:
+            text = decode(msg.rstrip("\n").encode("utf-8", errors="replace"))
+    m = KUBECTL_PREFIX.match(text)
+    if m:
+        host = m.group("pod")
+        text = text[m.end():]
+    if fmt.compose:
+        m = COMPOSE_PREFIX.match(text)
+        if m:
+            host = m.group("svc")
+            text = text[m.end():]
+    m = TIMESTAMP.match(text)
+    if m:
+        text = text[m.end():]
+    worker = None
+    for _name, rx in WORKER_PREFIXES:
+        m = rx.match(text)
+        if m:
+            worker = _worker_name(m)
+            text = text[m.end():]
+            break
+    level = None
+    for _name, rx in LOGGER_HEADERS:
+        m = rx.match(text)
+        if m:
+            level = m.group("level")
+            level = _LEVELS.get(level, level)
+            text = text[m.end():]
+            break
+    if host and worker:
+        worker = f"{host} {worker}"
+    elif host:
+        worker = host
+    return Line(source, lineno, redact(text), worker, level)
+
+
+def _worker_name(m: regex.Match) -> str | None:
+    gd = m.groupdict()
+    name = (gd.get("name") or "").strip()
+    if not name:
+        return None
+    if gd.get("rank"):
+        return f"{name} {gd['rank'].strip()}"
+    if gd.get("pid") and name.startswith("Ray"):
+        ip = f" ip={gd['ip']}" if gd.get("ip") else ""
+        return f"{name} pid={gd['pid']}{ip}"
+    return name

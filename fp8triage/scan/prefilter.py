@@ -1,0 +1,297 @@
+"""One multi-pattern pass over large byte chunks: which lines are worth decoding, and why.
+
+Each expression the prefilter searches for carries class bits; a line's bits are the union
+of the bits of every expression found in it:
+
+* **EVIDENCE**: a signature's evidence anchor (the line may start an event);
+* **ALERT**: a generic error or warning word ("Error", "WARNING", "failed", ...): the line
+  starts an event unless its logger header says INFO or DEBUG (decided after decoding);
+* **FACT**: a log-fact trigger (a version banner, a GPU name near "GPU", an env var setting):
+  the line is read for facts and nothing else;
+* **STACK**: a serving stack's marker ("vLLM", "sglang/"): read for the ``stack`` fact until
+  the stack that ranks first (vLLM) has been named, then skipped undecoded;
+* **WARN**: the logger level word ``WARNING``: such a record starts an event only when a
+  signature can claim it, which its own line shows, or its terminal-wrapped tail
+  (``fp8triage.linefeed``), so a server that warns a lot costs a test per warning;
+* **DUMP**: the header of an environment dump (``collect_env``, ``nvidia-smi``, ...);
+* **STRUCTURAL**: the line may start or continue a traceback (``File "..."`` frames,
+  chained-exception markers).
+
+Facts are not events: a line whose only bits are FACT or DUMP never starts an event, so a
+server that prints "torch.compile takes 12 s in total" at every restart costs a regex test,
+not an event.
+
+``Prefilter.hits(buf)`` returns the start offsets of the lines with a hit and, for each, the
+bits. Hyperscan does the search where it is installed (one compiled database, one pass over
+the chunk, one Python callback per match); otherwise one compiled alternation per bit
+combination (Python ``re``). ``classify(line)`` gives the same bits for one line (the
+exhaustive reference path and follow mode), with ``re`` and the same expressions, so the
+engines cannot disagree: expressions are restricted to what both read identically (literals,
+character classes, alternation, ``[^\\n]*``, ``\\b``, ``^`` in multi-line mode).
+"""
+from __future__ import annotations
+
+import re
+from typing import Iterable
+
+EVIDENCE = 1  # a signature's evidence anchor: the line may start an event
+STRUCTURAL = 2  # the line may start or continue a traceback (frames, chain markers)
+FACT = 4  # a log-fact trigger: log facts may be found in the line
+_VERIFY = 8  # internal: a pattern's cheaper Hyperscan stand-in hit; the line is checked with the pattern
+DUMP = 16  # an environment-dump header
+ALERT = 32  # a generic error/warning word: starts an event unless the line is INFO/DEBUG
+STACK = 64  # names a serving stack (read for the ``stack`` fact until the first-ranked stack is named)
+WARN = 128  # a logger's WARNING level word: starts no event by itself (linefeed.py: a warning no signature claims)
+EVENT = EVIDENCE | ALERT  # bits that may start an event
+NOTABLE = EVENT  # the name used before issue 13
+
+# expression kinds
+LITERAL, LITERAL_CI, REGEX, REGEX_CI = 0, 1, 2, 3
+# a literal whose line is a hit in a span only when the next line may be its wrapped tail (does
+# not start with "(" or "["), or is not in the span; ``classify`` (one line) ignores the condition
+LITERAL_TAILED = 4
+_TAIL_NEXT = r"(?=[^\n]*(?:\n(?:[^(\[]|\Z)|\Z))"  # the condition, for Python ``re``
+_TAIL_NEXT_HS = r"[^\n]*(?:\n(?:[^(\[]|\z)|\z)"  # the same for Hyperscan (which reports the match start)
+
+SMALL = 1 << 20  # below this many bytes Python ``re`` is used: compiling Hyperscan costs ~0.15 s
+
+Rule = tuple[str, int, int]  # (expression, kind, bits)
+
+
+class Prefilter:
+    def __init__(self, rules: Iterable[Rule], hints: Iterable[tuple[str, str]] | dict[str, str] = ()):
+        """``rules``: (expression, kind, bits) with kind LITERAL, LITERAL_CI, REGEX or
+        REGEX_CI. ``hints``: (regex, a regex that matches wherever it does and costs
+        Hyperscan less (e.g. without a leading ``NAME[^\\n]*``)) pairs: Hyperscan searches
+        for the hint, and the lines it hits are checked with the regex itself."""
+        bits: dict[tuple[str, int], int] = {}
+        for e, k, b in rules:
+            if e:
+                bits[(e, k)] = bits.get((e, k), 0) | b
+        pairs = hints.items() if isinstance(hints, dict) else hints
+        self.hints = {p: h for p, h in pairs if (p, REGEX) in bits}
+        self._bits = bits
+        self.rules = sorted((e, k, b) for (e, k), b in bits.items())
+        # one alternation per class combination, for single lines and for spans with the `re` engine
+        self._res: list[tuple[re.Pattern, int]] = []
+        self._span_res: list[tuple[re.Pattern, int]] = []
+        groups: dict[int, list[tuple[str, int]]] = {}
+        for (e, k), b in bits.items():
+            groups.setdefault(b, []).append((e, k))
+        for b, items in sorted(groups.items()):
+            rx = _alternation(items)
+            if rx is not None:
+                self._res.append((rx, b))
+                self._span_res.append((_alternation(items, span=True), b))
+        self._hs = None
+        self._hs_tried = False
+        self.engine = "hyperscan" if _hyperscan_available() else "re"
+
+    def classify(self, raw_line: bytes) -> int:
+        """The bits of one line (what ``hits`` would give it)."""
+        out = 0
+        for rx, b in self._res:
+            if b & ~out and rx.search(raw_line) is not None:
+                out |= b
+        return out
+
+    def contains_anchor(self, raw_line: bytes) -> bool:
+        """True if the line may start an event (EVIDENCE or ALERT)."""
+        return bool(self.classify(raw_line) & EVENT)
+
+    def compile(self) -> None:
+        """Build the Hyperscan database now (before worker processes fork, so they share it)."""
+        self._db()
+
+    def _db(self):
+        if not self._hs_tried:
+            self._hs_tried = True
+            exprs = []
+            for (e, k), b in sorted(self._bits.items()):
+                if k == REGEX and e in self.hints:
+                    exprs.append((self.hints[e].encode("utf-8"), k, _VERIFY))
+                    continue
+                if k == LITERAL_TAILED:
+                    exprs.append((re.escape(e).encode("utf-8") + _TAIL_NEXT_HS.encode("ascii"), k, b))
+                    continue
+                exprs.append((e.encode("utf-8") if k in (REGEX, REGEX_CI) else re.escape(e).encode("utf-8"), k, b))
+            if self.hints:
+                self._hint_bits = 0
+                for p in self.hints:
+                    self._hint_bits |= self._bits[(p, REGEX)]
+                self._verify = re.compile(
+                    "|".join(f"(?:{p})" for p in sorted(self.hints)).encode("utf-8"), re.M)
+            self._classes = [b for _e, _k, b in exprs]
+            # a tailed literal's match runs into the next line: its line is where the match starts
+            self._tailed = {i for i, (_e, k, _b) in enumerate(exprs) if k == LITERAL_TAILED}
+            self._hs = _hyperscan_db(exprs)
+            if self._hs is None:
+                self.engine = "re"
+        return self._hs
+
+    def hits(self, buf, start: int = 0, end: int | None = None) -> tuple[list[int], dict[int, int]]:
+        """(sorted start offsets of the lines of buf[start:end] with a hit, {line start: class
+        bits}). buf[start:end] holds whole lines (a span from ``ingest.read_spans``)."""
+        if end is None:
+            end = len(buf)
+        ends: dict[int, int] = {}  # match end offset (in buf) -> class bits
+        db = self._db() if end - start >= SMALL else self._hs  # compiled already: use it on small spans too
+        if db is not None:
+            classes = self._classes
+            get = ends.get
+            tailed = self._tailed
+
+            def on_match(i, frm, to, _flags, _ctx):
+                if i in tailed:
+                    to = frm + 1  # inside the literal's own line
+                to += start
+                ends[to] = get(to, 0) | classes[i]
+
+            db.scan(memoryview(buf)[start:end] if start or end != len(buf) else buf, match_event_handler=on_match)
+        else:
+            for rx, b in self._span_res:
+                for m in rx.finditer(buf, start, end):
+                    e = m.end()
+                    ends[e] = ends.get(e, 0) | b
+        flags: dict[int, int] = {}
+        if not ends:
+            return [], flags
+        rfind = buf.rfind
+        find = buf.find
+        line_start, line_end = -1, -1
+        for off in sorted(ends):
+            if off > line_end:  # a new line (a match ends at or before the newline of its line)
+                line_start = rfind(b"\n", start, off - 1) + 1 if off > start else start
+                if line_start < start:
+                    line_start = start
+                line_end = find(b"\n", max(off - 1, start), end)
+                if line_end < 0:
+                    line_end = end
+            flags[line_start] = flags.get(line_start, 0) | ends[off]
+        if db is not None and self.hints:
+            for ls, b in list(flags.items()):
+                if b & _VERIFY:
+                    b &= ~_VERIFY
+                    le = find(b"\n", ls, end)
+                    if self._verify.search(buf, ls, end if le < 0 else le):
+                        b |= self._hint_bits
+                    if b:
+                        flags[ls] = b
+                    else:
+                        del flags[ls]
+        return sorted(flags), flags
+
+    def line_starts(self, buf, start: int = 0) -> list[int]:
+        """Start offsets of the notable lines of ``buf`` at or after ``start``."""
+        starts, flags = self.hits(buf)
+        return [s for s in starts if flags[s] & EVENT and s >= start]
+
+
+def _alternation(items: list[tuple[str, int]], span: bool = False):
+    """One regex for ``items``; ``span``: for a span of lines (a tailed literal's condition on
+    the next line applies), else for one line."""
+    tail = _TAIL_NEXT if span else ""
+    cs = sorted((e for e, k in items if k == LITERAL), key=len, reverse=True)
+    cs += sorted((e for e, k in items if k == LITERAL_TAILED), key=len, reverse=True)
+    ci = sorted((e for e, k in items if k == LITERAL_CI), key=len, reverse=True)
+    parts = []
+    if cs:
+        tailed = {e for e, k in items if k == LITERAL_TAILED}
+        parts.append("|".join(re.escape(a) + (tail if a in tailed else "") for a in cs))
+    if ci:
+        parts.append("(?i:" + "|".join(re.escape(a) for a in ci) + ")")
+    parts.extend(f"(?:{p})" for p in sorted(e for e, k in items if k == REGEX))
+    parts.extend(f"(?i:{p})" for p in sorted(e for e, k in items if k == REGEX_CI))
+    return re.compile("|".join(parts).encode("utf-8"), re.M) if parts else None
+
+
+def _hyperscan_available() -> bool:
+    import importlib.util
+
+    try:
+        return importlib.util.find_spec("hyperscan") is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def _hyperscan_db(exprs: list[tuple[bytes, int, int]]):
+    if not exprs:
+        return None
+    try:
+        import hyperscan  # type: ignore
+    except Exception:  # not installed, or no binary for this platform
+        return None
+    flags = []
+    for _e, kind, _b in exprs:
+        if kind == LITERAL_CI:
+            flags.append(hyperscan.HS_FLAG_CASELESS)
+        elif kind == REGEX:
+            flags.append(hyperscan.HS_FLAG_MULTILINE)
+        elif kind == REGEX_CI:
+            flags.append(hyperscan.HS_FLAG_MULTILINE | hyperscan.HS_FLAG_CASELESS)
+        elif kind == LITERAL_TAILED:
+            flags.append(hyperscan.HS_FLAG_SOM_LEFTMOST)
+        else:
+            flags.append(0)
+    exprs_b = [e for e, _k, _b in exprs]
+    path = _cached_db_path(hyperscan, exprs_b, flags)
+    if path is not None:
+        try:
+            db = hyperscan.loadb(path.read_bytes(), hyperscan.HS_MODE_BLOCK)
+            db.scratch = hyperscan.Scratch(db)  # a loaded database has none
+            return db
+        except Exception:  # absent, stale or damaged: compile it again
+            pass
+    try:
+        db = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
+        db.compile(expressions=exprs_b, ids=list(range(len(exprs))), elements=len(exprs), flags=flags)
+    except Exception:
+        return None
+    if path is not None:
+        _store(path, hyperscan.dumpb(db))
+    return db
+
+
+def _cached_db_path(hyperscan, exprs: list[bytes], flags: list[int]):
+    """Where the database compiled from these expressions is cached (compiling costs
+    0.05-0.2 s, loading ~1 ms): keyed by the expressions, their flags, the Hyperscan build and
+    the CPU (a database is compiled for the host's instruction set)."""
+    import hashlib
+    import platform
+
+    from ..paths import cache_dir
+
+    h = hashlib.sha256()
+    for e, f in zip(exprs, flags):
+        h.update(e + b"\0" + str(f).encode() + b"\n")
+    h.update(f"{getattr(hyperscan, '__version__', '')} {platform.machine()} {_cpu_flags()}".encode())
+    try:
+        return cache_dir() / "prefilter" / f"hs-{h.hexdigest()[:24]}.db"
+    except (OSError, RuntimeError):  # no home directory
+        return None
+
+
+def _cpu_flags() -> str:
+    try:
+        with open("/proc/cpuinfo") as fh:
+            for line in fh:
+                if line.startswith("flags"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return ""
+
+
+def _store(path, data: bytes) -> None:
+    """Write the cache file atomically; a cache that cannot be written is no error."""
+    import os
+    import tempfile
+
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".hs-")
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, path)
+    except OSError:
+        pass

@@ -1,0 +1,258 @@
+"""Line selectors: which lines of a span of bytes are decoded, and with which prefilter bits.
+
+A selector walks ``buf[start:end]`` (whole lines) and calls ``feed.feed(raw, lineno, bits)``
+(``fp8triage.scan.linefeed.LineFeed``) for the lines it selects; it returns the number of the
+line after the last. Two selectors, one sink, so the equivalence test compares selectors:
+
+* ``every_line``: every line, with ``Prefilter.classify``'s bits (the exhaustive reference,
+  ``--no-prefilter``; follow mode does the same one line at a time).
+* ``prefiltered``: one prefilter pass over the span (``Prefilter.hits``), then only the lines
+  with a hit, plus the lines an open event or an open environment dump pulls in.
+
+Why skipping is exact: a line without a hit changes nothing while no event and no dump is
+open. It cannot start an event (only EVENT hits, traceback headers, frames and chain markers
+can, and those are all hits), it cannot start a dump (DUMP hits only), and it is not read for
+facts (FACT hits only). While an event is open, a line may continue or close it, so lines are
+fed, except those that cannot belong to an open event's worker.
+
+An event is *live* while its worker wrote to it within the last ``FWD`` bytes: lines are then
+walked one by one (a line whose raw text lacks the words of every open worker's name is
+skipped undecoded). A stale event does not pull every line in; the walk jumps to the next
+hit or to the next line that may belong to its worker (``bytes.find`` on the worker's name;
+for lines without a worker prefix, the next line that starts with neither "(" nor "["), where
+it is continued or closed exactly as ``every_line`` would do it.
+
+The selector only reads ``feed.open`` (worker -> open event) and ``feed.dump_open``; the
+unit tests drive it with a recording stand-in.
+"""
+from __future__ import annotations
+
+import re
+
+from .prefilter import STACK, WARN, Prefilter
+
+FWD = 0  # bytes an open event keeps pulling every line in after its worker wrote (0: jump to candidate lines at once)
+NEAR = 32 * 1024  # an open event's next candidate line is looked for this far first
+WRAP_WIDTH_MIN = 60  # terminals wrap lines at 80 columns or more: a shorter line has no wrapped tail
+
+
+def every_line(pf: Prefilter, feed, buf: bytes, start: int, end: int, lineno: int) -> int:
+    """Feed every line of buf[start:end] with its bits."""
+    pos = start
+    classify = pf.classify
+    find = buf.find
+    while pos < end:
+        nl = find(b"\n", pos, end)
+        stop = end if nl < 0 else nl
+        raw = buf[pos:stop]
+        feed.feed(raw, lineno, classify(raw))
+        pos = stop + 1
+        lineno += 1
+    return lineno
+
+
+def prefiltered(pf: Prefilter, feed, buf: bytes, start: int, end: int, lineno: int, *, base: int = 0,
+                touched: dict | None = None, jsonl: bool = False) -> int:
+    """Feed the lines of buf[start:end] that can change anything. ``base``: the offset of
+    buf[0] in the source (``touched``, worker -> source offset of the line that last started
+    or continued its event, is kept across spans). ``jsonl``: JSON-wrapped lines, whose raw
+    bytes may hide a worker's name (escapes): no line of a live event is skipped and stale
+    events wait for the next hit."""
+    if touched is None:
+        touched = {}
+    starts, flags = pf.hits(buf, start, end)
+    n = end
+    find = buf.find
+    count = buf.count
+    pos = start  # offset of the next line not yet accounted for
+    i = 0
+    nstarts = len(starts)
+    open_ = feed.open
+    tokens: dict = {}
+    cand: dict = {}  # worker -> offset of its next candidate line in this span
+    after_fed = -1  # offset of the line after the one fed last
+    settled = (lambda: feed.stack_settled) if hasattr(feed, "stack_settled") else (lambda: False)
+    tail = (lambda: feed.awaiting_tail) if hasattr(feed, "awaiting_tail") else (lambda: False)
+    expires_at = feed.expires_at if hasattr(feed, "expires_at") else (lambda _w: None)
+    fwd = FWD
+    while pos < n:
+        open_ = feed.open
+        dump = feed.dump_open
+        if dump or (open_ and any(base + pos - touched.get(w, -fwd) < fwd for w in open_)):
+            # follow the live events (or the dump) line by line
+            bits = flags.get(pos, 0)
+            if i < nstarts and starts[i] <= pos:
+                i += 1
+            if not bits and not dump:
+                # a line that belongs to no open event's worker is a no-op: skip it
+                # without decoding (every word of a worker name is in the raw line)
+                nl = find(b"\n", pos, n)
+                stop = n if nl < 0 else nl
+                raw = buf[pos:stop]
+                for w in open_:
+                    toks = tokens.get(w)
+                    if toks is None:
+                        toks = tokens[w] = worker_tokens(w)
+                    if not toks or all(t in raw for t in toks):
+                        break
+                else:
+                    # the line right after a fed one may be its wrapped tail (a terminal or a paste
+                    # cut it; the tail has no prefix of its own): the assembler decides
+                    if not (pos == after_fed and may_be_tail(buf, pos, n, jsonl)):
+                        pos = stop + 1
+                        lineno += 1
+                        continue
+        else:
+            # nothing live: jump to the next hit, or to the next line that may belong to
+            # the worker of a stale open event
+            while i < nstarts and starts[i] < pos:
+                i += 1
+            target = starts[i] if i < nstarts else n
+            if open_ and pos == after_fed and pos < target and (tail() or may_be_tail(buf, pos, n, jsonl)):
+                # the line right after a long fed line may be its tail, wrapped by a terminal or a
+                # paste (no prefix of its own): the assembler decides (and a provisional warning
+                # is settled by its next line, whatever it holds)
+                target = pos
+            if open_:
+                for w in open_:
+                    c = cand.get(w, -1)
+                    if c < pos:
+                        # no further than the line where the event expires (events.QUIET_LINES):
+                        # feeding that line completes it as reading every line would
+                        near = min(n, pos + NEAR)
+                        c = next_line_of(buf, w, pos, near, tokens, jsonl)  # mostly close by
+                        if c >= near:
+                            exp = expires_at(w)
+                            limit = n if exp is None else line_at_or_after(buf, pos, lineno, exp, n)
+                            c = next_line_of(buf, w, pos, limit, tokens, jsonl) if limit > near else limit
+                        cand[w] = c
+                    if c < target:
+                        target = c
+            if target >= n:
+                break
+            lineno += count(b"\n", pos, target)
+            pos = target
+            bits = flags.get(pos, 0)
+            if i < nstarts and starts[i] == pos:
+                i += 1
+            if bits == STACK and not open_ and settled():
+                # it only names a serving stack, the stack is settled and no event is open
+                # (an open event's next line must be fed whatever it holds): nothing to do
+                nl = find(b"\n", pos, n)
+                pos = n if nl < 0 else nl + 1
+                lineno += 1
+                continue
+            if (bits == WARN and not jsonl and pos != after_fed
+                    and not any(cand.get(w) == pos for w in open_)):
+                # a warning record with nothing a signature could claim, not the next line an
+                # open event's worker may have written: it starts no event unless it is long and
+                # the next line may be its wrapped tail (linefeed.py)
+                nl = find(b"\n", pos, n)
+                if nl >= 0 and (nl - pos < WRAP_WIDTH_MIN or (nl + 1 < n and buf[nl + 1:nl + 2] in (b"(", b"["))):
+                    pos = nl + 1
+                    lineno += 1
+                    continue
+        nl = find(b"\n", pos, n)
+        stop = n if nl < 0 else nl
+        line = feed.feed(buf[pos:stop], lineno, bits)
+        if line.worker in feed.open:
+            touched[line.worker] = base + pos
+        if stop - pos >= WRAP_WIDTH_MIN:
+            after_fed = stop + 1  # a long line: the next one may be its tail, wrapped by a terminal
+        pos = stop + 1
+        lineno += 1
+    if pos < n:
+        lineno += count(b"\n", pos, n)
+        if not buf.endswith(b"\n", start, n):
+            lineno += 1  # the source's last line has no newline
+    return lineno
+
+
+def may_be_tail(buf: bytes, pos: int, n: int, jsonl: bool = False) -> bool:
+    """May the line at ``pos`` be the wrapped tail of the line before it? Not if it starts
+    with "(" or "[" (a worker or logger prefix); in JSON lines, the same for the message."""
+    if not jsonl:
+        return buf[pos:pos + 1] not in (b"(", b"[")
+    return _MAYBE_NO_WORKER_JSON.match(b"\n" + buf[pos:min(n, pos + 64)]) is not None
+
+
+def line_at_or_after(buf: bytes, pos: int, lineno: int, target: int, n: int) -> int:
+    """The offset of a line start in buf[pos:n] at or after the start of line ``target``
+    (``pos`` is the start of line ``lineno``), or ``n``: newlines are counted in growing
+    steps, so the result may lie a little beyond that line, never before it."""
+    need = target - lineno
+    if need <= 0:
+        return pos
+    e, step = pos, max(1 << 16, need * 64)
+    while True:
+        e2 = min(n, e + step)
+        need -= buf.count(b"\n", e, e2)
+        e = e2
+        if need <= 0 or e >= n:
+            break
+        step *= 2
+    if e >= n:
+        return n
+    if buf[e - 1:e] == b"\n":
+        return e
+    nl = buf.find(b"\n", e, n)
+    return n if nl < 0 else nl + 1
+
+
+def worker_tokens(worker: str | None) -> tuple[bytes, ...]:
+    """Words that every raw line of ``worker`` contains (normalise builds worker names from
+    pieces of the line's prefix); () when that cannot be relied on (no worker, non-ASCII)."""
+    if not worker or not worker.isascii() or not worker.isprintable():
+        return ()
+    return tuple(t.encode("ascii") for t in worker.split())
+
+
+# the next line that may have no worker prefix (a blank line, or one that starts with
+# neither "(" nor "["): where a stale event of worker None may continue
+# ("[2025-08-01 09:04:44] INFO ..." from SGLang's main process starts with "[" and has no worker: a
+# bracket is a worker prefix only with a worker's mark in it, as normalise reads them)
+_MAYBE_NO_WORKER = re.compile(rb"\n(?:[^(\[\n]|\n|\[(?!\d+,\d+\]<)(?![^\]\n]*(?:TP|DP|EP|PP|rank)\d))")
+# the same for JSON lines: the message value (as ``normalise`` picks it) does not start with
+# "(" or "[", or the line is not a JSON object
+# (the message key first, as Docker and Kubernetes write it; a line that starts otherwise is a
+# candidate, to be safe)
+_MAYBE_NO_WORKER_JSON = re.compile(
+    rb'\n(?:[^{\n]|\n|\{(?!")|\{"(?!(?:log|message|msg|MESSAGE)")'
+    rb'|\{"(?:log|message|msg|MESSAGE)": ?"(?:[^(\[\\\n"]|\\[^u]|"))')
+
+
+def next_line_of(buf: bytes, worker: str | None, pos: int, n: int, tokens: dict, jsonl: bool = False) -> int:
+    """Offset of the next line in buf[pos:n] (``pos`` a line start) that may belong to
+    ``worker``; ``n`` if none."""
+    if worker is None:
+        rx = _MAYBE_NO_WORKER_JSON if jsonl else _MAYBE_NO_WORKER
+        if pos == 0 or buf[pos - 1:pos] != b"\n":
+            nl = buf.find(b"\n", pos, n)
+            if rx.match(b"\n" + buf[pos:n if nl < 0 else nl + 1]):
+                return pos
+            if nl < 0:
+                return n
+            pos = nl + 1
+        m = rx.search(buf, pos - 1, n)
+        return m.start() + 1 if m else n
+    toks = tokens.get(worker)
+    if toks is None:
+        toks = tokens[worker] = worker_tokens(worker)
+    if not toks:
+        return n  # cannot be found cheaply: the event waits for the next hit of its worker
+    # search for the last word ("rank=3", "TP3", "ip=..."): it tells workers apart, the first
+    # ("VllmWorker") is on every worker's lines; the line is then checked for the others
+    first, rest = toks[-1], toks[:-1]
+    at = pos
+    while True:
+        c = buf.find(first, at, n)
+        if c < 0:
+            return n
+        ls = buf.rfind(b"\n", pos, c) + 1 or pos
+        le = buf.find(b"\n", c, n)
+        if le < 0:
+            le = n
+        line = buf[ls:le]
+        if all(t in line for t in rest):
+            return ls
+        at = le + 1

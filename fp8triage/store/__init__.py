@@ -1,0 +1,1 @@
+"""The run history (sqlite): recurring findings and error groups across runs."""

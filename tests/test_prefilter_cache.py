@@ -1,0 +1,56 @@
+"""The compiled Hyperscan database is cached on disk (issue 13: start-up): a second scan loads
+it instead of compiling, a damaged cache file is compiled again, and the results are the same."""
+from __future__ import annotations
+
+import pytest
+
+from fp8triage.scan import prefilter
+from fp8triage.scan.prefilter import ALERT, EVIDENCE, LITERAL, LITERAL_TAILED, WARN, Prefilter
+
+pytest.importorskip("hyperscan")
+
+RULES = [("Error", LITERAL, ALERT), ("Unknown SF transformation", LITERAL, EVIDENCE),
+         ("WARNING", LITERAL_TAILED, WARN)]
+BUF = (b"(a) INFO fine\n(b) RuntimeError: Unknown SF transformation\nWARNING cut\n tail\n") * 3
+
+
+def test_second_prefilter_loads_the_cached_database(tmp_path, monkeypatch):
+    monkeypatch.setenv("FP8TRIAGE_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(prefilter, "SMALL", 0)
+    import hyperscan
+
+    loaded = []
+    real_load = hyperscan.loadb
+    monkeypatch.setattr(hyperscan, "loadb", lambda data, mode: loaded.append(len(data)) or real_load(data, mode))
+    first = Prefilter(RULES).hits(BUF)
+    assert not loaded and list((tmp_path / "prefilter").glob("hs-*.db"))
+    second = Prefilter(RULES).hits(BUF)
+    assert len(loaded) == 1  # loaded from the cache, not compiled
+    assert second == first and len(first[0]) == 6
+
+
+def test_a_damaged_cache_file_is_compiled_again(tmp_path, monkeypatch):
+    monkeypatch.setenv("FP8TRIAGE_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(prefilter, "SMALL", 0)
+    want = Prefilter(RULES).hits(BUF)
+    (cached,) = (tmp_path / "prefilter").glob("hs-*.db")
+    cached.write_bytes(b"not a database")
+    assert Prefilter(RULES).hits(BUF) == want
+    assert cached.read_bytes() != b"not a database"  # rewritten
+
+
+def test_other_rules_get_their_own_database(tmp_path, monkeypatch):
+    monkeypatch.setenv("FP8TRIAGE_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(prefilter, "SMALL", 0)
+    Prefilter(RULES).hits(BUF)
+    got = Prefilter(RULES[:2]).hits(BUF)
+    assert len(list((tmp_path / "prefilter").glob("hs-*.db"))) == 2
+    assert len(got[0]) == 3  # no WARNING rule: only the Error/anchor lines
+
+
+def test_an_unwritable_cache_is_no_error(tmp_path, monkeypatch):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    monkeypatch.setenv("FP8TRIAGE_CACHE_DIR", str(blocker))  # a file where the folder should be
+    monkeypatch.setattr(prefilter, "SMALL", 0)
+    assert len(Prefilter(RULES).hits(BUF)[0]) == 6
