@@ -107,7 +107,7 @@ BAD_DG=$W/dg-wrapper; [ "$DG" = "$W/dg-wrapper" ] || [ "$QUICK" = 1 ] && BAD_DG=
 
 # The image ships its packages without bytecode and sets PYTHONDONTWRITEBYTECODE=1, so every process
 # compiles torch's (and sympy's, transformers') Python from source; the runner then keeps the kernels'
-# bytecode in fp8triage's cache (fp8triage.repro.bytecode_cache), emptied here for the cold run.
+# bytecode in fp8triage's cache (fp8triage.confirm.repro.bytecode_cache), emptied here for the cold run.
 export FP8TRIAGE_CACHE_DIR=$W/fp8triage-cache
 step "repro suite, transformers 5.17.0 + kernels + DeepGEMM (cold caches, then warm twice, then warm without bytecode)"
 rm -rf "$DG_JIT_CACHE_DIR" "$TRITON_CACHE_DIR" "$FP8TRIAGE_CACHE_DIR"
