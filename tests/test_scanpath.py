@@ -384,3 +384,25 @@ def test_incomplete_traceback_cascade_fires_in_follow_mode(cat):
     assert "incomplete-traceback" in kinds
     fl = _follow(cat, data, 0.05)
     assert "incomplete-traceback" in {n.cascade for n in fl.notices if n.event == "consequence"}
+
+
+def test_line_index_finds_a_line_start_at_or_just_after_each_target():
+    import random
+
+    from fp8triage.scan.selector import LineIndex
+
+    rnd = random.Random(3)
+    lines = [b"x" * rnd.choice([0, 5, 80, 300, 5000]) for _ in range(3000)]
+    buf = b"\n".join(lines) + b"\n"
+    starts = [0]
+    for ln in lines:
+        starts.append(starts[-1] + len(ln) + 1)
+    for first, start in ((1, 0), (101, starts[100])):  # a span that starts at line 101
+        idx = LineIndex(buf, start, len(buf), first)
+        for target in [first, first + 1, first + 7, first + 500, first + 2899 - (first - 1), 10**6]:
+            got = idx.at_or_after(target)
+            i = target - 1  # the target line's start (0-based line index)
+            want = starts[i] if i < len(lines) else len(buf)
+            assert got >= min(want, len(buf)), (first, target)
+            assert got == len(buf) or got in starts, (first, target)  # a line start
+            assert got <= min(len(buf), want + LineIndex.BLOCK + 5001), (first, target)
