@@ -19,14 +19,15 @@ from pathlib import Path
 from typing import Any
 
 from .history import HistoryError, _reason, _retry, _write, connect, resolve_path
+from ..errors import TriageError
 from ..model import (ConditionResult, Evidence, Fact, Finding, InputInfo, Line, ScanResult, Severity, Status, Truth,
                      UnknownGroup)
 
 MAX_FILE = 512 * 1024 * 1024
 
 
-class ImportProblem(Exception):
-    """One file cannot be imported. One sentence."""
+class ImportProblem(TriageError):
+    """One file cannot be imported. One sentence (``import_results`` lists it and goes on)."""
 
 
 @dataclass

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from fleetkit import BUCKET, ROOT, free_port, wait_port  # noqa: F401 - ROOT: bench on sys.path
+from .fleetkit import BUCKET, ROOT, free_port, wait_port  # noqa: F401 - ROOT: bench on sys.path
 
 
 @pytest.fixture(scope="session")

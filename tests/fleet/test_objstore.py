@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 import time
 
-from fleetkit import BUCKET, cli, free_port
+from .fleetkit import BUCKET, cli, free_port
 
 from fp8triage.pipeline import scan_paths
 

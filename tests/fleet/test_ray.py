@@ -11,9 +11,9 @@ import time
 from pathlib import Path
 
 import pytest
-from fleetkit import BUCKET, ROOT, cli, free_port
+from .fleetkit import BUCKET, ROOT, cli, free_port
 
-from fp8triage.catalogue import load_catalogue
+from fp8triage.catalogue.loader import load_catalogue
 from fp8triage.scan.rayscan import FleetError, scan_paths_ray
 from fp8triage.pipeline import scan_paths
 from fp8triage.render.jsonout import result_dict
