@@ -133,7 +133,15 @@ def main(argv: list[str] | None = None) -> int:
                                              "peak_rss_MiB": round(v["peak_rss"] / 2**20)}
                                          for w, v in ex["workers"].items()}
             print(name, json.dumps(rows[name]), flush=True)
-        a_doc, b_doc = (dict(results[k]) for k in rows)
+        # the fixed cost of --ray: connecting the driver and one task, on one small object
+        one = [str(BIN / "fp8triage"), "scan", f"s3://{BUCKET}/prod/pod-000/server.log", "--format", "json",
+               "--no-history", "-j", "1"]
+        fixed = {}
+        for name, cmd in (("local", one), ("ray", one + ["--ray", f"127.0.0.1:{rayport}"])):
+            fixed[name] = round(statistics.median(_peak_child(cmd, env)[0] for _ in range(a.repeat)), 2)
+        rows["one 1 MiB object (fixed cost)"] = {"local_wall_s": fixed["local"], "ray_wall_s": fixed["ray"]}
+        print("fixed cost", fixed, flush=True)
+        a_doc, b_doc = (dict(results[k]) for k in ("local (1 process)", "ray (2 workers)"))
         a_doc.pop("meta"), b_doc.pop("meta")
         same = a_doc == b_doc
         fleet = results["local (1 process)"].get("fleet") or {"findings": []}
@@ -151,6 +159,7 @@ def main(argv: list[str] | None = None) -> int:
         rows["grep -E / zgrep on local disk (floor)"] = {"wall_s": round(statistics.median(walls), 2),
                                                          "MiB_per_s": round(total / 2**20 / statistics.median(walls), 1)}
         out = {"machine": f"{platform.machine()}, {os.cpu_count()} CPUs, {platform.python_version()}",
+               "load_average_after": [round(x, 2) for x in os.getloadavg()],
                "pods": a.pods, "bytes": total, "stored_bytes": stored, "affected": m["affected"],
                "found_on": found, "ray_equals_local": same, "rows": rows}
         a.out.parent.mkdir(parents=True, exist_ok=True)
