@@ -6,17 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from corpuspath import corpus_dir  # noqa: F401 (relative to the checkout only, see corpuspath.py)
+
 ROOT = Path(__file__).resolve().parent.parent
-# relative to the checkout only: CI and every machine put the corpus beside it (../shared/corpus);
-# some copies of a checkout carry it inside (shared/corpus)
-CORPUS_CANDIDATES = [ROOT.parent / "shared" / "corpus", ROOT / "shared" / "corpus"]
-
-
-def corpus_dir() -> Path | None:
-    for c in CORPUS_CANDIDATES:
-        if (c / "cases").is_dir():
-            return c
-    return None
 
 
 @pytest.fixture(scope="session")

@@ -22,7 +22,7 @@ from fp8triage.pipeline import Scanner, scan_paths
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
-from conftest import corpus_dir  # noqa: E402
+from corpuspath import corpus_dir  # noqa: E402
 from test_equivalence import _facts, summary  # noqa: E402
 
 CORPUS = corpus_dir()

@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 import drift  # noqa: E402  (tests/drift.py)
-from conftest import corpus_dir  # noqa: E402
+from corpuspath import corpus_dir  # noqa: E402
 from test_corpus_accuracy import NEGATIVE, judge, per_label  # noqa: E402
 
 from fp8triage.catalogue import sigtools  # noqa: E402
