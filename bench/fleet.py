@@ -5,7 +5,8 @@ disk as the floor (it reads the bytes and finds the failure line, nothing more).
 
     python bench/fleet.py --pods 200 --size 1M --out bench/out/fleet-bench.json
 
-Needs the fleet and test extras (ray, s3fs, moto[server]). Every scan is a separate process
+Needs the fleet and test extras (ray, s3fs, moto[server]). `-j 2` runs the local scan in 2
+worker processes (one task per object, as on Ray). Every scan is a separate process
 (the CLI, as a user runs it); its peak memory is the process's maximum resident set size. On
 Ray, each worker reports its own peak (``meta.executor.workers``). Wall times are medians of
 ``--repeat`` runs. The Ray figure includes connecting the driver to the running cluster,
@@ -118,6 +119,7 @@ def main(argv: list[str] | None = None) -> int:
         rows = {}
         results = {}
         for name, cmd in (("local (1 process)", scan),
+                          ("local (2 processes, -j 2)", scan[:-1] + ["2"]),
                           ("ray (2 workers)", scan + ["--ray", f"127.0.0.1:{rayport}"])):
             runs = []
             for _ in range(a.repeat):
