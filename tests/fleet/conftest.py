@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from .fleetkit import BUCKET, ROOT, free_port, wait_port  # noqa: F401 - ROOT: bench on sys.path
+from .fleetkit import BUCKET, HEAD, ROOT, free_port, wait_port  # noqa: F401 - ROOT: bench on sys.path
 
 
 @pytest.fixture(scope="session")
@@ -74,6 +74,7 @@ def ray_address(s3):
          "--node-ip-address", "127.0.0.1", "--include-dashboard", "false", "--disable-usage-stats",
          "--temp-dir", tmp],
         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    HEAD["pid"] = proc.pid  # every process of this cluster is in its session
     saved = os.environ.get("RAY_AUTH_MODE")
     os.environ["RAY_AUTH_MODE"] = "disabled"
     address = f"127.0.0.1:{port}"
