@@ -87,8 +87,16 @@ def run_follow(target: str, prepared, *, prefer: str, fmt: str, fail_on: str, db
 
 
 def _emit(fmt: str, text: str) -> None:
-    click.echo(redact(text) if fmt not in ("json", "jsonl") else text)
-    sys.stdout.flush()
+    """Print one record whole: SIGINT/SIGTERM wait until it is written and flushed (an interrupt
+    in the middle of a flush would leave half a JSON line in the stream, the rest after the summary)."""
+    block = getattr(signal, "pthread_sigmask", None)
+    old = block(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM}) if block else None
+    try:
+        click.echo(redact(text) if fmt not in ("json", "jsonl") else text)
+        sys.stdout.flush()
+    finally:
+        if block:
+            block(signal.SIG_SETMASK, old)
 
 
 def _notice_json(n) -> str:

@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .history import HistoryError, _reason, _retry, _write, connect, resolve_path
 from ..errors import TriageError
+from .history import HistoryError, _reason, _retry, _write, connect, resolve_path
 from ..model import (ConditionResult, Evidence, Fact, Finding, InputInfo, Line, ScanResult, Severity, Status, Truth,
                      UnknownGroup)
 
@@ -27,7 +27,7 @@ MAX_FILE = 512 * 1024 * 1024
 
 
 class ImportProblem(TriageError):
-    """One file cannot be imported. One sentence (``import_results`` lists it and goes on)."""
+    """One file cannot be imported. One sentence."""
 
 
 @dataclass
