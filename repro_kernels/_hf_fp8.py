@@ -25,6 +25,7 @@ import importlib.metadata
 import importlib.util
 import os
 import tempfile
+import time
 
 import _common as C
 from _common import torch
@@ -190,6 +191,15 @@ def run(remedy: str, seed: int = 0) -> dict:
     """Run one remedy through the library. ``remedy``: ``disable-deepgemm-linear`` or ``grouped-mm``."""
     from transformers import FineGrainedFP8Config, MixtralForCausalLM
 
+    phase: dict = {}
+    t = time.perf_counter()
+
+    def lap(name: str) -> None:
+        nonlocal t
+        now = time.perf_counter()
+        phase[name] = round(now - t, 3)
+        t = now
+
     fg = importlib.import_module("transformers.integrations.finegrained_fp8")
     env_before = os.environ.get("TRANSFORMERS_DISABLE_DEEPGEMM_LINEAR")
     if remedy == "disable-deepgemm-linear":
@@ -197,13 +207,17 @@ def run(remedy: str, seed: int = 0) -> dict:
     ids = torch.randint(0, 512, (2, 48), generator=torch.Generator().manual_seed(seed + 1)).cuda()
     try:
         with tempfile.TemporaryDirectory(prefix="fp8triage-ckpt-") as folder:
-            ref_model = _tiny_checkpoint(folder, seed).cuda().eval()
+            ref_model = _tiny_checkpoint(folder, seed)
+            lap("checkpoint_s")
+            ref_model = ref_model.cuda().eval()
             with torch.no_grad():
                 ref = ref_model(ids).logits.float()
             del ref_model
+            lap("bf16_forward_s")
             model = MixtralForCausalLM.from_pretrained(
                 folder, quantization_config=FineGrainedFP8Config(weight_block_size=(128, 128)),
                 dtype=torch.bfloat16, device_map="cuda").eval()
+            lap("fp8_load_s")
         fp8_modules = sorted({type(m).__name__ for m in model.modules() if type(m).__name__.startswith("FP8")})
         if remedy == "grouped-mm":
             model.set_experts_implementation("grouped_mm")
@@ -211,16 +225,18 @@ def run(remedy: str, seed: int = 0) -> dict:
         with _counting(fg) as counts, _module_checks(model) as (checks, state), torch.no_grad():
             out = model(ids).logits.float()
             calls = dict(counts)
+            lap("fp8_forward_checked_s")
             state["on"] = False
             _round_scales_in_place(model)
             bad = model(ids).logits.float()
+            lap("rounded_forward_s")
     finally:
         if env_before is None:
             os.environ.pop("TRANSFORMERS_DISABLE_DEEPGEMM_LINEAR", None)
         else:
             os.environ["TRANSFORMERS_DISABLE_DEEPGEMM_LINEAR"] = env_before
     return {"remedy": remedy, "versions": _versions(), "fp8_modules": fp8_modules, "experts_implementation": impl,
-            "kernel_calls": calls, "tokens": int(ids.numel()),
+            "kernel_calls": calls, "tokens": int(ids.numel()), "phase_s": phase,
             "linear_vs_fp32_reference": _summary(checks["FP8Linear"]),
             "experts_vs_fp32_reference": _summary(checks["FP8Experts"]),
             "fp8_vs_bf16_logits": C.compare(out, ref), "rounded_scales_vs_bf16_logits": C.compare(bad, ref)}
@@ -253,7 +269,9 @@ def remedy_check(ctx: C.Ctx, metrics: dict, remedy: str, entry: str, what: str) 
     Returns the repro result, or None (with ``metrics['library_path']`` saying why) so that the caller
     falls back to the project's own Triton kernel.
     """
+    t = time.perf_counter()
     ok, why = available()
+    metrics["library_load_s"] = round(time.perf_counter() - t, 3)  # imports and the hub kernel's load
     if not ok:
         metrics["library_path"] = {"ran": False, "why": why}
         return None
@@ -274,3 +292,12 @@ def remedy_check(ctx: C.Ctx, metrics: dict, remedy: str, entry: str, what: str) 
             "reason": (f"remedy works {where}: " if works else f"the remedy did not give the right answer {where}: ") + detail,
             "metrics": metrics, "real_path": True, "machine_independent": False,
             "scope_note": f"{what} run through the library's own code {where}, on a tiny block-FP8 checkpoint"}
+
+
+def warm(device: str) -> dict:
+    """For a worker's PRELOAD: load transformers' FP8 path and the hub kernel while the CUDA context is
+    created, so that the remedy checks find them loaded (transformers keeps the kernel once loaded)."""
+    if device == "cpu":
+        return {"loaded": False, "why": "device cpu"}
+    ok, why = available()
+    return {"loaded": ok, **({"why": why} if why else {})}

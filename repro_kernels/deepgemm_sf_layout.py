@@ -32,6 +32,8 @@ import _deepgemm_probe as P  # noqa: E402
 
 ID = "deepgemm-sf-layout"
 HEAVY = True  # starts a child process that imports DeepGEMM and may JIT-compile: the runner starts it first
+GROUP = ("torch-only", 1)  # on the worker that runs ue8m0-scale-rounding, after it, with the same DeepGEMM child
+PRESTART = ("_deepgemm_probe:prestart",)  # the DeepGEMM child starts before the worker imports torch
 UNKNOWN = "Unknown SF transformation"
 UNKNOWN_TEXT = f"Assertion error (csrc/apis/layout.hpp:60): {UNKNOWN}"
 ARCHS = [(8, 9), (9, 0), (10, 0), (10, 3), (11, 0), (12, 0), (12, 1)]
@@ -151,6 +153,7 @@ def body(ctx: C.Ctx) -> dict:
     with ctx.gpu_timer():
         res = P.run_cases(["import", *CASES])
     metrics["children"] = res.pop("_children")
+    metrics["warm_child"] = res.pop("_warm")
     imp = res.get("import", {})
     if imp.get("ok"):
         metrics["deep_gemm"] += f", version {imp.get('version')} at {os.path.dirname(imp.get('file') or '')}"

@@ -21,6 +21,7 @@ import _common as C  # noqa: E402
 from _common import torch  # noqa: E402
 
 ID = "fp8-capability"
+GROUP = ("torch-only", 2)  # a short kernel: on the worker of the other torch-only kernels
 
 
 def _err(e: Exception) -> str:

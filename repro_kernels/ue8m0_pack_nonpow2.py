@@ -23,6 +23,7 @@ import _common as C  # noqa: E402
 from _common import torch  # noqa: E402
 
 ID = "ue8m0-pack-nonpow2"
+GROUP = ("torch-only", 4)  # a short kernel: on the worker of the other torch-only kernels
 GROUPS = 1024  # int32 words, 4 scales each
 
 

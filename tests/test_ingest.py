@@ -137,6 +137,7 @@ def test_chunks_end_at_newlines_and_cut_long_lines():
     assert b"".join(chunks) == data  # nothing lost at this size
 
 
+@pytest.mark.slow
 def test_line_numbers_survive_chunk_boundaries(monkeypatch):
     import fp8triage.scan.ingest as ingest
 

@@ -3,7 +3,9 @@
 Excluded from the default run (pytest's addopts deselect `gpu`). They assert what the real kernels must
 show on a Hopper-class GPU (the project's H200): real FP8 GEMMs agree with the CPU emulation, the
 mechanisms reproduce, the remedies compute the right answer, the real-library paths run where the libraries are
-installed (and skip with the reason where not), and the whole suite fits in 10 s on warm workers.
+installed (and skip with the reason where not), and the whole suite fits in 10 s on warm workers with
+warm caches (Triton, DeepGEMM's JIT and, on an image without bytecode, the kernels' bytecode: the test
+folders start empty, so tools/gpu_validate.sh passes the cache of its own runs as FP8TRIAGE_REPRO_PYCACHE).
 """
 from __future__ import annotations
 
@@ -142,6 +144,18 @@ def test_deepgemm_fp8_gemm_against_the_float32_reference(suite):
     assert dg["fp32_scales"]["vs_fp32_reference"]["rel_err"] < 1e-2 and dg["fp32_scales"]["all_written"]
     assert dg["fp32_scales"]["vs_exact"]["rel_err"] < 0.06
     assert dg["shows_mechanism"] and dg["rounded_no_requant"]["vs_exact"]["norm_ratio"] > 1.5
+
+
+def test_deepgemm_kernels_share_one_worker_and_one_warm_child(suite):
+    """The torch-only lane: one worker runs both DeepGEMM kernels, and the DeepGEMM child it started
+    before its own torch import serves both (a good build never needs a second child)."""
+    layout = _deepgemm(suite)
+    rounding = suite[0]["ue8m0-scale-rounding"]
+    assert layout["worker"]["pid"] == rounding["worker"]["pid"]
+    assert rounding["worker"]["preload"]["started"]["_deepgemm_probe:prestart"]["result"]["started"] is True
+    if _cap(rounding) == (9, 0):
+        assert rounding["metrics"]["deepgemm"]["warm_child"] and rounding["metrics"]["deepgemm"]["children"] == 1
+    assert layout["metrics"]["warm_child"] and layout["metrics"]["children"] == 1
 
 
 def test_guard_is_vulnerable_with_transformers_5_12_1():

@@ -18,7 +18,8 @@ from .options import handle_errors
 @click.option("--timeout", type=float, default=R.DEFAULT_TIMEOUT, show_default=True,
               help="Seconds each kernel may run before it is killed (verdict 'timeout').")
 @click.option("--jobs", type=int, default=None,
-              help="Worker processes, i.e. kernels run at once (default: one per kernel, at most 6 and the CPU count).")
+              help="Worker processes at most (default: one per lane of kernels that share a worker, at most 6 and "
+                   "the CPU count; with --isolate, kernels run at once).")
 @click.option("--isolate", is_flag=True,
               help="Run every kernel in a fresh process instead of on warm worker processes (slower).")
 @click.option("--kernel-dir", type=click.Path(file_okay=False), default=None, hidden=True,

@@ -2,9 +2,10 @@
 
 Each kernel under ``repro_kernels/`` (``<id with underscores>.py``) is a script,
 ``python <file> --device auto|cuda|cpu --json``, that prints one JSON object (see docs/repro.md for the
-contract). By default the kernels run on warm worker processes (``repro_worker.py``: torch and the CUDA
-context loaded once per worker, each kernel run as ``__main__`` with its own arguments, output files
-and a restored environment); with ``isolate`` each runs in a fresh subprocess. Either way there is a
+contract). By default the kernels run in lanes on warm worker processes (``repro_worker.py``: torch and
+the CUDA context loaded once per worker, the kernels of one ``GROUP`` in turn on one worker, each run
+as ``__main__`` with its own arguments, output files and a restored environment); with ``isolate``
+each runs in a fresh subprocess. Either way there is a
 timeout, and a kernel that crashes, hangs, is killed or prints garbage yields a result with verdict
 ``error`` or ``timeout`` and a reason; a worker that died or hung is killed with its process group and
 replaced. The runner itself never raises for a kernel failure, so a sticky CUDA error or a segfault in
@@ -175,7 +176,42 @@ def run_one(rid: str, path: Path, device: str = "auto", timeout: float = DEFAULT
 
 
 def _env() -> dict[str, str]:
-    return dict(os.environ, PYTHONUNBUFFERED="1", PYTHONDONTWRITEBYTECODE="1")
+    env = dict(os.environ, PYTHONUNBUFFERED="1", PYTHONDONTWRITEBYTECODE="1")
+    prefix = bytecode_cache()
+    if prefix:  # bytecode goes to fp8triage's cache, never next to the installed packages or kernels
+        env["PYTHONPYCACHEPREFIX"] = prefix
+        env.pop("PYTHONDONTWRITEBYTECODE")
+    return env
+
+
+def bytecode_cache() -> str | None:
+    """Where the kernels' interpreters keep compiled bytecode, when the installed torch has none.
+
+    Container images often ship packages without bytecode and set ``PYTHONDONTWRITEBYTECODE=1``; every
+    kernel process then compiles torch's, sympy's and transformers' Python from source (measured on
+    the H200 image: importing torch 3.9 s, transformers' FP8 integration 7.4 s). So when torch's
+    ``__init__`` has no bytecode, the kernels keep theirs in ``<cache>/fp8triage/pycache``
+    (``FP8TRIAGE_CACHE_DIR``, else ``XDG_CACHE_HOME`` or ``~/.cache``) and later runs load it.
+    ``FP8TRIAGE_REPRO_PYCACHE`` names another folder, or ``off``; a ``PYTHONPYCACHEPREFIX`` already
+    set is kept. None: leave bytecode as it is (torch was installed with it, as pip does).
+    """
+    if os.environ.get("PYTHONPYCACHEPREFIX"):
+        return None
+    setting = os.environ.get("FP8TRIAGE_REPRO_PYCACHE", "").strip()
+    if setting.lower() == "off":
+        return None
+    if setting:
+        return setting
+    try:
+        spec = importlib.util.find_spec("torch")  # locates torch without importing it
+        init = spec.origin if spec else None
+        if not init or not init.endswith(".py") or os.path.exists(importlib.util.cache_from_source(init)):
+            return None
+    except (ImportError, ValueError, NotImplementedError):
+        return None
+    base = os.environ.get("FP8TRIAGE_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "fp8triage")
+    return os.path.join(base, "pycache")
 
 
 def _timed_out(res: dict[str, Any], timeout: float, wall: float, err: str) -> dict[str, Any]:
@@ -251,10 +287,16 @@ class _Worker:
     worker that dies (a kernel segfaulted) or was killed is replaced by the caller.
     """
 
-    def __init__(self, python: str, device: str, tmpdir: str, preload: tuple[str, ...] = ()):
+    def __init__(self, python: str, device: str, tmpdir: str, preload: tuple[str, ...] = (),
+                 kernel_dir: str | None = None, prestart: tuple[str, ...] = ()):
         self.device = device
         self.tmpdir = tmpdir
+        self.ready_s: float | None = None
         cmd = [python, str(WORKER_SCRIPT), "--device", device]
+        if kernel_dir:
+            cmd += ["--kernel-dir", kernel_dir]
+        for spec in prestart:
+            cmd += ["--prestart", spec]
         for mod in preload:
             cmd += ["--preload", mod]
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE,
@@ -331,13 +373,15 @@ class _Worker:
             pass
 
     def close(self) -> None:
+        """End the worker once its lanes are done: its process group is killed at once rather than left to
+        shut down (an interpreter holding torch, transformers and a CUDA context takes over a second to
+        exit, measured on the H200); every result has been read by then."""
         try:
             self.proc.stdin.close()  # type: ignore[union-attr]
-            self.proc.wait(timeout=5)
-        except Exception:
+        except OSError:
             pass
-        if self.proc.poll() is None:
-            self.kill()
+        _kill_group(self.proc)
+        threading.Thread(target=self.proc.wait, daemon=True).start()  # reaped in the background
 
 
 def _read_text(path: str) -> str:
@@ -360,53 +404,126 @@ def _priority(path: Path) -> int:
     return 0 if re.search(r"(?m)^HEAVY = True\b", _source(path)) else 1
 
 
-def _preload_hint(path: Path) -> tuple[str, ...]:
-    """The modules a kernel declares with ``PRELOAD = ("module", ...)``: a new worker imports them while
-    it creates the CUDA context. Read from the source text, never by importing the kernel."""
-    m = re.search(r"(?m)^PRELOAD = (\(.*\))", _source(path))
+def _literal(path: Path, name: str) -> Any:
+    """The value of a top-level ``NAME = <literal>`` line of a kernel, read from the source text (never
+    by importing the kernel); None when absent or not a literal."""
+    m = re.search(rf"(?m)^{name} = (.+?)\s*(?:#.*)?$", _source(path))
     if not m:
-        return ()
+        return None
     try:
-        names = ast.literal_eval(m.group(1))
+        return ast.literal_eval(m.group(1))
     except (ValueError, SyntaxError):
+        return None
+
+
+def _preload_hint(path: Path, name: str = "PRELOAD") -> tuple[str, ...]:
+    """What a kernel declares for a new worker: ``PRESTART = ("module:function", ...)``, called with the
+    device before the worker imports torch (for example to start a child process early), and
+    ``PRELOAD = ("module", "module:function", ...)``, imported or called while it creates the CUDA context."""
+    names = _literal(path, name)
+    if not isinstance(names, tuple):
         return ()
-    return tuple(n for n in names if isinstance(n, str) and re.fullmatch(r"[A-Za-z_][\w.]*", n))
+    return tuple(n for n in names if isinstance(n, str) and re.fullmatch(r"[A-Za-z_][\w.]*(?::[A-Za-z_]\w*)?", n))
 
 
-def _run_pool(todo: list[str], known: dict[str, Path], device: str, timeout: float, jobs: int,
+def _group(path: Path) -> tuple[str, int] | None:
+    """``GROUP = ("name", rank)``: the kernels of one group run in rank order on one worker."""
+    g = _literal(path, "GROUP")
+    if isinstance(g, str):
+        return g, 0
+    if isinstance(g, tuple) and len(g) == 2 and isinstance(g[0], str) and isinstance(g[1], int):
+        return g[0], g[1]
+    return None
+
+
+def lanes(todo: list[str], known: dict[str, Path]) -> list[list[str]]:
+    """The kernels to run, as lanes: each lane runs on one worker, one kernel after another.
+
+    Kernels that declare the same ``GROUP`` share a lane (in rank order), so what they need is loaded
+    once: one worker with transformers imported runs two of its kernels; one worker and one DeepGEMM
+    child serve the kernels that need only torch (and DeepGEMM). Any other kernel is a lane of its
+    own. Lanes that hold a ``HEAVY`` kernel come first; otherwise the order asked is kept.
+    """
+    by_group: dict[str, list[tuple[int, int, str]]] = {}
+    plan: list[tuple[int, int, list[str]]] = []
+    for i, rid in enumerate(todo):
+        g = _group(known[rid])
+        if g is None:
+            plan.append((_priority(known[rid]), i, [rid]))
+        else:
+            by_group.setdefault(g[0], []).append((g[1], i, rid))
+    for members in by_group.values():
+        members.sort()
+        plan.append((min(_priority(known[r]) for _, _, r in members), min(i for _, i, _ in members),
+                     [r for _, _, r in members]))
+    plan.sort(key=lambda p: (p[0], p[1]))
+    return [p[2] for p in plan]
+
+
+STAGGER_S = 1.5  # a lane that imports no large library waits this long while the others import torch
+
+
+def _start_delays(plan: list[list[str]], known: dict[str, Path]) -> list[float]:
+    """Seconds each lane waits before its worker starts. Interpreters that import torch at the same
+    moment slow each other down (measured on the H200: alone 2.8 s, eight at once 3.6-4.7 s each), and
+    the lanes that also import transformers are the longest; so where such lanes run, the lanes whose
+    kernels declare no PRELOAD start ``STAGGER_S`` later, which they can afford."""
+    big = [any(_preload_hint(known[r]) for r in lane) for lane in plan]
+    return [0.0 if b or not any(big) else STAGGER_S for b in big]
+
+
+def _run_pool(plan: list[list[str]], known: dict[str, Path], device: str, timeout: float, jobs: int,
               python: str) -> list[dict[str, Any]]:
-    """Run the kernels on ``jobs`` warm workers; a worker that crashed or hung is replaced."""
-    order = sorted(todo, key=lambda r: _priority(known[r]))
+    """Run the lanes on ``jobs`` warm workers; a worker that crashed or hung is replaced."""
     tasks: queue.Queue = queue.Queue()
-    for r in order:
-        tasks.put(r)
+    for lane, delay in zip(plan, _start_delays(plan, known)):
+        tasks.put((lane, delay))
     results: dict[str, dict[str, Any]] = {}
+    t_run = time.perf_counter()
 
     def slot(tmpdir: str) -> None:
         worker: _Worker | None = None
         try:
             while True:
                 try:
-                    rid = tasks.get_nowait()
+                    lane, delay = tasks.get_nowait()
                 except queue.Empty:
                     return
-                path = known[rid]
-                if worker is None or not worker.alive():
-                    worker = _Worker(python, device, tmpdir, _preload_hint(path))
-                    if not worker.wait_ready():  # no worker here: fall back to a fresh process
+                wait = t_run + delay - time.perf_counter()
+                if wait > 0 and worker is None:
+                    time.sleep(wait)
+                for n, rid in enumerate(lane):
+                    path = known[rid]
+                    fresh = worker is None or not worker.alive()
+                    if fresh:
+                        hints: dict[str, list[str]] = {"PRESTART": [], "PRELOAD": []}
+                        for r in lane[n:]:  # what the rest of the lane needs, loaded while the worker starts
+                            for key, got in hints.items():
+                                got += [m for m in _preload_hint(known[r], key) if m not in got]
+                        t_start = time.perf_counter()
+                        worker = _Worker(python, device, tmpdir, tuple(hints["PRELOAD"]), str(path.parent),
+                                         tuple(hints["PRESTART"]))
+                        if not worker.wait_ready():  # no worker here: fall back to a fresh process
+                            worker = None
+                            results[rid] = run_one(rid, path, device, timeout, python)
+                            continue
+                        worker.ready_s = round(time.perf_counter() - t_start, 3)
+                    res = _base(rid, _command(python, path, device), device)
+                    res["isolation"] = "worker"
+                    info = {"pid": worker.proc.pid, "fresh": fresh, "ready_s": worker.ready_s,
+                            "started_at_s": round(time.perf_counter() - t_run, 3)}
+                    if fresh and worker.ready:
+                        info["preload"] = worker.ready.get("preload")
+                    state, code, out, err, wall = worker.run(rid, path, timeout)
+                    if state == "timeout":
+                        results[rid] = _timed_out(res, timeout, wall, err)
                         worker = None
-                        results[rid] = run_one(rid, path, device, timeout, python)
-                        continue
-                res = _base(rid, _command(python, path, device), device)
-                res["isolation"] = "worker"
-                state, code, out, err, wall = worker.run(rid, path, timeout)
-                if state == "timeout":
-                    results[rid] = _timed_out(res, timeout, wall, err)
-                    worker = None
-                    continue
-                results[rid] = _finish(res, rid, path, out, err, code if code is not None else 1, round(wall, 4))
-                if not worker.alive():
-                    worker = None
+                    else:
+                        results[rid] = _finish(res, rid, path, out, err, code if code is not None else 1,
+                                               round(wall, 4))
+                        if not worker.alive():
+                            worker = None
+                    results[rid]["worker"] = info
         finally:
             if worker is not None:
                 worker.close()
@@ -419,7 +536,7 @@ def _run_pool(todo: list[str], known: dict[str, Path], device: str, timeout: flo
             t.start()
         for t in threads:
             t.join()
-    return [results[r] for r in todo]
+    return [results[r] for lane in plan for r in lane]
 
 
 def run_repros(ids: Iterable[str] | None = None, device: str = "auto", timeout: float = DEFAULT_TIMEOUT,
@@ -427,9 +544,9 @@ def run_repros(ids: Iterable[str] | None = None, device: str = "auto", timeout: 
                python: str | None = None, isolate: bool = False) -> list[dict[str, Any]]:
     """Run the named (or all) kernels; results in the order asked. Raises ReproError on bad input only.
 
-    By default the kernels run on ``jobs`` warm worker processes (torch imported and the CUDA
-    context created once per worker; a worker that crashes or hangs is replaced); with ``isolate``
-    every kernel runs in a fresh process.
+    By default the kernels run in lanes (see :func:`lanes`) on at most ``jobs`` warm worker processes
+    (torch imported and the CUDA context created once per worker; a worker that crashes or hangs is
+    replaced); with ``isolate`` every kernel runs in a fresh process, ``jobs`` at a time.
     """
     if device not in DEVICES:
         raise ReproError(f"unknown device {device!r}; use one of {', '.join(DEVICES)}.")
@@ -437,14 +554,15 @@ def run_repros(ids: Iterable[str] | None = None, device: str = "auto", timeout: 
         raise ReproError("the timeout must be a positive number of seconds.")
     known = discover(directory)
     todo = resolve_ids(ids, known)
-    if jobs is None:
-        jobs = default_jobs(len(todo))
-    jobs = max(1, min(jobs, len(todo) or 1))
     python = python or sys.executable
     if not todo:
         return []
     if not isolate:
-        return _run_pool(todo, known, device, timeout, jobs, python)
+        plan = lanes(todo, known)
+        jobs = max(1, min(jobs or default_jobs(len(plan)), len(plan)))
+        done = {r["id"]: r for r in _run_pool(plan, known, device, timeout, jobs, python)}
+        return [done[r] for r in todo]
+    jobs = max(1, min(jobs or default_jobs(len(todo)), len(todo)))
     if jobs == 1:
         return [run_one(r, known[r], device, timeout, python) for r in todo]
     with ThreadPoolExecutor(max_workers=jobs) as pool:
@@ -452,7 +570,8 @@ def run_repros(ids: Iterable[str] | None = None, device: str = "auto", timeout: 
 
 
 def default_jobs(n: int) -> int:
-    """Workers at once: one per kernel up to 6, at most one per CPU core (each imports torch)."""
+    """Workers at once: one per lane (or per kernel with ``isolate``) up to 6, at most one per CPU core
+    (each imports torch)."""
     return max(1, min(6, os.cpu_count() or 1, n))
 
 

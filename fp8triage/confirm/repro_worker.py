@@ -5,9 +5,12 @@ that torch's import and the CUDA context are paid once per worker, not once per 
 
 * makes a private copy of its stdout for the protocol and sends fd 1 to stderr, so nothing a kernel
   or a native library prints can corrupt the protocol;
-* preloads torch, creates the CUDA context (``cuda``/``auto`` with a GPU) and, meanwhile, imports the
-  modules named by ``--preload`` (what its first kernel declares in ``PRELOAD``), then says
-  ``{"ready": ...}``;
+* first calls the ``--prestart`` functions (``module:function``, called with the device, looked up in
+  ``--kernel-dir`` too; what its kernels declare in ``PRESTART``, e.g. ``_deepgemm_probe:prestart``,
+  which starts the DeepGEMM child so that it gets ready while this worker does), then imports torch,
+  creates the CUDA context (``cuda``/``auto`` with a GPU) and, meanwhile, loads the ``--preload``
+  entries (modules, or ``module:function`` to call; what its kernels declare in ``PRELOAD``), then
+  says ``{"ready": ..., "preload": <seconds per phase>}``;
 * reads one request per line on stdin (``{"path", "argv", "out", "err"}``), runs that kernel script
   as ``__main__`` with its stdout and stderr (file descriptors 1 and 2, so native output too)
   redirected to the two files, restores the environment, working directory, ``sys.argv`` and
@@ -33,13 +36,32 @@ import time
 import traceback
 
 
-def _preload(device: str, modules: list[str]) -> dict:
-    """Import torch, create the CUDA context (in a thread, so that it overlaps the imports of the
-    modules the first kernel says it needs) and import those modules. Failures are left to the kernels."""
-    info: dict = {"torch": False, "cuda": False, "modules": {}}
+def _load(spec: str, device: str):
+    """Import ``module``, or import ``module`` and call ``function(device)`` for ``module:function``;
+    returns seconds (and the function's result), or the error's text. Failures are left to the kernels."""
+    name, _, fn = spec.partition(":")
+    t = time.perf_counter()
+    try:
+        mod = importlib.import_module(name)
+        out = getattr(mod, fn)(device) if fn else None
+    except Exception as e:  # noqa: BLE001 - the kernel will meet the same problem and report it
+        return f"{type(e).__name__}: {e}"
+    s = round(time.perf_counter() - t, 3)
+    return {"seconds": s, "result": out} if fn else s
+
+
+def _preload(device: str, prestart: list[str], modules: list[str]) -> dict:
+    """Run the ``--prestart`` entries (for example a child process that a kernel will need, started now
+    so that it gets ready while this worker does), import torch, create the CUDA context (in a thread,
+    so that it overlaps the ``--preload`` entries) and load the ``--preload`` entries. Returns what each
+    phase took."""
+    info: dict = {"torch": False, "cuda": False, "modules": {}, "started": {}}
+    t = time.perf_counter()
+    for spec in prestart:
+        info["started"][spec] = _load(spec, device)
     if importlib.util.find_spec("torch") is None:
         return info
-    t = time.perf_counter()
+    t1 = time.perf_counter()
     try:
         import torch
 
@@ -47,25 +69,23 @@ def _preload(device: str, modules: list[str]) -> dict:
     except Exception as e:  # a broken torch: the kernels will report it themselves
         info["error"] = f"{type(e).__name__}: {e}"
         return info
+    info["torch_import_s"] = round(time.perf_counter() - t1, 3)
 
     def cuda_init() -> None:
+        t2 = time.perf_counter()
         try:
             if device in ("cuda", "auto") and torch.cuda.is_available():
                 torch.zeros(1, device="cuda")  # the CUDA context, once
                 torch.cuda.synchronize()
                 info["cuda"] = True
+                info["cuda_init_s"] = round(time.perf_counter() - t2, 3)
         except Exception as e:  # noqa: BLE001
             info["cuda_error"] = f"{type(e).__name__}: {e}"
 
     th = threading.Thread(target=cuda_init, daemon=True)
     th.start()
-    for name in modules:
-        t1 = time.perf_counter()
-        try:
-            importlib.import_module(name)
-            info["modules"][name] = round(time.perf_counter() - t1, 3)
-        except Exception as e:  # noqa: BLE001 - the kernel will meet the same error and report it
-            info["modules"][name] = f"{type(e).__name__}: {e}"
+    for spec in modules:
+        info["modules"][spec] = _load(spec, device)
     th.join()
     info["seconds"] = round(time.perf_counter() - t, 3)
     return info
@@ -139,8 +159,15 @@ def _run(req: dict) -> int:
 def main() -> None:
     ap = argparse.ArgumentParser(description="fp8triage repro worker (started by fp8triage.confirm.repro)")
     ap.add_argument("--device", default="auto")
-    ap.add_argument("--preload", action="append", default=[], help="a module the first kernel needs")
+    ap.add_argument("--prestart", action="append", default=[],
+                    help="module:function to call with the device before anything else")
+    ap.add_argument("--preload", action="append", default=[],
+                    help="a module the kernels need, or module:function to call with the device, while the "
+                         "CUDA context is created")
+    ap.add_argument("--kernel-dir", default=None, help="the kernels' folder (where the preloads live)")
     args = ap.parse_args()
+    if args.kernel_dir:
+        sys.path.insert(0, os.path.abspath(args.kernel_dir))
     proto = os.fdopen(os.dup(1), "w", buffering=1)
     requests = os.fdopen(os.dup(0), "r")
     os.dup2(2, 1)  # stray prints go to stderr, never into the protocol
@@ -150,10 +177,10 @@ def main() -> None:
     sys.stdin = open(os.devnull)
 
     def say(obj: dict) -> None:
-        proto.write(json.dumps(obj) + "\n")
+        proto.write(json.dumps(obj, default=str) + "\n")
         proto.flush()
 
-    say({"ready": True, "pid": os.getpid(), "preload": _preload(args.device, args.preload)})
+    say({"ready": True, "pid": os.getpid(), "preload": _preload(args.device, args.prestart, args.preload)})
     for line in requests:
         line = line.strip()
         if not line:

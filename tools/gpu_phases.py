@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+"""Where a repro worker's start-up time goes, phase by phase, on the GPU machine (docs/gpu-validation.md).
+
+    python3 tools/gpu_phases.py [--alone 1] [--concurrent 4,8] > phases.json
+
+Each measurement is a fresh interpreter (what the runner starts) that times, in order: importing torch,
+creating the CUDA context, importing the transformers modules the remedy checks need, importing
+``kernels``, loading the finegrained-fp8 hub kernel, and importing ``deep_gemm`` (each only where it is
+installed). It runs alone (``--alone`` times; with ``--pycache DIR`` also with that bytecode folder, as
+the runner uses on an image without bytecode), then N copies of the torch + CUDA context part at once
+(``--concurrent``), to show what simultaneous worker starts cost each other. Prints one JSON object.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+KERNELS = os.path.join(os.path.dirname(HERE), "repro_kernels")
+
+CHILD = r"""
+import importlib, importlib.util, json, sys, time
+t0 = time.perf_counter()
+out = {}
+def lap(name, fn):
+    global t0
+    try:
+        fn()
+        out[name] = round(time.perf_counter() - t0, 3)
+    except Exception as e:
+        out[name] = f"{type(e).__name__}: {str(e)[:200]}"
+    t0 = time.perf_counter()
+lap("import_torch_s", lambda: importlib.import_module("torch"))
+import torch
+def ctx():
+    torch.zeros(1, device="cuda"); torch.cuda.synchronize()
+lap("cuda_context_s", ctx)
+if sys.argv[1] == "all":
+    if importlib.util.find_spec("transformers"):
+        lap("import_transformers_fp8_s", lambda: importlib.import_module("transformers.integrations.finegrained_fp8"))
+        lap("import_mixtral_s", lambda: importlib.import_module("transformers.models.mixtral.modeling_mixtral"))
+    if importlib.util.find_spec("kernels"):
+        lap("import_kernels_s", lambda: importlib.import_module("kernels"))
+        sys.path.insert(0, sys.argv[2])
+        def hub():
+            import _hf_fp8
+            ok, why = _hf_fp8.available()
+            if not ok:
+                raise RuntimeError(why)
+        lap("load_hub_kernel_s", hub)
+    if importlib.util.find_spec("deep_gemm"):
+        lap("import_deep_gemm_s", lambda: importlib.import_module("deep_gemm"))
+print(json.dumps(out))
+"""
+
+
+def child(what: str, pycache: str | None = None) -> subprocess.Popen:
+    env = dict(os.environ)
+    if pycache:
+        env["PYTHONPYCACHEPREFIX"] = pycache
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return subprocess.Popen([sys.executable, "-c", CHILD, what, KERNELS], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=env)
+
+
+def finish(p: subprocess.Popen, t: float) -> dict:
+    out, err = p.communicate(timeout=300)
+    try:
+        res = json.loads(out.strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        res = {"error": (err.strip().splitlines() or ["no output"])[-1][:300]}
+    res["process_wall_s"] = round(time.perf_counter() - t, 3)
+    return res
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--concurrent", default="4,8", help="how many torch + CUDA-context starts at once")
+    ap.add_argument("--alone", type=int, default=1, help="how many times to run every phase alone")
+    ap.add_argument("--pycache", default=None,
+                    help="also run the phases alone with this bytecode folder (PYTHONPYCACHEPREFIX), as the runner does")
+    args = ap.parse_args()
+    doc: dict = {"python": sys.version.split()[0], "cpus": os.cpu_count(), "alone": [], "concurrent": {}}
+    t = time.perf_counter()
+    doc["interpreter_start_s"] = finish(subprocess.Popen([sys.executable, "-c", "print('{}')"], stdout=subprocess.PIPE,
+                                                         stderr=subprocess.PIPE, text=True), t)["process_wall_s"]
+    for _ in range(args.alone):
+        t = time.perf_counter()
+        doc["alone"].append(finish(child("all"), t))
+    if args.pycache:
+        doc["alone_with_bytecode"] = []
+        for _ in range(args.alone + 1):  # the first run may still be writing bytecode
+            t = time.perf_counter()
+            doc["alone_with_bytecode"].append(finish(child("all", args.pycache), t))
+    for n in [int(x) for x in args.concurrent.split(",") if x.strip()]:
+        t = time.perf_counter()
+        procs = [child("torch") for _ in range(n)]
+        runs = [finish(p, t) for p in procs]
+        doc["concurrent"][str(n)] = {"wall_s": round(time.perf_counter() - t, 3), "runs": runs}
+    print(json.dumps(doc, indent=1))
+
+
+if __name__ == "__main__":
+    main()
