@@ -321,17 +321,26 @@ class LogFacts:
 
 
     def feed(self, line: Line) -> None:
-        text = line.text
+        self.feed_text(line.text, line)
+
+    def feed_text(self, text: str, line: Line, redact=None) -> None:
+        """The facts of ``text`` (found at ``line``: its source and number). ``redact``: the text
+        is not redacted yet; this function redacts it before reading a text it has not seen."""
         if len(text) > 4000:
             text = text[:4000]
         found = self._memo.get(text)
         if found is None:
             if len(self._memo) >= MEMO_SIZE:
                 self._memo.clear()
-            found = self._memo[text] = tuple(self._extract(text))
-        for name, value, note in found:
+            clean = redact(text) if redact is not None else text
+            found = self._memo[text] = (tuple(self._extract(clean)),
+                                        tuple(stack for stack, rx in STACK_MARKERS if rx.search(clean)))
+        facts, stacks = found
+        for name, value, note in facts:
             self._add(name, value, line, note)
-        self._stack(text, line)
+        for stack in stacks:
+            n, first = self.stack_votes.get(stack, (0, line))
+            self.stack_votes[stack] = (n + 1, first)
 
     def _extract(self, text: str):
         """(name, value, note) of every fact in ``text``, in order."""

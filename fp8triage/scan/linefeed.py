@@ -35,7 +35,8 @@ from . import events
 from .events import Assembler
 from ..facts.logfacts import LogFacts
 from ..model import Event, Line
-from .normalise import LineFormat, normalise
+from .normalise import LineFormat, normalise, strip
+from .redact import redact
 from .prefilter import ALERT, DUMP, EVIDENCE, FACT, STACK, WARN
 from .selector import WRAP_WIDTH_MIN
 
@@ -132,6 +133,23 @@ class LineFeed:
         """Give a line to the open environment dump only (a parallel range reading the dump
         that runs past its end); False once the dump has ended."""
         return self.dumps.feed(normalise(raw, self.source, lineno, self.fmt), False)
+
+    def feed_facts(self, raw: bytes, lineno: int, bits: int) -> None:
+        """A line that only carries facts (bits within FACT | STACK) and that no open event or
+        dump can take (the selector knows): read for facts as ``feed`` would, without the
+        assembler (which would do nothing with it) and without redacting a text whose facts are
+        known already (``LogFacts.feed_text``)."""
+        self.lineno = lineno
+        text, w, level = strip(raw, self.fmt)
+        if w not in self.workers_fed:
+            self.workers_fed[w] = lineno
+        if self.quiet:
+            return
+        line = Line(self.source, lineno, "", w, level)  # where the facts were found; the text is not kept
+        if bits & FACT:
+            self.logfacts.feed_text(text, line, redact=redact)
+        elif bits & STACK and not self.logfacts.stack_settled:
+            self.logfacts.feed_stack(Line(self.source, lineno, redact(text)[:4000], w, level))
 
     def feed(self, raw: bytes, lineno: int, bits: int) -> Line:
         self.lineno = lineno

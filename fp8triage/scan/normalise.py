@@ -160,6 +160,13 @@ def _json_message(text: str) -> str | None:
 
 
 def normalise(raw: bytes, source: str, lineno: int, fmt: LineFormat) -> Line:
+    text, worker, level = strip(raw, fmt)
+    return Line(source, lineno, redact(text), worker, level)
+
+
+def strip(raw: bytes, fmt: LineFormat) -> tuple[str, str | None, str | None]:
+    """(text, worker, level) of a raw line: decoded, prefixes and logger header removed, not
+    redacted (``normalise`` redacts; a caller that keeps the text must too)."""
     text = decode(raw)
     host = None
     if fmt.jsonl:
@@ -199,7 +206,7 @@ def normalise(raw: bytes, source: str, lineno: int, fmt: LineFormat) -> Line:
         worker = f"{host} {worker}"
     elif host:
         worker = host
-    return Line(source, lineno, redact(text), worker, level)
+    return text, worker, level
 
 
 def _worker_name(m: regex.Match) -> str | None:

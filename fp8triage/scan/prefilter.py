@@ -172,9 +172,11 @@ class Prefilter:
             for ls, b in list(flags.items()):
                 if b & _VERIFY:
                     b &= ~_VERIFY
-                    le = find(b"\n", ls, end)
-                    if self._verify.search(buf, ls, end if le < 0 else le):
-                        b |= self._hint_bits
+                    # (a line that has the bits from another expression needs no check)
+                    if b & self._hint_bits != self._hint_bits:
+                        le = find(b"\n", ls, end)
+                        if self._verify.search(buf, ls, end if le < 0 else le):
+                            b |= self._hint_bits
                     if b:
                         flags[ls] = b
                     else:

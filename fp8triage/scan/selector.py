@@ -29,7 +29,9 @@ from __future__ import annotations
 
 import re
 
-from .prefilter import STACK, WARN, Prefilter
+from .prefilter import FACT, STACK, WARN, Prefilter
+
+FACTS_ONLY = FACT | STACK  # a line with only these bits can give facts and nothing else
 
 FWD = 0  # bytes an open event keeps pulling every line in after its worker wrote (0: jump to candidate lines at once)
 NEAR = 32 * 1024  # an open event's next candidate line is looked for this far first
@@ -74,6 +76,9 @@ def prefiltered(pf: Prefilter, feed, buf: bytes, start: int, end: int, lineno: i
     settled = (lambda: feed.stack_settled) if hasattr(feed, "stack_settled") else (lambda: False)
     tail = (lambda: feed.awaiting_tail) if hasattr(feed, "awaiting_tail") else (lambda: False)
     expires_at = feed.expires_at if hasattr(feed, "expires_at") else (lambda _w: None)
+    facts_only = getattr(feed, "feed_facts", None)
+    first_lineno = lineno
+    index = None  # a coarse line index of the span, made when an open event's expiry must be found
     fwd = FWD
     while pos < n:
         open_ = feed.open
@@ -123,7 +128,12 @@ def prefiltered(pf: Prefilter, feed, buf: bytes, start: int, end: int, lineno: i
                         c = next_line_of(buf, w, pos, near, tokens, jsonl)  # mostly close by
                         if c >= near:
                             exp = expires_at(w)
-                            limit = n if exp is None else line_at_or_after(buf, pos, lineno, exp, n)
+                            if exp is None:
+                                limit = n
+                            else:
+                                if index is None:
+                                    index = LineIndex(buf, start, n, first_lineno)
+                                limit = max(pos, index.at_or_after(exp))
                             c = next_line_of(buf, w, pos, limit, tokens, jsonl) if limit > near else limit
                         cand[w] = c
                     if c < target:
@@ -140,6 +150,16 @@ def prefiltered(pf: Prefilter, feed, buf: bytes, start: int, end: int, lineno: i
                 # (an open event's next line must be fed whatever it holds): nothing to do
                 nl = find(b"\n", pos, n)
                 pos = n if nl < 0 else nl + 1
+                lineno += 1
+                continue
+            if (facts_only is not None and bits and not bits & ~FACTS_ONLY and pos != after_fed
+                    and not any(cand.get(w) == pos for w in open_)):
+                # it only carries facts, and no open event's worker may have written it: facts
+                # and nothing else (not decoded twice, not given to the assembler)
+                nl = find(b"\n", pos, n)
+                stop = n if nl < 0 else nl
+                facts_only(buf[pos:stop], lineno, bits)
+                pos = stop + 1
                 lineno += 1
                 continue
             if (bits == WARN and not jsonl and pos != after_fed
@@ -176,27 +196,38 @@ def may_be_tail(buf: bytes, pos: int, n: int, jsonl: bool = False) -> bool:
     return _MAYBE_NO_WORKER_JSON.match(b"\n" + buf[pos:min(n, pos + 64)]) is not None
 
 
-def line_at_or_after(buf: bytes, pos: int, lineno: int, target: int, n: int) -> int:
-    """The offset of a line start in buf[pos:n] at or after the start of line ``target``
-    (``pos`` is the start of line ``lineno``), or ``n``: newlines are counted in growing
-    steps, so the result may lie a little beyond that line, never before it."""
-    need = target - lineno
-    if need <= 0:
-        return pos
-    e, step = pos, max(1 << 16, need * 64)
-    while True:
-        e2 = min(n, e + step)
-        need -= buf.count(b"\n", e, e2)
-        e = e2
-        if need <= 0 or e >= n:
-            break
-        step *= 2
-    if e >= n:
-        return n
-    if buf[e - 1:e] == b"\n":
-        return e
-    nl = buf.find(b"\n", e, n)
-    return n if nl < 0 else nl + 1
+class LineIndex:
+    """Newline counts of buf[start:n] per ``BLOCK`` bytes (one pass, made when first needed), so
+    that the line where each of many open events expires is found without counting again."""
+
+    BLOCK = 64 * 1024
+
+    def __init__(self, buf: bytes, start: int, n: int, first_lineno: int):
+        self.buf, self.start, self.n, self.first = buf, start, n, first_lineno
+        self.ends = list(range(start + self.BLOCK, n, self.BLOCK)) + [n]
+        total, self.cum = 0, []
+        a = start
+        for e in self.ends:
+            total += buf.count(b"\n", a, e)
+            self.cum.append(total)
+            a = e
+
+    def at_or_after(self, target: int) -> int:
+        """The offset of a line start at or after the start of line ``target`` (at most one block
+        beyond it), or ``n``."""
+        from bisect import bisect_left
+
+        need = target - self.first  # newlines before line ``target``
+        if need <= 0:
+            return self.start  # it starts at or before the span
+        i = bisect_left(self.cum, need)
+        if i >= len(self.ends):
+            return self.n
+        e = self.ends[i]
+        if e >= self.n or self.buf[e - 1:e] == b"\n":
+            return e
+        nl = self.buf.find(b"\n", e, self.n)
+        return self.n if nl < 0 else nl + 1
 
 
 def worker_tokens(worker: str | None) -> tuple[bytes, ...]:
