@@ -5,7 +5,8 @@ disk as the floor (it reads the bytes and finds the failure line, nothing more).
 
     python bench/fleet.py --pods 200 --size 1M --out bench/out/fleet-bench.json
 
-Needs the fleet and test extras (ray, s3fs, moto[server]). Every scan is a separate process
+Needs the fleet and test extras (ray, s3fs, moto[server]). `-j 2` runs the local scan in 2
+worker processes (one task per object, as on Ray). Every scan is a separate process
 (the CLI, as a user runs it); its peak memory is the process's maximum resident set size. On
 Ray, each worker reports its own peak (``meta.executor.workers``). Wall times are medians of
 ``--repeat`` runs. The Ray figure includes connecting the driver to the running cluster,
@@ -117,6 +118,7 @@ def main(argv: list[str] | None = None) -> int:
         rows = {}
         results = {}
         for name, cmd in (("local (1 process)", scan),
+                          ("local (2 processes, -j 2)", scan[:-1] + ["2"]),
                           ("ray (2 workers)", scan + ["--ray", f"127.0.0.1:{rayport}"])):
             runs = []
             for _ in range(a.repeat):
@@ -132,7 +134,15 @@ def main(argv: list[str] | None = None) -> int:
                                              "peak_rss_MiB": round(v["peak_rss"] / 2**20)}
                                          for w, v in ex["workers"].items()}
             print(name, json.dumps(rows[name]), flush=True)
-        a_doc, b_doc = (dict(results[k]) for k in rows)
+        # the fixed cost of --ray: connecting the driver and one task, on one small object
+        one = [str(BIN / "fp8triage"), "scan", f"s3://{BUCKET}/prod/pod-000/server.log", "--format", "json",
+               "--no-history", "-j", "1"]
+        fixed = {}
+        for name, cmd in (("local", one), ("ray", one + ["--ray", f"127.0.0.1:{rayport}"])):
+            fixed[name] = round(statistics.median(_peak_child(cmd, env)[0] for _ in range(a.repeat)), 2)
+        rows["one 1 MiB object (fixed cost)"] = {"local_wall_s": fixed["local"], "ray_wall_s": fixed["ray"]}
+        print("fixed cost", fixed, flush=True)
+        a_doc, b_doc = (dict(results[k]) for k in ("local (1 process)", "ray (2 workers)"))
         a_doc.pop("meta"), b_doc.pop("meta")
         same = a_doc == b_doc
         fleet = results["local (1 process)"].get("fleet") or {"findings": []}
@@ -150,6 +160,7 @@ def main(argv: list[str] | None = None) -> int:
         rows["grep -E / zgrep on local disk (floor)"] = {"wall_s": round(statistics.median(walls), 2),
                                                          "MiB_per_s": round(total / 2**20 / statistics.median(walls), 1)}
         out = {"machine": f"{platform.machine()}, {os.cpu_count()} CPUs, {platform.python_version()}",
+               "load_average_after": [round(x, 2) for x in os.getloadavg()],
                "pods": a.pods, "bytes": total, "stored_bytes": stored, "affected": m["affected"],
                "found_on": found, "ray_equals_local": same, "rows": rows}
         a.out.parent.mkdir(parents=True, exist_ok=True)

@@ -24,7 +24,7 @@ def history_import(results, db_path, fmt):
     skipped, so importing the same files again changes nothing. A file that is not a scan
     result is named with the reason, the others are still imported, and the exit code is 1.
 
-    \\b
+    \b
     Examples:
       fp8triage history import results/*.json
       fp8triage history --since 7d       # then: runs and hosts across the fleet

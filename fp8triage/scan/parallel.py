@@ -187,8 +187,11 @@ def plan(sources: Sequence[Source], jobs: int) -> list[tuple]:
     big file, ("file", src) for another file, ("local", src) for stdin and in-memory data."""
     tasks: list[tuple] = []
     for src in sources:
-        if src.path is None or src.data is not None:
+        if (src.path is None and src.url is None) or src.data is not None:
             tasks.append(("local", src))
+            continue
+        if src.url is not None:  # an object in storage: one task (scan/rayscan.py also cuts big ones)
+            tasks.append(("file", src))
             continue
         size = src.size or 0
         if size >= SPLIT_MIN and _plain(src):
@@ -226,7 +229,7 @@ def _line_start_before(src: Source, at: int) -> int:
 
 
 def worth_it(sources: Sequence[Source], jobs: int) -> bool:
-    files = [s for s in sources if s.path is not None and s.data is None]
+    files = [s for s in sources if (s.path is not None or s.url is not None) and s.data is None]
     total = sum(s.size or 0 for s in files)
     if jobs < 2 or total < PARALLEL_MIN:
         return False

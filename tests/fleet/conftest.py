@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from fleetkit import BUCKET, ROOT, free_port, wait_port  # noqa: F401 - ROOT: bench on sys.path
+from .fleetkit import BUCKET, HEAD, ROOT, free_port, session_of, wait_port  # noqa: F401 - ROOT: bench on sys.path
 
 FLEET = Path(__file__).resolve().parent
 
@@ -83,6 +83,7 @@ def ray_address(s3):
          "--node-ip-address", "127.0.0.1", "--include-dashboard", "false", "--disable-usage-stats",
          "--temp-dir", tmp],
         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    HEAD["pid"] = proc.pid  # every process of this cluster is in its session
     saved = os.environ.get("RAY_AUTH_MODE")
     os.environ["RAY_AUTH_MODE"] = "disabled"
     address = f"127.0.0.1:{port}"
@@ -96,14 +97,20 @@ def ray_address(s3):
         yield address
         ray.shutdown()
     finally:
+        # `ray start --block` takes over 10 s to stop its processes: give it 2, then end every
+        # process of its session (this cluster's and nothing else)
         try:
-            os.killpg(proc.pid, signal.SIGTERM)  # `ray start --block` and the processes it started
-            proc.wait(timeout=10)
+            os.killpg(proc.pid, signal.SIGTERM)
+            proc.wait(timeout=2)
         except (ProcessLookupError, subprocess.TimeoutExpired):
-            try:
-                os.killpg(proc.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+            pass
+        for pid in [int(p) for p in os.listdir("/proc") if p.isdigit()]:
+            if session_of(pid) == proc.pid:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+        proc.wait(timeout=10)
         shutil.rmtree(tmp, ignore_errors=True)
         if saved is None:
             os.environ.pop("RAY_AUTH_MODE", None)

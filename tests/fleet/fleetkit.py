@@ -12,6 +12,16 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "bench"))
 
 BUCKET = "fleet-logs"
+HEAD: dict = {}  # "pid": the session's Ray head (`ray start --block`, a session leader): its processes' session id
+
+
+def session_of(pid: int) -> int | None:
+    """The session id of process ``pid`` (None if it is gone)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    return int(stat.rsplit(")", 1)[1].split()[3])
 
 
 def free_port() -> int:

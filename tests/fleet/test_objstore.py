@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 import time
 
-from fleetkit import BUCKET, cli, free_port
+from .fleetkit import BUCKET, cli, free_port
 
 from fp8triage.pipeline import scan_paths
 
@@ -116,3 +116,18 @@ def test_file_url_and_no_log_objects(tmp_path):
     doc = json.loads(r.stdout)
     assert [i["source"] for i in doc["inputs"]] == [f"file://{tmp_path}/a/server.log"]
     assert doc["unknown_errors"][0]["headline"].startswith("RuntimeError")
+
+
+def test_jobs_scan_objects_in_worker_processes_with_the_same_result(s3, monkeypatch):
+    from fp8triage.render.jsonout import result_dict
+    from fp8triage.scan import parallel
+    from fp8triage.scan.ingest import expand_inputs
+
+    monkeypatch.setattr(parallel, "PARALLEL_MIN", 0)  # the fleet is small: scan it in 2 processes anyway
+    url = f"s3://{BUCKET}/prod/"
+    assert [t[0] for t in parallel.plan(expand_inputs([url]), 2)] \
+        == ["file"] * 12
+    one = result_dict(scan_paths([url], jobs=1))
+    two = result_dict(scan_paths([url], jobs=2))
+    one.pop("meta"), two.pop("meta")
+    assert one == two

@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from fleetkit import BUCKET, ROOT, cli, free_port
+from .fleetkit import BUCKET, HEAD, ROOT, cli, free_port, session_of
 
 from fp8triage.catalogue.loader import load_catalogue
 from fp8triage.scan.rayscan import FleetError, scan_paths_ray
@@ -73,7 +73,8 @@ def test_cli_ray_equals_local_and_accepts_the_address_or_a_path_after_ray(ray_ad
 
 
 def _kill_a_running_task(stop: threading.Event, killed: list) -> None:
-    """SIGKILL the first Ray worker process found running a scan task (its title names the task)."""
+    """SIGKILL the first worker of this session's Ray cluster found running a scan task (its title
+    names the task; its session is the cluster's: never another cluster's worker on this machine)."""
     while not stop.is_set():
         for pid in os.listdir("/proc"):
             if not pid.isdigit():
@@ -82,7 +83,7 @@ def _kill_a_running_task(stop: threading.Event, killed: list) -> None:
                 title = Path(f"/proc/{pid}/cmdline").read_bytes()
             except OSError:
                 continue
-            if title.startswith(b"ray::run_task"):
+            if title.startswith(b"ray::run_task") and session_of(int(pid)) == HEAD["pid"]:
                 os.kill(int(pid), signal.SIGKILL)
                 killed.append(int(pid))
                 return

@@ -9,7 +9,7 @@ import subprocess
 import sys
 
 import jsonschema
-from fleetkit import ROOT, cli
+from .fleetkit import ROOT, cli
 from referencing import Registry, Resource
 
 SCHEMAS = ROOT / "fp8triage" / "schemas"

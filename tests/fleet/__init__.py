@@ -1,0 +1,1 @@
+"""The fleet tests (issue 17): object storage, Ray, the findings stream, history import."""
