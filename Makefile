@@ -1,12 +1,13 @@
 # The two commands in README.md. Each sets up what it needs on a fresh machine.
 #   make example   scan a bundled example log (sets up .venv first)
 #   make test      run the whole test suite (sets up .venv, torch CPU, Chromium first)
+#   make check     the developer loop: lint and the fast tests (not slow, browser or gpu), under a minute
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 EXAMPLE ?= examples/vllm-rtx5090-unknown-sf.log
 
-.PHONY: example test install install-test clean
+.PHONY: example test check install install-test clean
 
 example: install
 	@$(BIN)/fp8triage scan $(EXAMPLE); code=$$?; \
@@ -14,6 +15,10 @@ example: install
 
 test: install-test
 	$(BIN)/python -m pytest -q -p no:cacheprovider
+
+check: install-test
+	$(BIN)/ruff check --no-cache fp8triage tests tools bench repro_kernels
+	$(BIN)/python -m pytest -q -p no:cacheprovider -m "not slow and not browser and not gpu"
 
 install: $(VENV)/.installed
 

@@ -17,7 +17,6 @@ import argparse
 import json
 import os
 import platform
-import resource
 import shutil
 import signal
 import socket

@@ -82,12 +82,6 @@ class Event:
     wrapped: list[int] = field(default_factory=list)  # indices of lines that continue the line before (a wrapped message)
     fingerprint: str = ""
     workers: list[str] = field(default_factory=list)  # every worker on which this event was seen
-    count: int = 1  # how many times it was seen (all workers)
-    last: Line | None = None  # last occurrence
-
-    @property
-    def first(self) -> Line:
-        return self.lines[0]
 
     @property
     def text(self) -> str:

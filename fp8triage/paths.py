@@ -23,7 +23,7 @@ def data_dir(name: str) -> Path:
 
 def cache_dir() -> Path:
     """Where derived data is cached ($FP8TRIAGE_CACHE_DIR, else $XDG_CACHE_HOME/fp8triage or
-    ~/.cache/fp8triage): the search index, the compiled prefilter."""
+    ~/.cache/fp8triage): the search index, the compiled prefilter, the schema-validation markers."""
     env = os.environ.get("FP8TRIAGE_CACHE_DIR")
     if env:
         return Path(env)

@@ -21,14 +21,12 @@ from .scan.binary import HEAD, binary_kind
 from .judge.cascades import cascade_kind
 from .catalogue.loader import Catalogue, load_catalogue
 from .facts.envdump import ENV_DUMP_ANCHORS, DumpReader
-from .facts.vocabulary import resolve
-from .facts.probe import derive_capabilities
 from .scan.fingerprint import ALGORITHM_VERSION, fingerprint
 from .scan.ingest import Source, expand_inputs, read_spans
 from .scan.linefeed import LineFeed
 from .facts.logfacts import PREFILTER_HINTS, STACK_PATTERNS, LogFacts
 from .facts.logfacts import triggers as fact_triggers
-from .judge.matcher import Claims, Group, claim, judge, unknown_groups
+from .judge.matcher import Claims, Group
 from .model import Event, Fact, InputInfo, Line, ScanResult, UnknownGroup
 from .scan.normalise import LineFormat, detect_format
 from .scan.prefilter import (ALERT, DUMP, EVIDENCE, FACT, LITERAL, LITERAL_CI, LITERAL_TAILED, REGEX, REGEX_CI, SMALL, STACK,
@@ -85,6 +83,12 @@ def prefilter_rules(catalogue: Catalogue) -> list[tuple[str, int, int]]:
     return rules
 
 
+def make_prefilter(catalogue: Catalogue) -> Prefilter:
+    """The prefilter of ``catalogue``'s anchors and the log-fact hints (a caller that scans many
+    small texts with one catalogue builds it once and passes it to ``scan_sources``)."""
+    return Prefilter(tuple(prefilter_rules(catalogue)), hints=tuple(PREFILTER_HINTS.items()))
+
+
 class Scanner:
     """Scan sources into event groups and log facts. ``on_group`` is called for each new
     fingerprint as soon as its first event is complete (follow mode uses it)."""
@@ -101,7 +105,7 @@ class Scanner:
         self.exhaustive = exhaustive
         self.on_group = on_group
         self.progress = progress
-        self.prefilter = prefilter or Prefilter(tuple(prefilter_rules(catalogue)), hints=tuple(PREFILTER_HINTS.items()))
+        self.prefilter = prefilter or make_prefilter(catalogue)
         self.groups: dict[str, Group] = {}
         self.logfacts = LogFacts()  # the current source's
         self.logfacts_by_source: dict[str, LogFacts] = {}
@@ -365,6 +369,7 @@ def scan_sources(
     progress: Callable[[int], None] | None = None,
     jobs: int = 1,
     one_machine: bool = False,
+    prefilter: Prefilter | None = None,
 ) -> ScanResult:
     """Scan ``sources`` in order. ``jobs`` > 1 (0: one per CPU) scans in that many worker
     processes when the input is big enough (``parallel.worth_it``): several files at once, and
@@ -373,7 +378,7 @@ def scan_sources(
     (every worker is stopped first)."""
     started = time.perf_counter()
     cat = catalogue or load_catalogue()
-    sc = Scanner(cat, exhaustive=exhaustive, progress=progress)
+    sc = Scanner(cat, exhaustive=exhaustive, progress=progress, prefilter=prefilter)
     if jobs == 0:
         import os
 

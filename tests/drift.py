@@ -10,6 +10,8 @@ Each variant is a pure function ``str -> str`` so that a failing case can be rep
 - ``versions``: every three-part version's last part and every source line number changed (``0.26.1`` ->
   ``0.26.2``, ``layout.hpp:59`` -> ``layout.hpp:62``): another patch release of the same code. (Minor and
   major parts are kept: a signature's conditions legitimately change their verdict across them.)
+- ``quote``: every line as a Markdown block quote (``> ...``): a log quoted in a reply of an issue thread;
+- ``syslog``: every line behind a syslog / journalctl prefix (``Dec  3 06:00:00 host vllm[4242]: ``).
 """
 from __future__ import annotations
 
@@ -71,4 +73,14 @@ def versions(text: str) -> str:
     return _SRC_LINE.sub(lambda m: f"{m.group(1)}:{int(m.group(2)) + 3}", text)
 
 
-VARIANTS = {"cut": cut, "wrap": wrap, "k8s": k8s, "prefix": prefix, "versions": versions}
+def quote(text: str) -> str:
+    return "\n".join("> " + ln for ln in text.split("\n"))
+
+
+def syslog(text: str) -> str:
+    return "\n".join(f"Dec  3 06:00:{i % 60:02d} gpu-node-7 vllm[4242]: {ln}" if ln.strip() else ln
+                     for i, ln in enumerate(text.split("\n")))
+
+
+VARIANTS = {"cut": cut, "wrap": wrap, "k8s": k8s, "prefix": prefix, "versions": versions, "quote": quote,
+            "syslog": syslog}

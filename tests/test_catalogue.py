@@ -63,10 +63,12 @@ def validate_cli(d: Path):
 
 # -- the bundled catalogue ------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_bundled_catalogue_validates():
     assert sigtools.validate() == []
 
 
+@pytest.mark.slow
 def test_validate_command_passes_on_bundled_catalogue():
     r = CliRunner().invoke(cli, ["signatures", "validate"])
     assert r.exit_code == 0, r.output
@@ -307,6 +309,7 @@ def test_list_lists_every_signature(catalogue):
     assert sorted(x["id"] for x in json.loads(r.stdout)) == sorted(catalogue.ids)
 
 
+@pytest.mark.slow
 def test_search_finds_sf_transformation_quickly(tmp_path, monkeypatch):
     monkeypatch.setenv("FP8TRIAGE_CACHE_DIR", str(tmp_path))
     sigtools.search("warm up")  # builds the index once for this catalogue version

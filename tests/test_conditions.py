@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from fp8triage.judge.conditions import ConditionError, check_condition, combine, evaluate
+from fp8triage.judge.conditions import ConditionError, validate_condition, combine, evaluate
 from fp8triage.facts.vocabulary import FactError, normalise_capability, parse_cli_fact, resolve
 from fp8triage.model import Fact, Truth
 
@@ -46,9 +46,9 @@ def test_combine_names_deciding_and_contradicting_facts():
 
 def test_bad_conditions_are_rejected():
     with pytest.raises(ConditionError, match="unknown fact"):
-        check_condition({"fact": "gpu_colour", "equals": "green"})
+        validate_condition({"fact": "gpu_colour", "equals": "green"})
     with pytest.raises(ConditionError, match="PEP 440"):
-        check_condition({"fact": "vllm", "version": "newer than 0.2"})
+        validate_condition({"fact": "vllm", "version": "newer than 0.2"})
 
 
 def test_capability_spellings():

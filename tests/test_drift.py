@@ -3,7 +3,6 @@ must keep its verdict (tests/drift.py has the variants; docs/accuracy.md records
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -63,6 +62,7 @@ def test_variants_do_what_they_say():
     assert '"log": "INFO start\\n"' in drift.k8s(text)
 
 
+@pytest.mark.slow
 def test_accuracy_doc_is_current(root):
     sys.path.insert(0, str(root / "tools"))
     import accuracy_report

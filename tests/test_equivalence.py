@@ -20,6 +20,8 @@ from fp8triage.catalogue.loader import load_catalogue
 from fp8triage.scan.ingest import Source
 from fp8triage.pipeline import Scanner
 
+pytestmark = pytest.mark.slow  # the whole module: `make check` leaves it to `make test`
+
 REPO = Path(__file__).resolve().parent.parent
 CORPUS = REPO.parent / "shared" / "corpus" / "cases"
 SAMPLES = sorted((REPO / "signatures" / "samples").glob("**/*.log"))

@@ -100,6 +100,7 @@ def _append(path: Path, text: str) -> None:
         fh.flush()
 
 
+@pytest.mark.slow
 def test_file_with_rotation_reports_each_finding_once_promptly(tmp_path):
     log = tmp_path / "server.log"
     log.write_text("".join(EXAMPLE[:5]))
@@ -167,6 +168,7 @@ def test_truncation_starts_over(tmp_path, cat):
     assert got == [b"line one", b"line two", ("truncated", f"{log} got shorter (truncated); reading it from the start"), b"new"]
 
 
+@pytest.mark.slow
 def test_pipe_reports_before_input_ends(tmp_path):
     proc = Proc(["-", "--format", "json", "--no-history"], stdin=subprocess.PIPE)
     try:

@@ -35,6 +35,8 @@ from fp8triage.render.jsonout import render_json
 from fp8triage.scan.binary import HEAD, binary_kind
 from fp8triage.render.text import render_text
 
+pytestmark = pytest.mark.slow  # the whole module: `make check` leaves it to `make test`
+
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = (ROOT / "examples" / "vllm-rtx5090-unknown-sf.log").read_bytes()
 KNOWN = "deepgemm-unknown-sf-transformation"

@@ -93,6 +93,7 @@ def test_since_filter(tmp_path):
         history.parse_since("yesterday-ish")
 
 
+@pytest.mark.slow
 def test_eight_concurrent_scans_lose_nothing(tmp_path):
     db = tmp_path / "shared.db"
     logs = []

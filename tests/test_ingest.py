@@ -75,6 +75,33 @@ def test_kubectl_prefix_ansi_and_crlf():
     assert f.workers == ["pod/vllm-0"]
 
 
+def test_a_log_quoted_in_an_issue_reply_keeps_its_structure():
+    from fp8triage.scan.normalise import LineFormat, normalise
+
+    line = normalise(b"> > (VllmWorker rank=2 pid=7) ERROR 08-11 09:14:21 [core.py:1]   File \"x.py\", line 3",
+                     "t", 1, LineFormat())
+    assert (line.worker, line.level, line.text) == ("VllmWorker rank=2", "ERROR", '  File "x.py", line 3')
+    r = scan_text("".join(f"> {ln}\n" for ln in CRASH.splitlines()))
+    assert _top(r) == ("deepgemm-unknown-sf-transformation", ASSERT_LINE)
+    assert not r.findings[0].evidence[0].text.startswith(">")
+
+
+@pytest.mark.parametrize("raw,level,text", [
+    (b"E1203 09:00:00.123456  4242 core.cc:12] Assertion failed: x", "ERROR", "Assertion failed: x"),
+    (b"W1203 09:00:00.123456  4242 core.cc:12] slow path", "WARNING", "slow path"),
+    (b"2025-08-01 09:00:00.123 | ERROR    | sglang.srt:run:12 - Scheduler hit an exception", "ERROR",
+     "Scheduler hit an exception"),
+    (b"[TensorRT-LLM][ERROR] Assertion failed: fp8", "ERROR", "Assertion failed: fp8"),
+    (b"Dec  3 06:00:00 gpu-node-7 vllm[4242]: RuntimeError: boom", None, "RuntimeError: boom"),
+    (b"2025-08-01T09:00:00+0000 gpu-node-7 python3[9]: RuntimeError: boom", None, "RuntimeError: boom"),
+])
+def test_other_loggers_headers_are_read(raw, level, text):
+    from fp8triage.scan.normalise import LineFormat, normalise
+
+    line = normalise(raw, "t", 1, LineFormat())
+    assert (line.level, line.text) == (level, text)
+
+
 def test_invalid_utf8_and_nul_bytes_survive():
     data = b"\xff\xfe garbage \x00\x00 bytes\n" + CRASH.encode() + b"\x80\x81\n"
     r = scan_text(data)
@@ -110,6 +137,7 @@ def test_chunks_end_at_newlines_and_cut_long_lines():
     assert b"".join(chunks) == data  # nothing lost at this size
 
 
+@pytest.mark.slow
 def test_line_numbers_survive_chunk_boundaries(monkeypatch):
     import fp8triage.scan.ingest as ingest
 

@@ -172,6 +172,7 @@ def test_every_message_is_judged(cat):
     assert not bad, "\n".join(bad[:40])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("library", LIBRARIES)
 def test_mapped_messages_are_named_by_their_signature(library, cat):
     res = judged(cat)
@@ -179,6 +180,7 @@ def test_mapped_messages_are_named_by_their_signature(library, cat):
     assert not failures, f"{len(failures)} inventory messages not covered:\n" + "\n".join(failures[:60])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("library", LIBRARIES)
 def test_unrelated_messages_get_no_likely_finding(library, cat):
     res = judged(cat)

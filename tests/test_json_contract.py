@@ -77,6 +77,7 @@ def test_repro_skipped_result_matches_schema():
     validate("repro", doc)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(importlib.util.find_spec("torch") is None, reason="the repro kernels need torch")
 def test_repro_output_matches_schema():
     r = run(["repro", "deepgemm-sf-layout", "--device", "cpu", "--format", "json"])

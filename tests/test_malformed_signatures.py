@@ -199,6 +199,7 @@ toml_values = st.recursive(toml_scalars, lambda inner: st.one_of(
 @given(key=st.sampled_from(["id", "title", "severity", "evidence", "conditions", "remedies", "priority",
                             "references", "repro", "stacks", "anchors", "unknown"]),
        value=toml_values)
+@pytest.mark.slow
 def test_any_value_for_any_key_gives_problems_not_a_crash(tmp_path, key, value):
     import tomllib
 
@@ -222,6 +223,7 @@ def test_any_regex_text_gives_a_signature_or_a_regex_problem(tmp_path, pattern):
         assert probs and all(p.key.startswith("evidence.patterns.0") for p in probs), probs
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(raw=st.binary(max_size=300))
 def test_any_bytes_as_a_signature_file_give_problems_not_a_crash(tmp_path, raw):

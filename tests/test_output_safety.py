@@ -126,6 +126,7 @@ def test_json_is_valid_schema_valid_and_keeps_the_text_as_data(tmp_path, payload
     assert model["value"] == f"org/{payload}".strip()  # --fact text round-trips, as data (trimmed)
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(text=st.text(min_size=1, max_size=60))
 def test_json_survives_any_unicode_in_log_and_facts(tmp_path, text):
@@ -220,6 +221,7 @@ def test_markdown_keeps_log_text_inert(tmp_path, payload):
     assert_markdown_inert(md)
 
 
+@pytest.mark.slow
 def test_markdown_renders_to_the_same_html_structure_as_benign_text(tmp_path):
     """With a CommonMark renderer (where installed), the ticket shows the same elements whatever
     the log held: no element or link comes from log text."""
@@ -234,6 +236,7 @@ def test_markdown_renders_to_the_same_html_structure_as_benign_text(tmp_path):
 
 # -- long lines are clipped in every renderer, and say so (issue 16, item 8) ------------------------
 
+@pytest.mark.slow
 def test_a_huge_evidence_line_is_clipped_in_every_format(tmp_path: Path):
     from click.testing import CliRunner
 

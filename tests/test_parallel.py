@@ -16,9 +16,11 @@ import pytest
 
 from fp8triage.scan import parallel
 from fp8triage.catalogue.loader import load_catalogue
-from fp8triage.scan.follow import Follower
 from fp8triage.scan.ingest import Source
+from fp8triage.scan.follow import Follower
 from fp8triage.pipeline import Scanner, scan_paths
+
+pytestmark = pytest.mark.slow  # the whole module: `make check` leaves it to `make test`
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))

@@ -14,7 +14,7 @@ from fp8triage.facts.checkpoint import checkpoint_facts
 from fp8triage.cli import cli
 from fp8triage.facts.vocabulary import resolve
 from fp8triage.model import Fact, Status, Truth
-from fp8triage.judge.preflight import CHECKPOINT_FINDING_ID, check, run_check
+from fp8triage.judge.preflight import CHECKPOINT_FINDING_ID, judge_risks, preflight
 from fp8triage.facts.probe import Probe
 
 _spec = importlib.util.spec_from_file_location("ckpt_builder", Path(__file__).parent / "fixtures" / "checkpoints" / "builder.py")
@@ -114,7 +114,7 @@ def test_disabling_deepgemm_linear_removes_the_risk(f32_ckpt):
     assert f["status"] == "possible"
     # on this machine's closed world (nothing of vLLM or DeepGEMM installed) it is ruled out
     pr = Probe([Fact("gpu", "NVIDIA B200", "nvidia-smi", "live")], absent=["vllm", "deep_gemm", "stack"])
-    res = check(load_catalogue(), [Fact("transformers", "5.12.1", "--fact", "cli"),
+    res = preflight(load_catalogue(), [Fact("transformers", "5.12.1", "--fact", "cli"),
                                    Fact("TRANSFORMERS_DISABLE_DEEPGEMM_LINEAR", "1", "--fact", "cli")], [],
                 checkpoint=checkpoint_facts(f32_ckpt), probe=pr, facts_from="live", include_ruled_out=True)
     assert {x.id: x for x in res.findings}["ue8m0-silent-corruption"].status is Status.RULED_OUT
@@ -160,14 +160,14 @@ def test_closed_world_on_this_machine(cat, f32_ckpt):
     info = checkpoint_facts(f32_ckpt)
     pr = Probe([Fact("gpu", "NVIDIA GeForce RTX 5090", "nvidia-smi", "live"), Fact("capability", "12.0", "nvidia-smi", "live")],
                absent=["vllm", "VLLM_USE_DEEP_GEMM", "transformers"])
-    res = check(cat, [], [], checkpoint=info, probe=pr, facts_from="live", include_ruled_out=True)
+    res = preflight(cat, [], [], checkpoint=info, probe=pr, facts_from="live", include_ruled_out=True)
     f = {x.id: x for x in res.findings}["preflight-sm120-vllm-deepgemm"]
     assert f.status is Status.RULED_OUT
     vllm = next(c for c in f.conditions if c.fact == "vllm")
     assert vllm.truth is Truth.FAILS and "not installed" in vllm.source
     assert "judging this machine" in res.mode
     # naming another GPU on the command line opens the world: vLLM is then unknown, not absent
-    res = check(cat, [Fact("gpu", "NVIDIA RTX PRO 6000 Blackwell Workstation Edition", "--fact", "cli")], [],
+    res = preflight(cat, [Fact("gpu", "NVIDIA RTX PRO 6000 Blackwell Workstation Edition", "--fact", "cli")], [],
                 checkpoint=info, probe=pr, facts_from="live", include_ruled_out=True)
     f = {x.id: x for x in res.findings}["preflight-sm120-vllm-deepgemm"]
     assert f.status is Status.POSSIBLE and f.decide == ["vllm"]
@@ -180,23 +180,33 @@ def test_env_file_of_another_machine(f32_ckpt):
     facts = {f["name"]: f for f in doc["facts"]}
     assert facts["capability"]["value"] == "10.0" and facts["capability"]["origin"] == "env-dump"
     assert facts["transformers"]["value"] == "5.12.1" and facts["transformers"]["origin"] == "env-dump"
-    assert doc["mode"].startswith("facts-from=log")
+    assert doc["mode"].startswith("facts-from=dump")
     assert by_id(doc)["ue8m0-silent-corruption"]["status"] == "likely"
 
 
 def test_env_file_loses_to_live_in_live_mode(cat):
     dump = [Fact("gpu", "NVIDIA B200", "dump:3", "env-dump")]
     pr = Probe([Fact("gpu", "NVIDIA H200", "nvidia-smi", "live"), Fact("capability", "9.0", "nvidia-smi", "live")])
-    res = check(cat, [], dump, probe=pr, facts_from="live")
+    res = preflight(cat, [], dump, probe=pr, facts_from="live")
     assert res.facts["gpu"].value == "NVIDIA H200" and res.facts["capability"].value == "9.0"
     assert {c["name"] for c in res.conflicts} == {"gpu", "capability"}
-    res = check(cat, [], dump, probe=pr, facts_from="log")
+    res = preflight(cat, [], dump, probe=pr, facts_from="dump")
     assert res.facts["gpu"].value == "NVIDIA B200" and res.facts["capability"].value == "10.0"
+
+
+def test_check_facts_from_says_dump_and_still_takes_the_old_name(f32_ckpt):
+    env = ["--model", str(f32_ckpt), "--env-file", str(FIX / "vllm-collect-env-b200.txt"), "--format", "json"]
+    for word in ("dump", "log"):
+        r = run(*env, "--facts-from", word)
+        assert r.exit_code == 3, r.output
+        assert json.loads(r.output)["mode"].startswith("facts-from=dump")
+    r = run(*env, "--facts-from", "logs")
+    assert r.exit_code == 2 and "'live', 'dump', 'all'" in r.output
 
 
 def test_cli_gpu_beats_live_capability(cat):
     pr = Probe([Fact("gpu", "NVIDIA H200", "nvidia-smi", "live"), Fact("capability", "9.0", "nvidia-smi", "live")])
-    res = check(cat, [Fact("gpu", "NVIDIA B200", "--fact", "cli")], [], probe=pr, facts_from="live")
+    res = preflight(cat, [Fact("gpu", "NVIDIA B200", "--fact", "cli")], [], probe=pr, facts_from="live")
     assert res.facts["capability"].value == "10.0" and res.facts["capability"].origin == "cli"
     assert "derived" in res.facts["capability"].source
     conflict = next(c for c in res.conflicts if c["name"] == "capability")
@@ -244,7 +254,7 @@ def test_no_facts_no_likely_risk():
     assert "Preflight check" in r.output
 
 
-# --- run_check directly, with a catalogue of its own -------------------------------------------
+# --- judge_risks directly, with a catalogue of its own -------------------------------------------
 
 SIG = '''
 id = "preflight-test-risk"
@@ -298,21 +308,21 @@ def test_run_check_statuses_and_remedy_ranking(tmp_path):
     (d / "preflight-test-risk.toml").write_text(SIG)
     cat = load_catalogue([d], builtin=False)
     facts, _ = resolve([Fact("capability", "10.0", "x", "cli")])
-    [f] = run_check(cat, facts)
+    [f] = judge_risks(cat, facts)
     assert f.status is Status.LIKELY and f.from_facts_only
     assert [r.id for r in f.remedies] == ["fits-early", "fits-late", "unknown", "fails"]
     assert [r.applies for r in f.remedies] == [Truth.HOLDS, Truth.HOLDS, Truth.UNKNOWN, Truth.FAILS]
     # a failing supporting condition lowers it to possible
     facts, _ = resolve([Fact("capability", "10.0", "x", "cli"), Fact("stack", "sglang", "x", "cli")])
-    [f] = run_check(cat, facts)
+    [f] = judge_risks(cat, facts)
     assert f.status is Status.POSSIBLE and f.contradicted_by
     # required fact unknown -> possible, with the deciding fact
-    [f] = run_check(cat, {})
+    [f] = judge_risks(cat, {})
     assert f.status is Status.POSSIBLE and f.decide == ["capability"]
     # failing -> hidden unless asked
     facts, _ = resolve([Fact("capability", "9.0", "x", "cli")])
-    assert run_check(cat, facts) == []
-    [f] = run_check(cat, facts, include_ruled_out=True)
+    assert judge_risks(cat, facts) == []
+    [f] = judge_risks(cat, facts, include_ruled_out=True)
     assert f.status is Status.RULED_OUT
 
 

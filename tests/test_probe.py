@@ -102,12 +102,19 @@ def test_run_command_missing_and_timeout():
     assert P.run_command([sys.executable, "-c", "print('hi')"]) == "hi\n"
 
 
-def test_redact():
-    assert P.redact("HF_TOKEN", "hf_abc") == P.REDACTED
-    assert P.redact("OPENAI_API_KEY", "sk-1") == P.REDACTED
-    assert P.redact("DB_PASSWORD", "x") == P.REDACTED
-    assert P.redact("DG_JIT_CACHE_DIR", "/root/.cache/dg") == "/root/.cache/dg"
-    assert P.redact("PROXY", "http://user:pw@proxy:3128") == f"http://user:{P.REDACTED}@proxy:3128"
+def test_env_values_are_redacted_by_the_one_secret_name_list(monkeypatch):
+    from fp8triage.scan.redact import MASK, redact_env_value
+
+    assert redact_env_value("HF_TOKEN", "hf_abc") == MASK
+    assert redact_env_value("OPENAI_API_KEY", "sk-1") == MASK
+    assert redact_env_value("DB_PASSWORD", "x") == MASK
+    assert redact_env_value("DG_JIT_CACHE_DIR", "/root/.cache/dg") == "/root/.cache/dg"
+    assert redact_env_value("PROXY", "http://user:pw@proxy:3128") == f"http://user:{MASK}@proxy:3128"
+    # the probe's environment facts go through it
+    monkeypatch.setenv("VLLM_USE_DEEP_GEMM", "1")
+    monkeypatch.setenv("HF_TOKEN", "hf_" + "x" * 30)
+    facts = {f.name: f.value for f in P.probe().facts}
+    assert facts.get("VLLM_USE_DEEP_GEMM") == "1" and "hf_" + "x" * 30 not in str(facts)
 
 
 def test_probe_does_not_import_torch_unless_asked():

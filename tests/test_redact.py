@@ -123,6 +123,7 @@ def _assert_clean(text: str, where: str):
         assert s not in text, f"{name} secret reached {where}"
 
 
+@pytest.mark.slow
 def test_scan_outputs_and_history_hold_no_secret(scene):
     # the scan still works on the redacted lines
     p = _scan(scene, "--format", "json")

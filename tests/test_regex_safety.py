@@ -56,6 +56,7 @@ def plant(d: Path, sig_id: str = "planted-runaway", pattern: str = CATASTROPHIC,
 
 # -- the stress check ----------------------------------------------------------------------------------
 
+@pytest.mark.slow
 @pytest.mark.parametrize("pattern", [r"(a+)+b", CATASTROPHIC, r"^(a|aa)+$", r"(?:x+x+)+y"])
 def test_catastrophic_patterns_are_rejected(pattern):
     v = regexsafety.check_pattern(pattern)
@@ -73,6 +74,7 @@ def test_catastrophic_patterns_are_rejected(pattern):
     r"[\w\s]+$",  # the safe rewrite of the catastrophic pattern
     r"(?>\w+\s?)+$",  # atomic group
 ])
+@pytest.mark.slow
 def test_ordinary_patterns_pass(pattern):
     v = regexsafety.check_pattern(pattern)
     assert v.ok, v.reason
@@ -98,6 +100,7 @@ def test_stress_inputs_for_regex_only_syntax():
     assert regexsafety.check_pattern(r"\p{Lu}++ failed").ok
 
 
+@pytest.mark.slow
 def test_bundled_patterns_pass_the_stress_check(catalogue):
     t0 = time.perf_counter()
     bad = []
@@ -118,6 +121,7 @@ def test_bundled_patterns_pass_the_stress_check(catalogue):
 
 # -- validate rejects the planted pattern ------------------------------------------------------------
 
+@pytest.mark.slow
 def test_validate_rejects_planted_catastrophic_pattern_naming_file_key_and_reason(tmp_path):
     f = plant(tmp_path)
     t0 = time.perf_counter()
@@ -168,6 +172,7 @@ def test_matcher_passes_a_timeout_to_every_search(monkeypatch, catalogue):
     assert seen and all(t == matcher.REGEX_TIMEOUT for t in seen), set(seen)
 
 
+@pytest.mark.slow
 def test_scan_with_planted_pattern_is_bounded_and_warns(tmp_path):
     sigs = tmp_path / "sigs"
     plant(sigs)
@@ -188,6 +193,7 @@ def test_scan_with_planted_pattern_is_bounded_and_warns(tmp_path):
     assert took < 10 * matcher.REGEX_TIMEOUT + 15, took
 
 
+@pytest.mark.slow
 def test_text_output_shows_the_warning(tmp_path):
     sigs = tmp_path / "sigs"
     plant(sigs)
@@ -197,6 +203,7 @@ def test_text_output_shows_the_warning(tmp_path):
     assert "warning: signature planted-runaway: pattern 'runaway' took longer than" in res.stdout
 
 
+@pytest.mark.slow
 def test_a_timed_out_pattern_does_not_stop_other_signatures(tmp_path):
     sigs = tmp_path / "sigs"
     plant(sigs)
@@ -209,6 +216,7 @@ def test_a_timed_out_pattern_does_not_stop_other_signatures(tmp_path):
     assert any("planted-runaway" in w for w in r.warnings)
 
 
+@pytest.mark.slow
 def test_catastrophic_pattern_really_runs_away_without_a_timeout():
     """The planted input is adversarial for real (so the tests above cannot pass vacuously)."""
     rx = regex.compile(CATASTROPHIC, regex.MULTILINE)

@@ -9,7 +9,8 @@ import pytest
 from click.testing import CliRunner
 
 from fp8triage.cli import cli
-from fp8triage.cli.remedy import FORMATS, shell_line
+from fp8triage.cli.remedy import FORMATS
+from fp8triage.render.remedy import shell_line
 
 SIG = "deepgemm-unknown-sf-transformation"
 

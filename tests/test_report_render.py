@@ -316,6 +316,7 @@ def _result_with(text: str) -> ScanResult:
                                ["<script>", "</pre>", "<img src=x onerror=alert(1)>", "javascript:",
                                 "```", "\u202e", "\x00", "-->", "<!--", "</style>", "</script>"]),
                 max_size=40).map("".join))
+@pytest.mark.slow
 def test_no_log_text_can_inject_html_or_markdown(text):
     r = _result_with(text)
     doc = render_html(r)
@@ -330,6 +331,7 @@ def test_no_log_text_can_inject_html_or_markdown(text):
 # ── real scans ───────────────────────────────────────────────────────────────────────────────
 
 
+@pytest.mark.slow
 def test_every_corpus_case_renders_in_both_formats(corpus):
     from fp8triage.pipeline import scan_paths
 

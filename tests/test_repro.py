@@ -21,6 +21,8 @@ from fp8triage.confirm import repro as R
 from fp8triage.cli import cli
 from fp8triage.model import Finding, Remedy, Severity, Status, Truth
 
+pytestmark = pytest.mark.slow  # the whole module: `make check` leaves it to `make test`
+
 HAVE_TORCH = importlib.util.find_spec("torch") is not None
 needs_torch = pytest.mark.skipif(not HAVE_TORCH, reason="torch is not installed (pip install torch==2.13.0)")
 

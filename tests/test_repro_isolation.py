@@ -19,6 +19,8 @@ from click.testing import CliRunner
 from fp8triage.confirm import repro as R
 from fp8triage.cli import cli
 
+pytestmark = pytest.mark.slow  # the whole module: `make check` leaves it to `make test`
+
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = (ROOT / "examples" / "vllm-rtx5090-unknown-sf.log").read_text()
 

@@ -20,6 +20,8 @@ import pytest
 
 from fp8triage.confirm import repro as R
 
+pytestmark = pytest.mark.slow  # the whole module: `make check` leaves it to `make test`
+
 HAVE_TORCH = importlib.util.find_spec("torch") is not None
 KDIR = Path(R.discover()["deepgemm-sf-layout"]).parent
 

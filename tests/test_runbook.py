@@ -24,6 +24,7 @@ def _run(*args, tmp_path):
     return subprocess.run(["bash", str(SCRIPT), *map(str, args)], capture_output=True, text=True, env=env, timeout=180)
 
 
+@pytest.mark.slow
 def test_known_root_cause_applies_the_remedy_and_restarts(tmp_path):
     p = _run(EXAMPLE, "sh", "-c", 'echo "server sees VLLM_USE_DEEP_GEMM=$VLLM_USE_DEEP_GEMM"; exit 0', tmp_path=tmp_path)
     assert p.returncode == 0, p.stdout + p.stderr
@@ -34,6 +35,7 @@ def test_known_root_cause_applies_the_remedy_and_restarts(tmp_path):
     assert "TRANSFORMERS_DISABLE_DEEPGEMM_LINEAR=1\n" not in p.stdout
 
 
+@pytest.mark.slow
 def test_known_root_cause_without_server_command_exits_3(tmp_path):
     p = _run(EXAMPLE, tmp_path=tmp_path)
     assert p.returncode == 3, p.stdout + p.stderr

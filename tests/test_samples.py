@@ -112,6 +112,7 @@ def test_cli_test_one_signature_file():
     assert "ue8m0-pack-assert/" in r.output and "fp8-block-size" not in r.output
 
 
+@pytest.mark.slow
 def test_signatures_test_command_in_a_subprocess(root):
     """What CI runs: `python -m fp8triage signatures test` over the bundled catalogue."""
     import os

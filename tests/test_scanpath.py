@@ -140,6 +140,7 @@ def _chatty_log(n: int) -> bytes:
     return ("\n".join(lines) + "\n").encode()
 
 
+@pytest.mark.slow
 def test_fact_only_lines_start_no_event_and_are_barely_decoded(cat):
     data = _chatty_log(2000)
     sc = Scanner(cat)
@@ -189,6 +190,7 @@ def _scan_counting(cat, data: bytes, exhaustive: bool = False):
     return sc, decoded
 
 
+@pytest.mark.slow
 def test_warnings_no_signature_claims_start_no_event_and_are_not_decoded(cat):
     sc, decoded = _scan_counting(cat, _warning_log(3000))
     assert sc.groups == {}

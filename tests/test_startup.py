@@ -12,6 +12,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parent.parent
 # jsonschema is not listed: the catalogue validates signature files with it the first time it
 # sees them (a fresh HOME here) and skips it once they are known to be valid.
@@ -66,6 +68,7 @@ def test_small_scan_imports_nothing_heavy(tmp_path):
     assert "hyperscan" not in mods  # a small input is searched with `re`; Hyperscan is compiled only for big ones
 
 
+@pytest.mark.slow
 def test_startup_is_not_grossly_slow(tmp_path):
     """Generous bounds (the target, 0.3 s, is measured by bench/run.py on a quiet machine)."""
     log = _small_log(tmp_path)

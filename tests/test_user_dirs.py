@@ -55,3 +55,17 @@ def _runs(db: Path) -> int:
         return 0
     with sqlite3.connect(db) as conn:
         return conn.execute("select count(*) from runs").fetchone()[0]
+
+
+def test_one_cache_folder_honours_fp8triage_cache_dir(tmp_path, monkeypatch):
+    """The search index and the schema-validation markers share one cache folder (paths.cache_dir)."""
+    from fp8triage import paths
+    from fp8triage.catalogue import loader, sigtools
+
+    monkeypatch.setenv("FP8TRIAGE_CACHE_DIR", str(tmp_path / "c"))
+    assert paths.cache_dir() == tmp_path / "c"
+    assert loader._validated_marker("abc").parent == tmp_path / "c"
+    assert sigtools.index_path("v1").parent == tmp_path / "c"
+    monkeypatch.delenv("FP8TRIAGE_CACHE_DIR")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "x"))
+    assert loader._validated_marker("abc").parent == sigtools.index_path("v1").parent == tmp_path / "x" / "fp8triage"

@@ -110,7 +110,7 @@ def render(cat) -> str:
         "The variants other than `cut` must keep every sample (the test fails otherwise). `cut` removes the end of "
         "the error line, which is often the only text that names the cause; what remains is matched by weak "
         "evidence (the frames, the source location, a message whose line ends inside a known message's anchor) and "
-        f"the test holds it at or above the floor in `tests/test_drift.py`. Samples that `cut` loses:",
+        "the test holds it at or above the floor in `tests/test_drift.py`. Samples that `cut` loses:",
         "",
     ]
     out += [f"- {f}" for f in fails.get("cut", [])] or ["- none"]

@@ -16,7 +16,7 @@ from typing import Any, Iterable
 import regex
 
 from .. import paths
-from ..judge.conditions import ConditionError, check_condition
+from ..judge.conditions import ConditionError, validate_condition
 from ..facts.vocabulary import canonical_name
 from ..errors import TriageError
 
@@ -95,6 +95,16 @@ class Signature:
     preflight: bool = False
     silent: bool = False
     stacks: list[str] = field(default_factory=list)
+
+    def has_anchor(self, text: str, low: str | None = None) -> bool:
+        """One of the anchors occurs in ``text`` (case-insensitively where the signature says so;
+        ``low``: ``text.lower()`` when the caller has it). True for a signature without anchors."""
+        if not self.anchors:
+            return True
+        if self.anchors_ignore_case:
+            low = text.lower() if low is None else low
+            return any(a.lower() in low for a in self.anchors)
+        return any(a in text for a in self.anchors)
 
     @property
     def primary(self) -> list[Pattern]:
@@ -219,13 +229,13 @@ def build_signature(path: Path, data: dict[str, Any], schema_checked: bool = Fal
     for key in ("conditions",):
         for i, c in enumerate(data.get(key, [])):
             try:
-                check_condition(c)
+                validate_condition(c)
             except ConditionError as e:
                 problems.append(Problem(name, f"{key}.{i}", str(e)))
     for i, r in enumerate(data.get("remedies", [])):
         for j, c in enumerate(r.get("when", [])):
             try:
-                check_condition(c)
+                validate_condition(c)
             except ConditionError as e:
                 problems.append(Problem(name, f"remedies.{i}.when.{j}", str(e)))
     if problems:
@@ -258,11 +268,8 @@ def _validated_marker(digest: str) -> Path | None:
     """A file whose existence says: this exact set of signature files passed the JSON Schema
     here before. Loading jsonschema costs about half a second, so the scan path skips it for
     files it has already checked; any edit changes the digest and brings the full check back."""
-    import os
-
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     try:
-        return Path(base) / "fp8triage" / f"signatures-valid-{digest}"
+        return paths.cache_dir() / f"signatures-valid-{digest}"
     except (OSError, RuntimeError):
         return None
 

@@ -3,7 +3,7 @@
 A signature pattern runs on untrusted log text. The matcher gives every search a time limit
 (``matcher.REGEX_TIMEOUT``), so a runaway pattern costs a warning, not a hung triage; this
 module is the check that keeps such patterns out of the catalogue in the first place
-(``fp8triage signatures validate`` calls ``check_signature``).
+(``fp8triage signatures validate`` calls ``stress_problems``).
 
 ``stress_inputs`` builds adversarial texts for one pattern:
 
@@ -320,7 +320,7 @@ def _reason(label: str, how: str) -> str:
             "group (?>...) or a possessive quantifier (a++)")
 
 
-def check_signature(sig: Any, samples: Iterable[str] = (), *, timeout: float = STRESS_TIMEOUT) -> list[Any]:
+def stress_problems(sig: Any, samples: Iterable[str] = (), *, timeout: float = STRESS_TIMEOUT) -> list[Any]:
     """``Problem``s (file, key, message) for each pattern of a loaded ``Signature`` that fails the check."""
     from .loader import Problem
 

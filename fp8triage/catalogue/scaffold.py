@@ -135,16 +135,10 @@ def scaffold_from_fingerprint(sig_id: str, fingerprint: str, sig_dir: Path | Non
     d = draft_for_group(group)
     if "'''" in d.pattern:
         raise ScaffoldError("the generated pattern contains ''' and cannot be written as a TOML literal string")
-    made = sigtools.scaffold(sig_id, sig_dir, d.anchor)
-    toml = made[0]
-    text = toml.read_text(encoding="utf-8")
-    start = text.index("regex = '''") + len("regex = '''")
-    end = text.index("'''", start)
     header = (f"# Scaffolded from history error group {group['fingerprint']} ({group.get('kind')}, "
               f"seen {group.get('count')} time(s) in {group.get('runs')} run(s)).\n"
               f"# Masked message: {(group.get('headline') or '')[:200]}\n")
-    text = header + text[:start] + d.pattern + text[end:]
-    toml.write_text(text, encoding="utf-8")
+    made = sigtools.scaffold(sig_id, sig_dir, d.anchor, pattern=d.pattern, header=header)
     sample = group.get("sample") or []
     if sample:
         sdir = sigtools.samples_dir(Path(sig_dir) if sig_dir is not None else sigtools.builtin_dir()) / sig_id / "match"

@@ -20,6 +20,7 @@ from typing import Iterable, Sequence
 import regex
 
 from .. import paths
+from . import actions
 from .loader import Catalogue, CatalogueError, Problem, Signature, load_catalogue, signature_files
 from ..judge.conditions import describe
 from ..facts.vocabulary import FactError, parse_cli_fact
@@ -174,9 +175,9 @@ def validate(sig_dir: Path | None = None, *, require_samples: bool = True) -> li
         by_sig.setdefault(s.sig_id, {}).setdefault(s.kind, []).append(s)
     for sig in cat.signatures:
         have = by_sig.get(sig.id, {})
-        from .regexsafety import check_signature  # catastrophic backtracking on stress inputs (issue 9)
+        from .regexsafety import stress_problems  # catastrophic backtracking on stress inputs (issue 9)
 
-        problems += check_signature(sig, [s.text() for s in have.get("match", [])])
+        problems += stress_problems(sig, [s.text() for s in have.get("match", [])])
         if require_samples:
             for kind in SAMPLE_KINDS:
                 if not have.get(kind):
@@ -199,15 +200,13 @@ def _anchor_problems(sig: Signature, s: Sample) -> list[Problem]:
     if not sig.primary:
         return []
     text = s.text()
-    hay = text.lower() if sig.anchors_ignore_case else text
-    anchors = [a.lower() if sig.anchors_ignore_case else a for a in sig.anchors]
     out = []
-    if not any(a in hay for a in anchors):
+    if not (sig.anchors and sig.has_anchor(text)):
         out.append(
             Problem(str(s.path), "evidence.anchors", f"contains none of {sig.id}'s anchors {sig.anchors}; add a literal from this sample's error line to anchors")
         )
         return out
-    lines = hay.splitlines()
+    lines = text.splitlines()
     for p in sig.primary:
         if p.kind != "message":
             continue  # frames, locations and tokens: the anchors are checked on the whole sample above
@@ -218,7 +217,7 @@ def _anchor_problems(sig: Signature, s: Sample) -> list[Problem]:
         first = text.count("\n", 0, m.start())
         last = text.count("\n", 0, max(m.start(), m.end() - 1))
         window = "\n".join(lines[first : last + 1])
-        if not any(a in window for a in anchors):
+        if not sig.has_anchor(window):
             out.append(
                 Problem(str(s.path), f"evidence.patterns.{p.name}", f"matches lines {first + 1}-{last + 1}, which contain none of the anchors {sig.anchors}; add an anchor found on those lines")
             )
@@ -241,40 +240,19 @@ class SampleResult:
         return f"{self.sample.sig_id}/{self.sample.kind}/{self.sample.path.name}"
 
 
-_PREFILTERS: dict = {}
-
-
-def _cached_prefilter(real):
-    """A memoizing stand-in for the pipeline's Prefilter constructor. The harness scans hundreds
-    of tiny samples against a handful of catalogues; compiling the (Hyperscan) prefilter is most
-    of each scan's cost, and a Prefilter is a pure function of its arguments."""
-
-    def make(*args, **kwargs):
-        args = [tuple(a) if not isinstance(a, (str, bytes)) and hasattr(a, "__iter__") else a for a in args]
-        kwargs = {k: tuple(v) if not isinstance(v, (str, bytes)) and hasattr(v, "__iter__") else v for k, v in kwargs.items()}
-        try:
-            key = (tuple(frozenset(a) if isinstance(a, tuple) else a for a in args),
-                   tuple(sorted((k, frozenset(v) if isinstance(v, tuple) else v) for k, v in kwargs.items())))
-            hash(key)
-        except TypeError:
-            return real(*args, **kwargs)
-        pf = _PREFILTERS.get(key)
-        if pf is None:
-            pf = _PREFILTERS[key] = real(*args, **kwargs)
-        return pf
-
-    return make
+_PREFILTERS: dict = {}  # catalogue version -> its prefilter
 
 
 def _scan(text: str, source: str, cat: Catalogue, facts: Sequence[Fact]):
-    from .. import pipeline  # the real scan path; imported late so `signatures list` stays light
+    """The real scan path. The harness scans hundreds of tiny samples against a handful of
+    catalogues; building the prefilter is most of each scan's cost, so it is built once per
+    catalogue (its version is the hash of its content)."""
+    from .. import pipeline  # imported late so `signatures list` stays light
 
-    real = pipeline.Prefilter
-    pipeline.Prefilter = _cached_prefilter(real)
-    try:
-        return pipeline.scan_text(text, source=source, catalogue=cat, cli_facts=list(facts))
-    finally:
-        pipeline.Prefilter = real
+    pf = _PREFILTERS.get(cat.version)
+    if pf is None:
+        pf = _PREFILTERS[cat.version] = pipeline.make_prefilter(cat)
+    return pipeline.scan_text(text, source=source, catalogue=cat, cli_facts=list(facts), prefilter=pf)
 
 
 def pin_of(finding) -> dict:
@@ -344,16 +322,6 @@ def _single(cat: Catalogue, sig: Signature) -> Catalogue:
     return Catalogue([sig], f"{cat.version}:{sig.id}")
 
 
-def _could_fire(sig: Signature, text: str) -> bool:
-    """Only signatures whose anchors occur in the text can produce evidence (the prefilter's rule)."""
-    if not sig.anchors:
-        return True
-    if sig.anchors_ignore_case:
-        low = text.lower()
-        return any(a.lower() in low for a in sig.anchors)
-    return any(a in text for a in sig.anchors)
-
-
 def cross_check(sample: Sample, cat: Catalogue) -> SampleResult:
     """The catalogue-wide check for one match sample: no other signature may claim it.
 
@@ -377,7 +345,7 @@ def cross_check(sample: Sample, cat: Catalogue) -> SampleResult:
             claimants.append((f.id, f.status.value))
             bad.append(f"{f.id} ({f.status.value}) claims another event of this sample")
     for sig in cat.signatures:
-        if sig.id == sample.sig_id or not _could_fire(sig, text):
+        if sig.id == sample.sig_id or not sig.has_anchor(text):  # the prefilter's rule
             continue
         res = _scan(text, str(sample.path), _single(cat, sig), facts)
         for f in res.findings:
@@ -476,9 +444,6 @@ def _cond_text(c: dict) -> str:
 
 # -- search (SQLite FTS via sqlite-utils) -----------------------------------------------------
 
-from ..paths import cache_dir  # noqa: E402 (one cache folder for every cached thing)
-
-
 def _index_rows(cat: Catalogue) -> list[dict]:
     rows = []
     for s in cat.signatures:
@@ -492,7 +457,7 @@ def _index_rows(cat: Catalogue) -> list[dict]:
             "fix": s.fix,
             "known_problems": d.get("known_problems", ""),
             "evidence": "\n".join([*s.anchors, *(p.source for p in s.patterns)]),
-            "remedies": "\n".join(f"{r['title']} {_action_text(r['action'])}" for r in s.remedies),
+            "remedies": "\n".join(f"{r['title']} {actions.parse(r['action']).short()}" for r in s.remedies),
             "refs": "\n".join(f"{r['ref']} {r.get('title', '')}" for r in s.references),
             "tags": " ".join(d.get("tags", []) + s.stacks),
             "terms": search_terms(s),
@@ -552,7 +517,7 @@ def catalogue_digest(sig_dir: Path | None = None) -> str:
 
 
 def index_path(version: str) -> Path:
-    return cache_dir() / f"catalogue-{version}-i{INDEX_FORMAT}.db"
+    return paths.cache_dir() / f"catalogue-{version}-i{INDEX_FORMAT}.db"
 
 
 def build_index(cat: Catalogue, path: Path | None = None) -> Path:
@@ -611,21 +576,6 @@ def search(text: str, sig_dir: Path | None = None, limit: int = 20, cat: Catalog
             for r in rows]
 
 
-def _action_text(a: dict) -> str:
-    k = a["kind"]
-    if k == "env":
-        return f"{a['name']}={a['value']}"
-    if k == "install":
-        return f"pip install {a['spec']}"
-    if k == "config":
-        return f"{a['key']} = {a['value']}"
-    if k == "code":
-        return a["code"]
-    if k == "command":
-        return a["command"]
-    return a.get("text", "")
-
-
 # -- docs -------------------------------------------------------------------------------------
 
 def render_docs(cat: Catalogue) -> str:
@@ -659,7 +609,7 @@ def render_docs(cat: Catalogue) -> str:
             when = f" — when {', '.join(describe(c) for c in r['when'])}" if r.get("when") else ""
             repro = f" — checked by {', '.join(f'`{x}`' for x in r['repro'])}" if r.get("repro") else ""
             out.append(f"- {_md(r['title'])}{when}{repro} (rank {r.get('rank', 50)})")
-            out.append(f"  `{r['action']['kind']}`: `{_code(_action_text(r['action']))}`")
+            out.append(f"  `{r['action']['kind']}`: `{_code(actions.parse(r['action']).short())}`")
         if not s.remedies:
             out.append("None.")
         out += ["", "### Known problems", "", (d.get("known_problems") or "None recorded.").strip(), ""]
@@ -717,8 +667,10 @@ action = {{ kind = "note", text = "TODO" }}
 '''
 
 
-def scaffold(sig_id: str, sig_dir: Path | None = None, anchor: str = "") -> list[Path]:
-    """Write signatures/ID.toml (valid against the schema) and its sample folders."""
+def scaffold(sig_id: str, sig_dir: Path | None = None, anchor: str = "", pattern: str | None = None,
+             header: str = "") -> list[Path]:
+    """Write signatures/ID.toml (valid against the schema) and its sample folders. ``pattern``: the
+    evidence regex (default: the anchor, escaped); ``header``: comment lines put on top."""
     if not ID_RE.match(sig_id):
         raise SigToolsError(f"{sig_id!r} is not a kebab-case id; write e.g. deepgemm-unknown-sf-transformation")
     d = Path(sig_dir) if sig_dir is not None else builtin_dir()
@@ -734,7 +686,8 @@ def scaffold(sig_id: str, sig_dir: Path | None = None, anchor: str = "") -> list
     anchor = anchor or "TODO error text"
     if len(anchor) < 5:
         raise SigToolsError("the anchor must be at least 5 characters of literal error text")
-    f.write_text(SCAFFOLD.format(id=sig_id, anchor=anchor.replace('"', '\\"'), regex=regex.escape(anchor, literal_spaces=True)), encoding="utf-8")
+    rx = pattern if pattern is not None else regex.escape(anchor, literal_spaces=True)
+    f.write_text(header + SCAFFOLD.format(id=sig_id, anchor=anchor.replace('"', '\\"'), regex=rx), encoding="utf-8")
     made = [f]
     for kind in SAMPLE_KINDS:
         sd = samples_dir(d) / sig_id / kind

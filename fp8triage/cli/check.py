@@ -5,10 +5,18 @@ import sys
 
 import click
 
-from .exitcodes import Exit
+from .exitcodes import exit_code
 from .options import handle_errors
 
 FAIL_ON = ("likely", "possible", "never")
+
+
+class _FactsFrom(click.Choice):
+    """live|dump|all. `log`, the name this choice had before (there is no log in a preflight), is
+    still accepted and means dump."""
+
+    def convert(self, value, param, ctx):
+        return super().convert("dump" if value == "log" else value, param, ctx)
 
 
 @click.command("check")
@@ -21,8 +29,8 @@ FAIL_ON = ("likely", "possible", "never")
 @click.option("--env-file", "env_files", multiple=True, type=click.Path(dir_okay=False),
               help="An environment dump of the target machine (torch/vLLM collect_env, `transformers env`, "
                    "nvidia-smi output). Repeatable.")
-@click.option("--facts-from", type=click.Choice(["live", "log", "all"]), default=None,
-              help="live: this machine's probe beats dumps (default without --env-file). log: dumps beat the "
+@click.option("--facts-from", type=_FactsFrom(["live", "dump", "all"]), default=None,
+              help="live: this machine's probe beats dumps (default without --env-file). dump: dumps beat the "
                    "probe (default with --env-file: the dump describes another machine). all: probe and dumps, "
                    "dumps win. --fact and the checkpoint always win.")
 @click.option("--no-probe", is_flag=True, help="Do not probe this machine (judge only the given facts).")
@@ -57,10 +65,10 @@ def check(model_dir, fact_args, env_files, facts_from, no_probe, use_torch, sign
     """
     from ..catalogue.loader import load_catalogue
     from ..facts.sources import gather
-    from ..judge.preflight import check as run_preflight
+    from ..judge.preflight import preflight
     from ..render.facts_text import render_check_json, render_check_text
 
-    mode = facts_from or ("log" if env_files else "live")
+    mode = facts_from or ("dump" if env_files else "live")
     got = gather(fact_args, None, env_files, "log")
     cli_facts, other = got.cli, got.other
     info = None
@@ -74,11 +82,9 @@ def check(model_dir, fact_args, env_files, facts_from, no_probe, use_torch, sign
 
         probe = run_probe(use_torch=use_torch)
     cat = load_catalogue(signature_dirs)
-    result = run_preflight(cat, cli_facts, other, checkpoint=info, probe=probe, facts_from=mode,
+    result = preflight(cat, cli_facts, other, checkpoint=info, probe=probe, facts_from=mode,
                            include_ruled_out=verbose or fmt == "json")
-    statuses = {f.status.value for f in result.risks}
-    counted = {"likely": {"confirmed", "likely"}, "possible": {"confirmed", "likely", "possible"}, "never": set()}[fail_on]
-    code = Exit.KNOWN if statuses & counted else Exit.OK
+    code = exit_code([f.status.value for f in result.risks], 0, fail_on)
     text = render_check_json(result, int(code)) if fmt == "json" else render_check_text(result, verbose)
     click.echo(text, nl=False)
     sys.exit(int(code))

@@ -14,6 +14,13 @@ class Exit(enum.IntEnum):
 
 # --fail-on thresholds, strictest first: what counts towards a non-zero exit
 FAIL_ON = ("likely", "possible", "unknown", "never")
+# the finding statuses each threshold counts (`unknown` also counts unknown error groups)
+COUNTED = {
+    "likely": frozenset({"confirmed", "likely"}),
+    "possible": frozenset({"confirmed", "likely", "possible"}),
+    "unknown": frozenset({"confirmed", "likely", "possible"}),
+    "never": frozenset(),
+}
 
 
 def exit_code(statuses: list[str], unknown_groups: int, fail_on: str = "unknown") -> Exit:
@@ -22,8 +29,7 @@ def exit_code(statuses: list[str], unknown_groups: int, fail_on: str = "unknown"
         raise ValueError(f"fail_on must be one of {FAIL_ON}")
     if fail_on == "never":
         return Exit.OK
-    counted = {"likely": {"confirmed", "likely"}, "possible": {"confirmed", "likely", "possible"}, "unknown": {"confirmed", "likely", "possible"}}[fail_on]
-    if any(s in counted for s in statuses):
+    if any(s in COUNTED[fail_on] for s in statuses):
         return Exit.KNOWN
     if fail_on == "unknown" and unknown_groups:
         return Exit.UNKNOWN_ONLY

@@ -4,7 +4,6 @@ from __future__ import annotations
 import json
 import signal
 import sys
-import time
 import uuid
 
 import click
@@ -12,6 +11,7 @@ import click
 from .exitcodes import exit_code
 from ..scan.redact import redact
 from ..render.envelope import envelope
+from ..render.follow import notice_json, notice_text
 
 
 def _raise_interrupt(_signum, _frame):
@@ -42,7 +42,7 @@ def run_follow(target: str, prepared, *, prefer: str, fmt: str, fail_on: str, db
             from ..render.jsonl import line, notice_record
 
             return redact(line(notice_record(n, run_id=run_id, source=name)))
-        return _notice_json(n) if fmt == "json" else _notice_text(n)
+        return notice_json(n) if fmt == "json" else notice_text(n)
 
     old = signal.signal(signal.SIGTERM, _raise_interrupt)
     interrupted = False
@@ -87,44 +87,14 @@ def run_follow(target: str, prepared, *, prefer: str, fmt: str, fail_on: str, db
 
 
 def _emit(fmt: str, text: str) -> None:
-    click.echo(redact(text) if fmt not in ("json", "jsonl") else text)
-    sys.stdout.flush()
-
-
-def _notice_json(n) -> str:
-    d = {**envelope("follow"), **n.to_dict()}
-    return redact(json.dumps(d, ensure_ascii=True))
-
-
-def _notice_text(n) -> str:
-    ts = time.strftime("%H:%M:%S")
-    if n.event == "finding":
-        f = n.finding
-        ev = f.evidence[0] if f.evidence else None
-        where = f"  {ev.source}:{ev.lineno}" if ev else ""
-        out = [f"[{ts}] ROOT CAUSE {f.id} [{f.status.value.upper()} · {f.severity.value}]{where}", f"    {f.title}"]
-        if ev:
-            out.append(f"    {_short(ev.text.strip())}")
-        for r in [r for r in f.remedies if r.applies.value != "fails"][:2]:
-            out.append(f"    remedy: {_short(r.snippet.splitlines()[0]) if r.snippet else r.title}")
-        if f.decide:
-            out.append(f"    would decide: {', '.join(f.decide)}")
-        return "\n".join(out)
-    if n.event in ("unknown", "consequence"):
-        u = n.unknown
-        where = f"{u.first.source}:{u.first.lineno}"
-        if n.event == "consequence":
-            return f"[{ts}]   ↳ follows from {n.of}: {_short(u.headline, 160)}  ({where})"
-        return f"[{ts}] UNKNOWN ERROR {u.fingerprint} ({u.kind})  {where}\n    {_short(u.headline)}"
-    if n.event in ("rotated", "truncated"):
-        return f"[{ts}] -- {n.note}"
-    raise AssertionError(f"unhandled notice {n.event}")
-
-
-def _short(text: str, limit: int = 200) -> str:
-    """A line for the live notice stream: clipped, and saying so (the JSON stream has it whole)."""
-    from ..render.clip import clipped_note, visible
-
-    text = visible(text)
-    return text if len(text) <= limit else f"{text[:limit]} … {clipped_note(len(text))}"
+    """Print one record whole: SIGINT/SIGTERM wait until it is written and flushed (an interrupt
+    in the middle of a flush would leave half a JSON line in the stream, the rest after the summary)."""
+    block = getattr(signal, "pthread_sigmask", None)
+    old = block(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM}) if block else None
+    try:
+        click.echo(redact(text) if fmt not in ("json", "jsonl") else text)
+        sys.stdout.flush()
+    finally:
+        if block:
+            block(signal.SIG_SETMASK, old)
 

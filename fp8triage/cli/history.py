@@ -59,6 +59,8 @@ def history(ctx, signature, status, since, limit, fmt, db_path):
     if fmt == "json":
         click.echo(json.dumps(data, indent=2, ensure_ascii=True))
     elif fmt == "text":
+        from ..render.history import render_text
+
         click.echo(render_text(data), nl=False)
     else:
         raise AssertionError(f"unhandled format {fmt}")
@@ -84,45 +86,6 @@ def scaffold_from_history(sig_id, fingerprint, sig_dir, db_path, anchor: str = "
     if anchor:
         raise click.UsageError("--anchor and --from-fingerprint do not go together: the anchor comes from the group")
     return scaffold_from_fingerprint(sig_id, fingerprint, sig_dir, db_path)
-
-
-def _day(ts: str | None) -> str:
-    return (ts or "-")[:16].replace("T", " ")
-
-
-def render_text(data: dict) -> str:
-    runs = data["runs"]
-    out = [f"history {data['db']}: {runs['total']} run(s)"
-           + (f", {_day(runs['first'])} .. {_day(runs['last'])} UTC" if runs["total"] else "")]
-    flt = ", ".join(f"{k}={v}" for k, v in data["filters"].items() if v)
-    if flt:
-        out[0] += f"  [{flt}]"
-    out.append("")
-    out.append("Findings")
-    if not data["findings"]:
-        sig = data["filters"].get("signature")
-        out.append(f"  (none: no recorded run found {sig})" if sig else "  (none)")
-    for f in data["findings"]:
-        out.append(f"  {f['signature_id']}  [{f['status']} · {f['severity']}]")
-        out.append(f"    {f['runs']} run(s) on {f['hosts']} host(s), {f['events'] or 0} event(s); "
-                   f"first {_day(f['first_seen'])}, last {_day(f['last_seen'])} (run {f['last_run']})")
-    out.append("")
-    out.append("Error groups")
-    if not data["groups"]:
-        out.append("  (none)")
-    for g in data["groups"]:
-        who = g["signature_id"] or "UNKNOWN"
-        if g["kind"] == "consequence":
-            who = f"follows from {who}"
-        out.append(f"  {g['fingerprint']}  {who}  [{g['status']}]")
-        out.append(f"    {g['headline'][:160]}")
-        out.append(f"    {g['runs']} run(s) on {g['hosts']} host(s), {g['events'] or 0} event(s); "
-                   f"first {_day(g['first_seen'])}, last {_day(g['last_seen'])}")
-    unknown = [g for g in data["groups"] if not g["signature_id"]]
-    if unknown:
-        out.append("")
-        out.append(f"Turn an unknown group into a signature: fp8triage signatures new ID --from-fingerprint {unknown[0]['fingerprint']}")
-    return "\n".join(out) + "\n"
 
 
 def _import_command():

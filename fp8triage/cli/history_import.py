@@ -29,13 +29,9 @@ def history_import(results, db_path, fmt):
       fp8triage history import results/*.json
       fp8triage history --since 7d       # then: runs and hosts across the fleet
     """
-    from ..store.history import HistoryError
     from ..store.history_import import import_results
 
-    try:
-        rep = import_results(list(results), db_path)
-    except HistoryError as e:
-        raise click.ClickException(str(e)) from None
+    rep = import_results(list(results), db_path)
     if fmt == "json":
         from ..render.envelope import envelope
 

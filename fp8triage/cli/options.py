@@ -8,7 +8,6 @@ from pathlib import Path
 
 import click
 
-from ..model import Fact
 
 
 def fact_options(f):

@@ -28,7 +28,8 @@ from typing import Iterable
 
 from .vocabulary import DISPATCH_ENV_VARS, normalise_capability
 from ..model import Fact, Line
-from .probe import derive_capabilities, redact
+from .probe import derive_capabilities
+from ..scan.redact import redact_env_value
 
 ORIGIN = "env-dump"
 
@@ -345,7 +346,7 @@ def _parse_collect_env(lines: list[tuple[int, str]]) -> tuple[str, _Raw]:
         e = _ENV.match(s)
         if e:
             if e.group(1) in DISPATCH_ENV_VARS:
-                raw.append((e.group(1), redact(e.group(1), e.group(2).strip()), lineno, "environment variable"))
+                raw.append((e.group(1), redact_env_value(e.group(1), e.group(2).strip()), lineno, "environment variable"))
             continue
         if s.lower() in ("vllm info", "environment variables"):
             fmt = "vllm-collect-env"

@@ -34,13 +34,3 @@ def capability_for(gpu_name: str) -> tuple[str, str] | None:
     return None
 
 
-def arch_label(capability: str) -> str:
-    major = capability.split(".", 1)[0]
-    return {
-        "7": "Volta/Turing",
-        "8": "Ampere/Ada",
-        "9": "Hopper (SM90)",
-        "10": "Blackwell datacenter (SM100/SM103)",
-        "11": "Blackwell Jetson (SM110)",
-        "12": "Blackwell workstation/consumer (SM120/SM121)",
-    }.get(major, f"SM{capability.replace('.', '')}")

@@ -319,11 +319,6 @@ class LogFacts:
         self._seen.add((name, value.lower()))
         self.raw.append((name, value, line, note))
 
-    def add_fact(self, name: str, value: str, line: Line, note: str = "") -> None:
-        """A fact captured by a signature's named group (?P<fact_NAME>...)."""
-        if name == "capability":
-            value = normalise_capability(value) or value
-        self._add(name, value, line, note)
 
     def feed(self, line: Line) -> None:
         text = line.text

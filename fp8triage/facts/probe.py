@@ -25,6 +25,7 @@ from typing import Callable, Iterable, Mapping
 from . import gpus
 from .vocabulary import DISPATCH_ENV_VARS, normalise_capability
 from ..model import Fact
+from ..scan.redact import redact_env_value
 
 TIMEOUT_S = 5.0
 
@@ -42,19 +43,6 @@ PACKAGES: dict[str, tuple[str, ...]] = {
     "compressed_tensors": ("compressed-tensors",),
     "tensorrt_llm": ("tensorrt-llm", "tensorrt_llm"),
 }
-
-_SECRET_NAME = re.compile(r"(TOKEN|KEY|SECRET|PASSWORD|PASSWD|CREDENTIAL)S?$", re.I)
-_URL_PASSWORD = re.compile(r"(://[^/\s:@]+:)[^@\s/]+@")
-
-REDACTED = "<redacted>"
-
-
-def redact(name: str, value: str) -> str:
-    """Hide secret-looking values: names ending in TOKEN/KEY/SECRET/PASSWORD, and passwords in URLs."""
-    if _SECRET_NAME.search(name):
-        return REDACTED
-    return _URL_PASSWORD.sub(r"\1" + REDACTED + "@", value)
-
 
 @dataclass
 class Probe:
@@ -226,7 +214,7 @@ def _vendored_deep_gemm() -> str | None:
 def _env_facts(out: Probe, env: Mapping[str, str]) -> None:
     for var in DISPATCH_ENV_VARS:
         if var in env:
-            out.facts.append(Fact(var, redact(var, env[var]), "environment", "live"))
+            out.facts.append(Fact(var, redact_env_value(var, env[var]), "environment", "live"))
         else:
             out.absent.append(var)
 

@@ -21,12 +21,12 @@ class ConditionError(TriageError, ValueError):
     """A condition is malformed (bad specifier, unknown fact)."""
 
 
-def check_condition(cond: Mapping[str, Any]) -> None:
+def validate_condition(cond: Mapping[str, Any]) -> None:
     """Raise ConditionError if a condition cannot be evaluated. Used by the loader."""
     for key in ("any_of", "all_of"):
         if key in cond:
             for sub in cond[key]:
-                check_condition(sub)
+                validate_condition(sub)
             return
     name = cond.get("fact", "")
     if name not in FACTS:
@@ -173,7 +173,8 @@ def combine(results: list[ConditionResult]) -> tuple[Truth, list[str], list[str]
     fails = [r for r in required if r.truth is Truth.FAILS]
     unknown = [r for r in required if r.truth is Truth.UNKNOWN]
     if fails:
-        return Truth.FAILS, [], [f"{r.fact} = {r.value} ({r.source}); expected {r.expect}" for r in fails]
+        return Truth.FAILS, [], [f"{r.fact} = {r.value if r.value is not None else '(absent)'} ({r.source}); expected {r.expect}"
+                                 for r in fails]
     if unknown:
         return Truth.UNKNOWN, sorted({n for r in unknown for n in r.fact.split(", ")}), []
     return Truth.HOLDS, [], []

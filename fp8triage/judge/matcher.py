@@ -19,6 +19,7 @@ from typing import Any, Iterable, Mapping
 import regex
 
 
+from ..catalogue import actions
 from ..catalogue.loader import Catalogue, Pattern, Signature
 from .conditions import combine, evaluate
 from ..facts.vocabulary import canonical_name, normalise_value
@@ -142,19 +143,8 @@ class Claims:
 
 
 def _candidates(cat: Catalogue, text: str) -> list[Signature]:
-    low = None
-    out = []
-    for sig in cat.signatures:
-        if not sig.anchors:
-            out.append(sig)
-            continue
-        if sig.anchors_ignore_case:
-            low = low if low is not None else text.lower()
-            if any(a.lower() in low for a in sig.anchors):
-                out.append(sig)
-        elif any(a in text for a in sig.anchors):
-            out.append(sig)
-    return out
+    low = text.lower() if any(s.anchors_ignore_case for s in cat.signatures) else None
+    return [sig for sig in cat.signatures if sig.has_anchor(text, low)]
 
 
 # source locations an event names: C++/CUDA/Python files (with or without a line number) and JIT paths.
@@ -434,22 +424,6 @@ def evaluate_conditions(sig: Signature, facts: Mapping[str, Fact]) -> list[Condi
     return [evaluate(c, facts) for c in sig.conditions]
 
 
-def snippet(action: Mapping[str, Any]) -> str:
-    kind = action["kind"]
-    if kind == "env":
-        return f"export {action['name']}={action['value']}"
-    if kind == "install":
-        return f"pip install '{action['spec']}'"
-    if kind == "config":
-        where = f" in {action['file']}" if action.get("file") else ""
-        return f"set {action['key']} = {action['value']}{where}"
-    if kind == "code":
-        return action["code"]
-    if kind == "command":
-        return action["command"]
-    return action.get("text", "")
-
-
 def build_remedies(sig: Signature, facts: Mapping[str, Fact]) -> list[Remedy]:
     out: list[tuple[int, int, int, Remedy]] = []
     for i, r in enumerate(sig.remedies):
@@ -460,13 +434,15 @@ def build_remedies(sig: Signature, facts: Mapping[str, Fact]) -> list[Remedy]:
             why = (why + " " if why else "") + f"(fits if: {', '.join(x.expect for x in results if x.truth is Truth.UNKNOWN)})"
         elif truth is Truth.FAILS:
             why = (why + " " if why else "") + f"(does not fit: {'; '.join(contra)})"
-        rem = Remedy(r["id"], r["title"], dict(r["action"]), snippet(r["action"]), truth, why, tuple(r.get("repro", [])))
+        rem = Remedy(r["id"], r["title"], dict(r["action"]), actions.parse(r["action"]).snippet(), truth, why, tuple(r.get("repro", [])))
         order = {Truth.HOLDS: 0, Truth.UNKNOWN: 1, Truth.FAILS: 2}[truth]
         out.append((order, int(r.get("rank", 50)), i, rem))
     return [r for *_k, r in sorted(out, key=lambda t: t[:3])]
 
 
-def _status(results: list[ConditionResult]) -> tuple[Status, list[str], list[str]]:
+def status_of(results: list[ConditionResult]) -> tuple[Status, list[str], list[str]]:
+    """(status, facts that would decide it, what contradicts it) from condition results: the one
+    rule for scan findings and preflight risks."""
     truth, decide, contra = combine(results)
     if truth is Truth.FAILS:
         return Status.RULED_OUT, decide, contra
@@ -510,7 +486,7 @@ def evidence_strength(hits: list[Hit], symptom: bool) -> str:
 
 def make_finding(sig: Signature, facts: Mapping[str, Fact], hits: list[Hit], support: list[Hit], symptom: bool = False) -> Finding:
     results = evaluate_conditions(sig, facts)
-    status, decide, contra = _status(results)
+    status, decide, contra = status_of(results)
     from_facts = not hits and not support
     strength = evidence_strength(hits, symptom) if not from_facts else "strong"
     if strength != "strong":
@@ -551,7 +527,7 @@ def make_finding(sig: Signature, facts: Mapping[str, Fact], hits: list[Hit], sup
 
 def _weak_rank(sig: Signature, facts: Mapping[str, Fact]) -> tuple[int, int, int]:
     results = evaluate_conditions(sig, facts)
-    status = _weak_status(_status(results)[0], results)
+    status = _weak_status(status_of(results)[0], results)
     seen = sum(1 for r in results if r.truth is Truth.HOLDS and r.source and not r.source.startswith("default"))
     return status.rank, -seen, -sig.priority
 
@@ -573,9 +549,10 @@ def arbitrate(claims: Claims, facts: Mapping[str, Fact]) -> None:
 
 
 def judge(
-    cat: Catalogue, claims: Claims, facts: Mapping[str, Fact], groups: list[Group], facts_only: bool = True
+    cat: Catalogue, claims: Claims, facts: Mapping[str, Fact], groups: list[Group], fact_risks: bool = True
 ) -> tuple[list[Finding], list[Finding]]:
-    """(findings ordered most probable first, ruled-out findings)."""
+    """(findings ordered most probable first, ruled-out findings). ``fact_risks``: also the
+    preflight signatures whose conditions hold on the facts alone, without log evidence."""
     arbitrate(claims, facts)
     findings: list[Finding] = []
     ruled: list[Finding] = []
@@ -588,7 +565,7 @@ def judge(
             hits, support, symptom = support, [], True
         if hits or support:
             f = make_finding(sig, facts, hits, support, symptom)
-        elif facts_only and sig.preflight and sig.conditions:
+        elif fact_risks and sig.preflight and sig.conditions:
             results = evaluate_conditions(sig, facts)
             truth, _, _ = combine(results)
             if truth is not Truth.HOLDS:

@@ -19,7 +19,7 @@ from ..catalogue.loader import Catalogue
 from ..facts.vocabulary import resolve
 from ..facts.logfacts import LogFacts
 from .matcher import Group, claim, judge, unknown_groups
-from ..model import Fact, Finding, Line, UnknownGroup
+from ..model import Fact, Finding, UnknownGroup
 from ..facts.probe import derive_capabilities
 
 

@@ -1,12 +1,12 @@
 """Preflight: judge the risks that facts alone can show, before anything has gone wrong.
 
-``run_check(catalogue, facts)`` evaluates every signature with ``preflight = true`` against the
+``judge_risks(catalogue, facts)`` evaluates every signature with ``preflight = true`` against the
 facts in force (no log evidence): ``likely`` when every required condition holds, ``possible``
 when some are unknown (``decide`` names them), ``ruled-out`` when one fails (returned only when
-asked). Conditions and remedies are built by ``fp8triage.judge.matcher`` (``evaluate_conditions``,
-``build_remedies``, ``make_finding``), the same code that judges ``scan`` findings.
+asked). Conditions, remedies and the status are built by ``fp8triage.judge.matcher`` (``evaluate_conditions``,
+``build_remedies``, ``make_finding``, ``status_of``), the same code that judges ``scan`` findings.
 
-``check(...)`` gathers the facts (command line, checkpoint, env dumps, live probe), resolves
+``preflight(...)`` gathers the facts (command line, checkpoint, env dumps, live probe), resolves
 precedence and conflicts, adds the checkpoint's own inconsistencies as a finding, and returns a
 ``CheckResult`` for the renderers.
 
@@ -23,7 +23,7 @@ from typing import Any, Iterable, Mapping
 from ..catalogue.loader import Catalogue, Signature
 from .conditions import describe, evaluate
 from ..facts.vocabulary import FACTS, resolve
-from .matcher import build_remedies, make_finding
+from .matcher import make_finding, status_of
 from ..model import ConditionResult, Evidence, Fact, Finding, Severity, Status, Truth
 from ..facts.probe import derive_capabilities
 
@@ -47,7 +47,7 @@ class CheckResult:
         return [f for f in self.findings if f.status is not Status.RULED_OUT]
 
 
-def run_check(
+def judge_risks(
     catalogue: Catalogue,
     facts: Mapping[str, Fact],
     absent: Iterable[str] = (),
@@ -72,32 +72,12 @@ def run_check(
 
 
 def judge_signature(sig: Signature, facts: Mapping[str, Fact], absent: frozenset[str] = frozenset()) -> Finding:
-    """One signature judged from facts alone."""
+    """One signature judged from facts alone, by the rule that judges scan findings
+    (``matcher.status_of``); unlike a scan, a preflight risk whose conditions all hold is likely."""
     f = make_finding(sig, facts, [], [])
-    results = [_evaluate(c, facts, absent) for c in sig.conditions] if absent else f.conditions
-    required = [r for r in results if r.role == "require"]
-    fails = [r for r in required if r.truth is Truth.FAILS]
-    unknown = [r for r in required if r.truth is Truth.UNKNOWN]
-    if fails:
-        status = Status.RULED_OUT
-        f.contradicted_by = [f"{r.fact} = {r.value if r.value is not None else '(absent)'} ({r.source}); expected {r.expect}" for r in fails]
-        f.decide = []
-    elif unknown:
-        status = Status.POSSIBLE
-        f.decide = sorted({n for r in unknown for n in r.fact.split(", ")})
-        f.contradicted_by = []
-    else:
-        status = Status.LIKELY
-        f.decide, f.contradicted_by = [], []
-        support_fails = [r for r in results if r.role == "support" and r.truth is Truth.FAILS]
-        if support_fails:
-            status = Status.POSSIBLE
-            f.contradicted_by = [f"{r.fact} = {r.value} ({r.source}) does not fit {r.expect}" for r in support_fails]
-    f.status = status
-    f.conditions = results
-    f.from_facts_only = True
     if absent:
-        f.remedies = build_remedies(sig, facts)
+        f.conditions = [_evaluate(c, facts, absent) for c in sig.conditions]
+    f.status, f.decide, f.contradicted_by = status_of(f.conditions)
     return f
 
 
@@ -178,7 +158,7 @@ def closed_world(all_facts: Iterable[Fact], probed: bool, facts_from: str) -> bo
     return not any(f.name in ("gpu", "capability") and f.origin in ("cli", "env-dump", "log") for f in all_facts)
 
 
-def check(
+def preflight(
     catalogue: Catalogue,
     cli_facts: list[Fact],
     other_facts: list[Fact],
@@ -191,17 +171,19 @@ def check(
 
     ``cli_facts``: from ``--fact``; ``other_facts``: env dumps, logs; ``checkpoint``: a
     ``CheckpointInfo`` or None; ``probe``: a ``probe.Probe`` or None (not probed).
+    ``facts_from``: "live" (the probe beats dumps), "dump" (dumps beat the probe) or "all".
     """
+    prefer = "log" if facts_from == "dump" else facts_from  # resolve's name: what is not live wins
     all_facts = list(cli_facts) + list(other_facts)
     if checkpoint is not None:
         all_facts += checkpoint.facts
     if probe is not None:
         all_facts += probe.facts
     all_facts += derive_capabilities(all_facts)
-    chosen, conflicts = resolve(all_facts, facts_from)
+    chosen, conflicts = resolve(all_facts, prefer)
     closed = closed_world(all_facts, probe is not None, facts_from)
     absent = [a for a in (probe.absent if (probe is not None and closed) else []) if a not in chosen]
-    findings = run_check(catalogue, chosen, absent, include_ruled_out)
+    findings = judge_risks(catalogue, chosen, absent, include_ruled_out)
     ck = checkpoint_finding(checkpoint)
     if ck is not None:
         findings.insert(0, ck)

@@ -326,13 +326,9 @@ def _evidence_view(e: Evidence) -> dict[str, Any]:
 
 
 def _snippet_lang(action: Any) -> str:
-    kind = action.get("kind") if isinstance(action, dict) else None
-    if kind in ("env", "install", "command"):
-        return "sh"
-    if kind == "code":
-        lang = str(action.get("language", "")).lower()
-        return "".join(c for c in lang if c.isalnum() or c in "+-")[:20]
-    return ""
+    from ..catalogue.actions import parse
+
+    return parse(action).language() if isinstance(action, dict) else ""
 
 
 def _repro_view(r: dict[str, Any]) -> dict[str, Any]:

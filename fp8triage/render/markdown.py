@@ -112,10 +112,11 @@ def _chart_lines(chart: dict[str, Any]) -> list[dict[str, str]]:
 
 def render_markdown(result: ScanResult, *, verbose: bool = False) -> str:
     """The report as Markdown (a string; the caller writes it)."""
-    from .html import _templates_dir, environment
+    from ..paths import data_dir
+    from .html import environment
 
     # Markdown: no autoescape; escaping is done by the filters below, value by value
-    env = environment(str(_templates_dir()), autoescape=False)
+    env = environment(str(data_dir("templates")), autoescape=False)
     env.filters.update(t=md_text, code=md_code, cell=lambda s: md_code(s, cell=True), fence=md_fence,
                        link=md_link, spark=_chart_lines, evidence=evidence_block, sample=sample_block)
     return env.get_template(TEMPLATE).render(r=build_view(result, verbose)).strip("\n") + "\n"

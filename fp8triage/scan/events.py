@@ -131,6 +131,10 @@ class Assembler:
         for w in list(self.open):
             self._close(w)
 
+    def close_worker(self, w: str | None) -> None:
+        """Complete ``w``'s open event now (follow mode: the worker has been quiet for a while)."""
+        self._close(w)
+
     def expire(self, lineno: int) -> None:
         """Complete, in order of expiry, the events that expire at or before line ``lineno``."""
         due = [(b.lines[-1].lineno + QUIET_LINES + 1, w) for w, b in self.open.items()

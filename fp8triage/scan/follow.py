@@ -276,7 +276,7 @@ class Follower:
         asm = self.scanner.feed.asm
         for w in list(asm.open):
             if now - self._touched.get(w, now) >= self.idle:
-                asm._close(w)  # noqa: SLF001 - the Assembler has no per-worker flush of its own
+                asm.close_worker(w)
         return out + self._process()
 
     def finish(self) -> list[Notice]:
@@ -319,7 +319,7 @@ class Follower:
         groups = sorted(self.scanner.groups.values(), key=lambda g: g.order)
         facts = list(self.facts) + self.scanner.logfacts.finish() + self.claims.facts
         chosen, _conflicts = resolve(facts, self.prefer)
-        findings, _ruled = judge(self.catalogue, self.claims, chosen, groups, facts_only=False)
+        findings, _ruled = judge(self.catalogue, self.claims, chosen, groups, fact_risks=False)
         out = []
         for f in findings:
             if f.id in self._reported or f.from_facts_only:

@@ -19,11 +19,17 @@ ANSI = regex.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\
 CONTROL = regex.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
 # kubectl logs --prefix:  [pod/vllm-0/vllm] ...
+# a Markdown block quote ("> ", nested "> > "): a log quoted in a reply of an issue thread
+QUOTE_MARKS = regex.compile(r"^(?:>[ \t]?)+")
 KUBECTL_PREFIX = regex.compile(r"^\[(?P<pod>pod/[^\]/\s]+)/(?P<container>[^\]\s]+)\] ?")
 # docker compose:  vllm-svc0  | ...
 COMPOSE_PREFIX = regex.compile(r"^(?P<svc>[A-Za-z0-9][\w.-]*)\s+\| ?")
 # RFC 3339 timestamp at the start (kubectl --timestamps, journald short-iso, many loggers)
 TIMESTAMP = regex.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)? ")
+# syslog / journalctl (short and short-iso):  Dec  3 06:00:00 node-7 vllm[4242]:   2025-08-01T09:00:00+0000 node-7 python3[9]:
+SYSLOG = regex.compile(
+    r"^(?:[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?)"
+    r" [\w.-]+ [\w.@/-]+(?:\[\d+\])?: ")
 
 # (name, pattern). The worker group is kept; the rest of the match is removed. Ordered.
 WORKER_PREFIXES: list[tuple[str, regex.Pattern]] = [
@@ -66,6 +72,18 @@ LOGGER_HEADERS: list[tuple[str, regex.Pattern]] = [
     ),
     # LEVEL:logger:msg
     ("python-basic", regex.compile(r"^(?P<level>DEBUG|INFO|WARNING|ERROR|CRITICAL):[\w.]+:")),
+    # glog (Triton server, TensorRT-LLM's C++ side, PyTorch's C++ warnings):  E1203 09:00:00.123456  4242 core.cc:12]
+    ("glog", regex.compile(r"^(?P<level>[IWEF])\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+\s+[\w./-]+:\d+\]\s?")),
+    # loguru:  2025-08-01 09:00:00.123 | ERROR    | module:function:12 - msg
+    (
+        "loguru",
+        regex.compile(
+            r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:[.,]\d+)?\s+\|\s+(?P<level>TRACE|DEBUG|INFO|SUCCESS|WARNING|ERROR|CRITICAL)"
+            r"\s+\|\s+\S+\s+-\s"
+        ),
+    ),
+    # TensorRT-LLM:  [TensorRT-LLM][ERROR] msg
+    ("tensorrt-llm", regex.compile(r"^\[TensorRT-LLM\]\[(?P<level>ERROR|WARNING|INFO|DEBUG|VERBOSE|TRACE)\]\s?")),
     # Rust tracing / structured:  2026-02-09T14:22:25.762110Z  WARN module: msg
     (
         "tracing",
@@ -73,7 +91,8 @@ LOGGER_HEADERS: list[tuple[str, regex.Pattern]] = [
     ),
 ]
 
-_LEVELS = {"WARN": "WARNING"}
+_LEVELS = {"WARN": "WARNING", "I": "INFO", "W": "WARNING", "E": "ERROR", "F": "CRITICAL", "VERBOSE": "DEBUG",
+           "SUCCESS": "INFO"}
 
 
 @dataclass
@@ -147,6 +166,8 @@ def normalise(raw: bytes, source: str, lineno: int, fmt: LineFormat) -> Line:
         msg = _json_message(text)
         if msg is not None:
             text = decode(msg.rstrip("\n").encode("utf-8", errors="replace"))
+    if text[:1] == ">":
+        text = text[QUOTE_MARKS.match(text).end():]
     m = KUBECTL_PREFIX.match(text)
     if m:
         host = m.group("pod")
@@ -156,7 +177,7 @@ def normalise(raw: bytes, source: str, lineno: int, fmt: LineFormat) -> Line:
         if m:
             host = m.group("svc")
             text = text[m.end():]
-    m = TIMESTAMP.match(text)
+    m = SYSLOG.match(text) or TIMESTAMP.match(text)
     if m:
         text = text[m.end():]
     worker = None

@@ -181,11 +181,6 @@ class Prefilter:
                         del flags[ls]
         return sorted(flags), flags
 
-    def line_starts(self, buf, start: int = 0) -> list[int]:
-        """Start offsets of the notable lines of ``buf`` at or after ``start``."""
-        starts, flags = self.hits(buf)
-        return [s for s in starts if flags[s] & EVENT and s >= start]
-
 
 def _alternation(items: list[tuple[str, int]], span: bool = False):
     """One regex for ``items``; ``span``: for a span of lines (a tailed literal's condition on

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..errors import TriageError
 from .history import HistoryError, _reason, _retry, _write, connect, resolve_path
 from ..model import (ConditionResult, Evidence, Fact, Finding, InputInfo, Line, ScanResult, Severity, Status, Truth,
                      UnknownGroup)
@@ -25,7 +26,7 @@ from ..model import (ConditionResult, Evidence, Fact, Finding, InputInfo, Line, 
 MAX_FILE = 512 * 1024 * 1024
 
 
-class ImportProblem(Exception):
+class ImportProblem(TriageError):
     """One file cannot be imported. One sentence."""
 
 
@@ -36,7 +37,7 @@ class ImportReport:
     failed: list[dict[str, str]] = field(default_factory=list)  # {"file", "error"}
 
 
-def check(kind: str, doc: Any, where: str = "") -> None:
+def validate_doc(kind: str, doc: Any, where: str = "") -> None:
     """Validate against fp8triage/schemas/KIND.schema.json; ImportProblem names the first problem."""
     import jsonschema
     from referencing import Registry, Resource
@@ -79,7 +80,7 @@ def _unknown(d: dict[str, Any]) -> UnknownGroup:
 
 def from_scan_json(doc: dict[str, Any]) -> tuple[ScanResult, int]:
     """A scan's JSON document → (ScanResult, exit code). Raises ImportProblem."""
-    check("scan", doc)
+    validate_doc("scan", doc)
     res = ScanResult(
         findings=[_finding(f) for f in doc["findings"]],
         unknown=[_unknown(u) for u in doc["unknown_errors"]],
@@ -104,7 +105,7 @@ def from_stream(lines: list[str]) -> tuple[ScanResult, int]:
             rec = json.loads(text)
         except ValueError:
             raise ImportProblem(f"line {n} is not JSON") from None
-        check("stream", rec, where=f"line {n}")
+        validate_doc("stream", rec, where=f"line {n}")
         recs.append(rec)
     summary = [r for r in recs if r["event"] == "summary"]
     if not summary:

@@ -15,6 +15,15 @@ import pytest
 
 from fleetkit import BUCKET, ROOT, free_port, wait_port  # noqa: F401 - ROOT: bench on sys.path
 
+FLEET = Path(__file__).resolve().parent
+
+
+def pytest_collection_modifyitems(config, items):
+    """The fleet tests start an S3 server and a Ray cluster: `make check` leaves them to `make test`."""
+    for item in items:
+        if FLEET in Path(item.path).resolve().parents:
+            item.add_marker(pytest.mark.slow)
+
 
 @pytest.fixture(scope="session")
 def fleet_dir(tmp_path_factory) -> Path:

@@ -90,10 +90,12 @@ def _kill_a_running_task(stop: threading.Event, killed: list) -> None:
 
 
 def test_a_worker_that_dies_mid_task_fails_the_scan(ray_address, tmp_path):
-    from gen_log import generate
-
     big = tmp_path / "big.log"
-    generate(big, 24 * 1024 * 1024, seed=3, style="vllm", plants=2)
+    # every line an error record (an event to assemble and group each): a range takes seconds, so
+    # a task is still running when the killer looks (a chatty INFO log is scanned too fast for that)
+    block = "".join(f"(VllmWorker rank={i % 8} pid={100 + i % 8}) ERROR 08-11 09:14:{i % 60:02d} [x.py:{i}] "
+                    f"request {i} failed; total_num_cumulative_preemption={i}\n" for i in range(2000))
+    big.write_bytes(block.encode() * (24 * 1024 * 1024 // len(block)))
     stop, killed = threading.Event(), []
     t = threading.Thread(target=_kill_a_running_task, args=(stop, killed), daemon=True)
     t.start()

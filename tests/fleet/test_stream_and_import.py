@@ -62,8 +62,11 @@ def test_follow_jsonl_flushes_each_finding_as_it_happens(tmp_path):
         _validator("stream").validate(first)
     finally:
         proc.send_signal(signal.SIGTERM)
-        out, err = proc.communicate(timeout=60)
-    recs = [json.loads(x) for x in out.splitlines()]
+        # the rest through the same file object: communicate() would skip what readline() buffered
+        out = proc.stdout.read()
+        err = proc.stderr.read()
+        proc.wait(timeout=60)
+    recs = [json.loads(x) for x in out.split("\n") if x]
     for rec in recs:
         _validator("stream").validate(rec)
     assert recs[-1]["event"] == "summary" and recs[-1]["interrupted"] is True
