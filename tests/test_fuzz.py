@@ -20,7 +20,7 @@ from functools import lru_cache
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from fp8triage.scan import events as E
@@ -320,6 +320,7 @@ def test_fingerprint_ignores_volatile_tokens(a, b, rank_a, rank_b):
 
 @FUZZ
 @given(text=st.text(max_size=2000))
+@example(text="\x1f\\0")  # str.strip() takes \x1f, the masks' \s does not (found by hypothesis)
 def test_mask_never_raises_and_is_idempotent(text):
     once = mask(text)
     assert mask(once) == once
