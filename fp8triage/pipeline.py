@@ -42,9 +42,9 @@ MAX_DUMP_LINES = 8_000
 STRUCTURAL_ANCHORS = ('File "', 'File \\"',  # a frame, also inside a JSON string
                       "During handling of the above exception", "The above exception was the direct cause")
 
-# Generic error and warning words (class ALERT): a line with one starts an event unless its
-# logger header says INFO or DEBUG, so errors that no signature knows are still found (and
-# listed as unknown groups).
+# Generic error words (class ALERT): a line with one starts an event unless its logger header
+# says INFO or DEBUG, so errors that no signature knows are still found (and listed as unknown
+# groups). The logger level WARNING is a class of its own (WARN, linefeed.py): it starts no event.
 GENERIC_ANCHORS = (
     "Traceback (most recent call last)",
     "Error",

@@ -323,16 +323,16 @@ class LogFacts:
     def feed(self, line: Line) -> None:
         self.feed_text(line.text, line)
 
-    def feed_text(self, text: str, line: Line, redact=None) -> None:
-        """The facts of ``text`` (found at ``line``: its source and number). ``redact``: the text
-        is not redacted yet; this function redacts it before reading a text it has not seen."""
+    def feed_text(self, text: str, line: Line, redactor=None) -> None:
+        """The facts of ``text`` (found at ``line``: its source and number). ``redactor``: the
+        text is not redacted yet; it is applied before a text not seen before is read."""
         if len(text) > 4000:
             text = text[:4000]
         found = self._memo.get(text)
         if found is None:
             if len(self._memo) >= MEMO_SIZE:
                 self._memo.clear()
-            clean = redact(text) if redact is not None else text
+            clean = redactor(text) if redactor is not None else text
             found = self._memo[text] = (tuple(self._extract(clean)),
                                         tuple(stack for stack, rx in STACK_MARKERS if rx.search(clean)))
         facts, stacks = found

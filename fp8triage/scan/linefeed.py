@@ -38,7 +38,7 @@ from ..model import Event, Line
 from .normalise import LineFormat, normalise, strip
 from .redact import redact
 from .prefilter import ALERT, DUMP, EVIDENCE, FACT, STACK, WARN
-from .selector import WRAP_WIDTH_MIN
+from .selector import WRAP_WIDTH_MIN, may_be_tail
 
 QUIET_LEVELS = frozenset({"INFO", "DEBUG", "TRACE"})  # an ALERT word on such a line starts no event
 
@@ -52,11 +52,6 @@ def may_be_wrapped_warning(bits: int, raw: bytes) -> bool:
     """Can this line start a (provisional) warning event? A WARN-only record as long as a
     terminal line; see the module's docstring. The selector skips the others."""
     return bits & (WARN | EVIDENCE | ALERT) == WARN and len(raw) >= WRAP_WIDTH_MIN
-
-
-def continues_as_tail(raw: bytes) -> bool:
-    """May this line be the wrapped tail of the line before it (the selectors' rule)?"""
-    return raw[:1] not in (b"(", b"[")
 
 
 class LineFeed:
@@ -147,7 +142,7 @@ class LineFeed:
             return
         line = Line(self.source, lineno, "", w, level)  # where the facts were found; the text is not kept
         if bits & FACT:
-            self.logfacts.feed_text(text, line, redact=redact)
+            self.logfacts.feed_text(text, line, redactor=redact)
         elif bits & STACK and not self.logfacts.stack_settled:
             self.logfacts.feed_stack(Line(self.source, lineno, redact(text)[:4000], w, level))
 
@@ -166,7 +161,7 @@ class LineFeed:
         open_ = self.asm.open
         before = open_.get(w)
         prov, self._prov = self._prov, None
-        if prov is not None and (lineno != prov[2] + 1 or not continues_as_tail(raw)):
+        if prov is not None and (lineno != prov[2] + 1 or not may_be_tail(raw, 0, len(raw))):
             self._drop(prov)  # this line cannot be its tail: as if the warning had started nothing
             prov = None
         notable = starts_event(bits, line)

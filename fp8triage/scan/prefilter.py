@@ -82,7 +82,8 @@ class Prefilter:
             rx = _alternation(items)
             if rx is not None:
                 self._res.append((rx, b))
-                self._span_res.append((_alternation(items, span=True), b))
+                tailed = any(k == LITERAL_TAILED for _e, k in items)
+                self._span_res.append((_alternation(items, span=True) if tailed else rx, b))
         self._hs = None
         self._hs_tried = False
         self.engine = "hyperscan" if _hyperscan_available() else "re"

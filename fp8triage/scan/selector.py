@@ -28,6 +28,7 @@ unit tests drive it with a recording stand-in.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 
 from .prefilter import FACT, STACK, WARN, Prefilter
 
@@ -165,10 +166,10 @@ def prefiltered(pf: Prefilter, feed, buf: bytes, start: int, end: int, lineno: i
             if (bits == WARN and not jsonl and pos != after_fed
                     and not any(cand.get(w) == pos for w in open_)):
                 # a warning record with nothing a signature could claim, not the next line an
-                # open event's worker may have written: it starts no event unless it is long and
-                # the next line may be its wrapped tail (linefeed.py)
+                # open event's worker may have written: it starts no event unless it is long
+                # (the prefilter gave it WARN only because its next line may be its tail)
                 nl = find(b"\n", pos, n)
-                if nl >= 0 and (nl - pos < WRAP_WIDTH_MIN or (nl + 1 < n and buf[nl + 1:nl + 2] in (b"(", b"["))):
+                if nl >= 0 and nl - pos < WRAP_WIDTH_MIN:
                     pos = nl + 1
                     lineno += 1
                     continue
@@ -215,8 +216,6 @@ class LineIndex:
     def at_or_after(self, target: int) -> int:
         """The offset of a line start at or after the start of line ``target`` (at most one block
         beyond it), or ``n``."""
-        from bisect import bisect_left
-
         need = target - self.first  # newlines before line ``target``
         if need <= 0:
             return self.start  # it starts at or before the span
