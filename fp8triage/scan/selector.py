@@ -82,7 +82,7 @@ def prefiltered(pf: Prefilter, feed, buf: bytes, start: int, end: int, lineno: i
     while pos < n:
         open_ = feed.open
         dump = feed.dump_open
-        if dump or (open_ and any(base + pos - touched.get(w, -fwd) < fwd for w in open_)):
+        if dump or (fwd and open_ and any(base + pos - touched.get(w, -fwd) < fwd for w in open_)):
             # follow the live events (or the dump) line by line
             bits = flags.get(pos, 0)
             if i < nstarts and starts[i] <= pos:
