@@ -25,8 +25,9 @@ not an event.
 bits. Hyperscan does the search where it is installed (one compiled database, one pass over
 the chunk, one Python callback per match); otherwise one compiled alternation per bit
 combination (Python ``re``). ``classify(line)`` gives the same bits for one line (the
-exhaustive reference path and follow mode), with ``re`` and the same expressions, so the
-engines cannot disagree: expressions are restricted to what both read identically (literals,
+exhaustive reference path), with ``re`` and the same expressions; ``line_bits(line)`` gives
+them from the Hyperscan database once it is loaded (follow mode: ~1 µs a line instead of
+~0.2 ms). The tests hold the engines to the same bits; expressions are restricted to what both read identically (literals,
 character classes, alternation, ``[^\\n]*``, ``\\b``, ``^`` in multi-line mode).
 """
 from __future__ import annotations
@@ -97,6 +98,14 @@ class Prefilter:
             if b & ~out and rx.search(raw_line) is not None:
                 out |= b
         return out
+
+    def line_bits(self, raw_line: bytes) -> int:
+        """``classify``'s bits, from the Hyperscan database once it is loaded (~1 µs a line
+        instead of ~0.2 ms for hundreds of alternated anchors in Python ``re``): follow mode."""
+        if self._hs is None or b"\n" in raw_line:
+            return self.classify(raw_line)
+        _starts, flags = self.hits(raw_line)
+        return flags.get(0, 0)
 
     def contains_anchor(self, raw_line: bytes) -> bool:
         """True if the line may start an event (EVIDENCE or ALERT)."""
