@@ -46,8 +46,15 @@ def mask(text: str) -> str:
         needs = _NEEDS.get(name)
         if needs is not None and not any(c in out for c in needs):
             continue
+        if name == "space" and _single_spaced(out):
+            continue
         out = rx.sub(repl, out)
     return out.strip()
+
+
+def _single_spaced(text: str) -> bool:
+    """No run of whitespace other than one space (the space mask would change nothing)."""
+    return text.isascii() and "  " not in text and not any(c in text for c in "\t\n\x0b\x0c\r")
 
 
 def frame_key(path: str, func: str) -> str:
