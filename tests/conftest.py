@@ -46,3 +46,20 @@ def isolated_user_dirs(tmp_path_factory):
         mp.setenv("XDG_CACHE_HOME", str(base / "xdg-cache"))
         mp.delenv("FP8TRIAGE_CACHE_DIR", raising=False)
         yield base
+
+
+# -- running on several cores (`make test` runs `pytest -n 2`, with pytest-xdist) --------------------
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """Hand out whole test modules, so that each module's fixtures (a Chromium, the venv that
+    test_install builds, the repro kernels' CPU runs) are set up once, and all of tests/fleet/ to
+    one worker, so that the session's S3 server and Ray cluster start once."""
+    from xdist.scheduler import LoadScopeScheduling
+
+    class ByModule(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            path = nodeid.split("::", 1)[0]
+            return "tests/fleet/" if path.startswith("tests/fleet/") else path
+
+    return ByModule(config, log)
