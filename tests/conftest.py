@@ -37,7 +37,7 @@ def corpus() -> Path:
 def isolated_user_dirs(tmp_path_factory):
     """Every test (and every process a test starts with a copy of this environment) writes its
     history database and caches under a temporary directory, never into the user's own
-    (tests/test_user_dirs.py shows it)."""
+    (tests/e2e/test_user_dirs.py shows it)."""
     base = tmp_path_factory.mktemp("user-dirs")
     with pytest.MonkeyPatch.context() as mp:
         mp.delenv("FP8TRIAGE_DB", raising=False)

@@ -35,7 +35,7 @@ ID_RE = regex.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 DOCS_HEADER = (
     "# Signature reference\n\n"
     "Generated from `signatures/*.toml` by `python -m fp8triage.catalogue.sigtools --write-docs`; do not edit by hand\n"
-    "(tests/test_signature_docs.py fails when this file and the signature files disagree).\n"
+    "(tests/catalogue/test_signature_docs.py fails when this file and the signature files disagree).\n"
 )
 
 
