@@ -9,6 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from fp8triage.catalogue import sigtools
+from fp8triage.catalogue.conditions import FactCondition
 from fp8triage.catalogue.loader import CatalogueError, load_catalogue
 from fp8triage.cli import cli
 
@@ -104,11 +105,13 @@ def _when_stack(r: dict) -> set[str]:
 
     def walk(conds):
         for c in conds:
-            if c.get("fact") == "stack":
-                out.update({c["equals"]} if "equals" in c else set(c.get("in", [])))
-            walk(c.get("any_of", []) + c.get("all_of", []))
+            if isinstance(c, FactCondition):
+                if c.fact == "stack" and c.test in ("equals", "in"):
+                    out.update(c.values)
+            else:
+                walk(c.items)
 
-    walk(r.get("when", []))
+    walk(r["when"])
     return out
 
 
@@ -135,7 +138,8 @@ def test_experts_remedies_only_for_moe(catalogue):
         for r in s.remedies:
             code = r["action"].get("code", "")
             if "experts_implementation" in code:
-                if not any(c.get("fact") == "moe" and c.get("equals") == "true" for c in r.get("when", [])):
+                if not any(isinstance(c, FactCondition) and c.fact == "moe" and c.test == "equals" and c.values == ("true",)
+                           for c in r["when"]):
                     bad.append(f"{s.id}:{r['id']}")
     assert not bad, f"experts remedies without a moe = true condition: {bad}"
 

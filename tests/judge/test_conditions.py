@@ -3,9 +3,14 @@ from __future__ import annotations
 
 import pytest
 
-from fp8triage.judge.conditions import ConditionError, validate_condition, combine, evaluate
+from fp8triage.catalogue.conditions import AnyOf, ConditionError, FactCondition, parse_condition
+from fp8triage.judge.conditions import combine, evaluate as _evaluate
 from fp8triage.facts.vocabulary import FactError, normalise_capability, parse_cli_fact, resolve
 from fp8triage.model import Fact, Truth
+
+
+def evaluate(raw, facts, absent=frozenset()):
+    return _evaluate(parse_condition(raw), facts, absent)
 
 
 def F(**kw):
@@ -46,9 +51,43 @@ def test_combine_names_deciding_and_contradicting_facts():
 
 def test_bad_conditions_are_rejected():
     with pytest.raises(ConditionError, match="unknown fact"):
-        validate_condition({"fact": "gpu_colour", "equals": "green"})
+        parse_condition({"fact": "gpu_colour", "equals": "green"})
     with pytest.raises(ConditionError, match="PEP 440"):
-        validate_condition({"fact": "vllm", "version": "newer than 0.2"})
+        parse_condition({"fact": "vllm", "version": "newer than 0.2"})
+    with pytest.raises(ConditionError, match="does not compile"):
+        parse_condition({"fact": "gpu", "regex": "B(200"})
+    with pytest.raises(ConditionError, match="has no test; write exactly one of equals, in"):
+        parse_condition({"fact": "gpu"})
+    with pytest.raises(ConditionError, match="has in, version; write exactly one of"):
+        parse_condition({"fact": "vllm", "in": ["0.24.0"], "version": ">=0.24"})
+    with pytest.raises(ConditionError, match="unknown fact"):  # inside any_of too
+        parse_condition({"any_of": [{"fact": "gpu", "equals": "x"}, {"fact": "gpu_colour", "equals": "green"}]})
+
+
+def test_a_condition_is_parsed_once_into_a_typed_value():
+    c = parse_condition({"fact": "capability", "capability": ">=10.0,<11.0", "role": "support", "why": "SM100 only"})
+    assert isinstance(c, FactCondition) and c.test == "capability" and c.role == "support"
+    assert c.spec.contains("10.3") and c.expect == "capability >=10.0,<11.0"
+    a = parse_condition({"any_of": [{"fact": "capability", "in": ["12.0"]}, {"fact": "gpu", "regex": "RTX 50"}]})
+    assert isinstance(a, AnyOf) and a.expect == "(capability in {12.0}) or (gpu ~ /RTX 50/)"
+    assert a.fact_names() == ("capability", "gpu")
+    with pytest.raises(AttributeError):
+        c.fact = "gpu"  # frozen
+
+
+def test_a_fact_known_to_be_absent_is_judged_not_unknown():
+    """Preflight's closed world (the live probe did not find the package) goes through the same
+    evaluation as a scan: a version test on it fails, present = false holds, a default applies."""
+    gone = frozenset({"flashinfer", "VLLM_USE_DEEP_GEMM"})
+    r = evaluate({"fact": "flashinfer", "version": ">=0.2"}, {}, gone)
+    assert r.truth is Truth.FAILS and r.source == "live probe: not installed on this machine"
+    assert evaluate({"fact": "flashinfer", "present": False}, {}, gone).truth is Truth.HOLDS
+    assert evaluate({"fact": "flashinfer", "version": ">=0.2"}, {}).truth is Truth.UNKNOWN
+    r = evaluate({"fact": "VLLM_USE_DEEP_GEMM", "not_in": ["0"], "default": "1"}, {}, gone)
+    assert r.truth is Truth.HOLDS and r.value == "1"
+    any_of = {"any_of": [{"fact": "flashinfer", "version": ">=0.2"}, {"fact": "capability", "in": ["12.0"]}]}
+    assert evaluate(any_of, F(capability="12.0"), gone).truth is Truth.HOLDS
+    assert evaluate(any_of, F(capability="9.0"), gone).truth is Truth.FAILS
 
 
 def test_capability_spellings():

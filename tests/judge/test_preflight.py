@@ -337,11 +337,12 @@ def test_every_preflight_signature_has_conditions_and_samples(cat):
 
 def test_a_variables_default_reads_as_a_sentence():
     """issue 16, item 14: the note on an unset variable says it is not set and which default applies."""
+    from fp8triage.catalogue.conditions import parse_condition
     from fp8triage.judge.conditions import evaluate
     from fp8triage.model import Truth
 
-    r = evaluate({"fact": "VLLM_USE_DEEP_GEMM", "not_in": ["0", "false"], "default": "1",
-                  "why": "DeepGEMM is on unless VLLM_USE_DEEP_GEMM=0"}, {})
+    r = evaluate(parse_condition({"fact": "VLLM_USE_DEEP_GEMM", "not_in": ["0", "false"], "default": "1",
+                                  "why": "DeepGEMM is on unless VLLM_USE_DEEP_GEMM=0"}), {})
     assert r.truth is Truth.HOLDS and r.value == "1"
     assert r.note == "DeepGEMM is on unless VLLM_USE_DEEP_GEMM=0; VLLM_USE_DEEP_GEMM is not set, so its default '1' applies"
     assert r.source == "its default: not set anywhere we looked"
