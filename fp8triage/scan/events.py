@@ -135,6 +135,11 @@ class Assembler:
         """Complete ``w``'s open event now (follow mode: the worker has been quiet for a while)."""
         self._close(w)
 
+    def continues(self, b: _Builder, line: Line) -> bool:
+        """Whether ``line`` continues the event ``b`` builds (and adds it): a parallel scan's
+        check where two byte ranges meet."""
+        return self._continue(b, line)
+
     def expire(self, lineno: int) -> None:
         """Complete, in order of expiry, the events that expire at or before line ``lineno``."""
         due = [(b.lines[-1].lineno + QUIET_LINES + 1, w) for w, b in self.open.items()
