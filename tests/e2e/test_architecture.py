@@ -58,3 +58,15 @@ def test_only_the_cli_imports_click():
     offenders = [str(p.relative_to(PKG)) for p in PKG.rglob("*.py")
                  if "cli" not in p.relative_to(PKG).parts and re.search(r"^\s*(import click|from click)", p.read_text(), re.M)]
     assert offenders == []
+
+
+def test_the_tests_mirror_the_package():
+    """tests/<stage>/ holds the tests of fp8triage/<stage>/; the other folders are named here
+    (cross-cutting tests, the fleet services, shared data), so a stray folder fails."""
+    tests = ROOT / "tests"
+    others = {"e2e", "fleet", "fixtures", "golden", "__pycache__"}
+    stages = {p.name for p in _packages() if p != PKG}
+    folders = {p.name for p in tests.iterdir() if p.is_dir() and not p.name.startswith(".")}
+    assert folders - others <= stages, f"test folders with no fp8triage sub-package: {sorted(folders - others - stages)}"
+    for folder in folders - others:
+        assert list((tests / folder).glob("test_*.py")), f"tests/{folder}/ holds no tests"
