@@ -54,7 +54,10 @@ def isolated_user_dirs(tmp_path_factory):
 def pytest_xdist_make_scheduler(config, log):
     """Hand out whole test modules, so that each module's fixtures (a Chromium, the venv that
     test_install builds, the repro kernels' CPU runs) are set up once, and all of tests/fleet/ to
-    one worker, so that the session's S3 server and Ray cluster start once."""
+    one worker, so that the session's S3 server and Ray cluster start once. Only for xdist's
+    default distribution (`--dist load`); another `--dist` given on the command line is kept."""
+    if config.getoption("dist") != "load":
+        return None
     from xdist.scheduler import LoadScopeScheduling
 
     class ByModule(LoadScopeScheduling):
