@@ -2,7 +2,10 @@
 #   make example   scan a bundled example log (sets up .venv first)
 #   make test      run the whole test suite (sets up .venv, torch CPU, Chromium first)
 #   make check     the developer loop: lint and the fast tests (not slow, browser or gpu), under a minute
+# Both run the tests on TEST_JOBS worker processes (pytest-xdist; whole modules per worker, see
+# tests/conftest.py); `make test TEST_JOBS=0` runs them in this one process.
 PYTHON ?= python3
+TEST_JOBS ?= 2
 VENV ?= .venv
 BIN := $(VENV)/bin
 EXAMPLE ?= examples/vllm-rtx5090-unknown-sf.log
@@ -14,11 +17,11 @@ example: install
 	  if [ $$code -eq 3 ] || [ $$code -eq 0 ]; then exit 0; else exit $$code; fi
 
 test: install-test
-	$(BIN)/python -m pytest -q -p no:cacheprovider
+	$(BIN)/python -m pytest -q -p no:cacheprovider -n $(TEST_JOBS)
 
 check: install-test
 	$(BIN)/ruff check --no-cache fp8triage tests tools bench repro_kernels
-	$(BIN)/python -m pytest -q -p no:cacheprovider -m "not slow and not browser and not gpu"
+	$(BIN)/python -m pytest -q -p no:cacheprovider -n $(TEST_JOBS) -m "not slow and not browser and not gpu"
 
 install: $(VENV)/.installed
 

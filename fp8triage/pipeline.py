@@ -110,7 +110,7 @@ class Scanner:
         self.logfacts = LogFacts()  # the current source's
         self.logfacts_by_source: dict[str, LogFacts] = {}
         self.dumps = DumpReader(MAX_DUMP_LINES)
-        self.feed = LineFeed(self._on_event, self.logfacts, self.dumps)
+        self.feed = LineFeed(self.on_event, self.logfacts, self.dumps)
         self.inputs: list[InputInfo] = []
         self.warnings: list[str] = []
         self._order = 0
@@ -144,7 +144,7 @@ class Scanner:
             return True  # a terminal cut an anchor in two
         return any(p.compiled is not None and p.compiled.search(text) for p in self._anchorless)
 
-    def _on_event(self, ev: Event) -> None:
+    def on_event(self, ev: Event) -> None:
         if not self._visible(ev):
             return
         fp = fingerprint(ev)
@@ -167,7 +167,9 @@ class Scanner:
         """One line, classified on its own (follow mode)."""
         return self.feed.feed(raw, lineno, self.prefilter.line_bits(raw))
 
-    def _select(self, buf: bytes, start: int, end: int, lineno: int, base: int, touched: dict, fmt: LineFormat) -> int:
+    def select(self, buf: bytes, start: int, end: int, lineno: int, base: int, touched: dict, fmt: LineFormat) -> int:
+        """Feed the lines of buf[start:end] that the selector picks (every line when exhaustive);
+        returns the next line number. ``base``, ``touched``: see ``selector.prefiltered``."""
         if self.exhaustive:
             return every_line(self.prefilter, self.feed, buf, start, end, lineno)
         return prefiltered(self.prefilter, self.feed, buf, start, end, lineno, base=base, touched=touched,
@@ -197,7 +199,7 @@ class Scanner:
             if binary:
                 lineno += buf.count(b"\n", start, end) + (0 if buf.endswith(b"\n", start, end) else 1)
             else:
-                lineno = self._select(buf, start, end, lineno, base - start, touched, fmt)
+                lineno = self.select(buf, start, end, lineno, base - start, touched, fmt)
             base += end - start
             if self.progress is not None:
                 self.progress(src.bytes_read)
@@ -217,7 +219,7 @@ class Scanner:
         self.logfacts = LogFacts()
         self.logfacts_by_source = {}
         self.dumps = DumpReader(MAX_DUMP_LINES)
-        self.feed = LineFeed(self._on_event, self.logfacts, self.dumps)
+        self.feed = LineFeed(self.on_event, self.logfacts, self.dumps)
         self.first_emit = {}
         self.inputs = []
         self.warnings = []

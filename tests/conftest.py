@@ -37,7 +37,7 @@ def corpus() -> Path:
 def isolated_user_dirs(tmp_path_factory):
     """Every test (and every process a test starts with a copy of this environment) writes its
     history database and caches under a temporary directory, never into the user's own
-    (tests/test_user_dirs.py shows it)."""
+    (tests/e2e/test_user_dirs.py shows it)."""
     base = tmp_path_factory.mktemp("user-dirs")
     with pytest.MonkeyPatch.context() as mp:
         mp.delenv("FP8TRIAGE_DB", raising=False)
@@ -46,3 +46,23 @@ def isolated_user_dirs(tmp_path_factory):
         mp.setenv("XDG_CACHE_HOME", str(base / "xdg-cache"))
         mp.delenv("FP8TRIAGE_CACHE_DIR", raising=False)
         yield base
+
+
+# -- running on several cores (`make test` runs `pytest -n 2`, with pytest-xdist) --------------------
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """Hand out whole test modules, so that each module's fixtures (a Chromium, the venv that
+    test_install builds, the repro kernels' CPU runs) are set up once, and all of tests/fleet/ to
+    one worker, so that the session's S3 server and Ray cluster start once. Only for xdist's
+    default distribution (`--dist load`); another `--dist` given on the command line is kept."""
+    if config.getoption("dist") != "load":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class ByModule(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            path = nodeid.split("::", 1)[0]
+            return "tests/fleet/" if path.startswith("tests/fleet/") else path
+
+    return ByModule(config, log)

@@ -1,5 +1,5 @@
 """Drift variants of a log sample: the same failure as another release, terminal, logger or person
-would show it. Used by tests/test_drift.py and tools/accuracy_report.py.
+would show it. Used by tests/e2e/test_drift.py and tools/accuracy_report.py.
 
 Each variant is a pure function ``str -> str`` so that a failing case can be reproduced by hand:
 

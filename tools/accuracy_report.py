@@ -3,7 +3,7 @@
     python tools/accuracy_report.py            # write docs/accuracy.md
     python tools/accuracy_report.py --check    # exit 1 if docs/accuracy.md is stale
 
-Every figure is computed here, by the same code the tests run (tests/test_corpus_accuracy.py for the
+Every figure is computed here, by the same code the tests run (tests/e2e/test_corpus_accuracy.py for the
 corpus, tests/drift.py for the drift variants), so the page cannot disagree with the tests. The
 message-inventory coverage lives in docs/inventory.md (tools/mine_messages.py).
 """
@@ -13,11 +13,11 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "tests" / "e2e")]
 
 import drift  # noqa: E402  (tests/drift.py)
 from corpuspath import corpus_dir  # noqa: E402
-from test_corpus_accuracy import NEGATIVE, judge, per_label  # noqa: E402
+from test_corpus_accuracy import NEGATIVE, judge, per_label  # noqa: E402  (tests/e2e/)
 
 from fp8triage.catalogue import sigtools  # noqa: E402
 
@@ -64,7 +64,7 @@ def render(cat) -> str:
         "",
         "## On the public corpus",
         "",
-        f"`tests/test_corpus_accuracy.py` scans every case of the public development corpus (`../shared/corpus`, "
+        f"`tests/e2e/test_corpus_accuracy.py` scans every case of the public development corpus (`../shared/corpus`, "
         f"{len(rows)} real excerpts from public threads, two of them generated on the project's H200) with the bundled "
         "catalogue and the real scan pipeline (`fp8triage.pipeline.scan_text`, no facts besides those in the log).",
         "",
@@ -91,7 +91,7 @@ def render(cat) -> str:
         "",
         "## Drift: the same failures as other releases, terminals and pastes show them",
         "",
-        "`tests/test_drift.py` runs every signature sample (`signatures/samples/*/match|near-miss/*.log`, with its "
+        "`tests/e2e/test_drift.py` runs every signature sample (`signatures/samples/*/match|near-miss/*.log`, with its "
         "facts sidecar) through five variants (`tests/drift.py`): `cut` (the last non-blank line cut at 60 % of its "
         "length), `wrap` (lines folded at 100 columns, mid-word), `k8s` (Kubernetes JSON lines), `prefix` (worker "
         "prefixes of another stack) and `versions` (patch versions and source line numbers changed). A match sample "
@@ -110,7 +110,7 @@ def render(cat) -> str:
         "The variants other than `cut` must keep every sample (the test fails otherwise). `cut` removes the end of "
         "the error line, which is often the only text that names the cause; what remains is matched by weak "
         "evidence (the frames, the source location, a message whose line ends inside a known message's anchor) and "
-        "the test holds it at or above the floor in `tests/test_drift.py`. Samples that `cut` loses:",
+        "the test holds it at or above the floor in `tests/e2e/test_drift.py`. Samples that `cut` loses:",
         "",
     ]
     out += [f"- {f}" for f in fails.get("cut", [])] or ["- none"]
@@ -119,7 +119,7 @@ def render(cat) -> str:
             out += ["", f"`{name}` loses:", ""] + [f"- {f}" for f in fails[name]]
     out += ["", "## Message inventory", "",
             "Coverage of the messages mined from the libraries' own sources (per library and version) is in "
-            "[inventory.md](inventory.md); `tests/test_inventory_coverage.py` checks it.", ""]
+            "[inventory.md](inventory.md); `tests/catalogue/test_inventory_coverage.py` checks it.", ""]
     return "\n".join(out)
 
 

@@ -16,7 +16,7 @@ from typing import Any, Iterable
 import regex
 
 from .. import paths
-from ..judge.conditions import ConditionError, validate_condition
+from .conditions import Condition, parse_conditions
 from ..facts.vocabulary import canonical_name
 from ..errors import TriageError
 
@@ -87,8 +87,8 @@ class Signature:
     patterns: list[Pattern]
     anchors: list[str]
     anchors_ignore_case: bool
-    conditions: list[dict[str, Any]]
-    remedies: list[dict[str, Any]]
+    conditions: tuple[Condition, ...]  # parsed and validated once, here (catalogue/conditions.py)
+    remedies: list[dict[str, Any]]  # the [[remedies]] tables; each one's "when" holds typed conditions
     references: list[dict[str, str]]
     repro: list[str]
     priority: int = 50
@@ -226,18 +226,13 @@ def build_signature(path: Path, data: dict[str, Any], schema_checked: bool = Fal
         problems.append(
             Problem(name, "evidence.anchors", "is required with a primary pattern; write the literal text every match contains, e.g. anchors = [\"Unknown SF transformation\"]")
         )
-    for key in ("conditions",):
-        for i, c in enumerate(data.get(key, [])):
-            try:
-                validate_condition(c)
-            except ConditionError as e:
-                problems.append(Problem(name, f"{key}.{i}", str(e)))
+    conditions, errors = parse_conditions(data.get("conditions", []))
+    remedies = []
     for i, r in enumerate(data.get("remedies", [])):
-        for j, c in enumerate(r.get("when", [])):
-            try:
-                validate_condition(c)
-            except ConditionError as e:
-                problems.append(Problem(name, f"remedies.{i}.when.{j}", str(e)))
+        when, more = parse_conditions(r.get("when", []), f"remedies.{i}.when")
+        remedies.append({**r, "when": when})  # a copy: ``data`` stays plain TOML (it is cached as JSON)
+        errors += more
+    problems += [Problem(name, key, message) for key, message in errors]
     if problems:
         return None, problems
     sig = Signature(
@@ -252,8 +247,8 @@ def build_signature(path: Path, data: dict[str, Any], schema_checked: bool = Fal
         patterns=patterns,
         anchors=anchors,
         anchors_ignore_case=bool(ev.get("anchors_ignore_case", False)),
-        conditions=list(data.get("conditions", [])),
-        remedies=list(data.get("remedies", [])),
+        conditions=conditions,
+        remedies=remedies,
         references=list(data.get("references", [])),
         repro=list(data.get("repro", [])),
         priority=int(data.get("priority", 50)),

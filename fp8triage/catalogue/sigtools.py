@@ -22,7 +22,7 @@ import regex
 from .. import paths
 from . import actions
 from .loader import Catalogue, CatalogueError, Problem, Signature, load_catalogue, signature_files
-from ..judge.conditions import describe
+from .conditions import FactCondition, condition_text
 from ..facts.vocabulary import FactError, parse_cli_fact
 from ..model import Fact, Status
 from ..errors import TriageError
@@ -35,7 +35,7 @@ ID_RE = regex.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 DOCS_HEADER = (
     "# Signature reference\n\n"
     "Generated from `signatures/*.toml` by `python -m fp8triage.catalogue.sigtools --write-docs`; do not edit by hand\n"
-    "(tests/test_signature_docs.py fails when this file and the signature files disagree).\n"
+    "(tests/catalogue/test_signature_docs.py fails when this file and the signature files disagree).\n"
 )
 
 
@@ -416,10 +416,10 @@ def show(cat: Catalogue, sig_id: str, sig_dir: Path | None = None) -> dict:
         "cause": sig.cause,
         "fix": sig.fix,
         "known_problems": d.get("known_problems", "").strip(),
-        "conditions": [_cond_text(c) for c in sig.conditions],
+        "conditions": [condition_text(c) for c in sig.conditions],
         "remedies": [
             {"id": r["id"], "title": r["title"], "action": r["action"],
-             "when": [describe(c) for c in r.get("when", [])], "repro": r.get("repro", []), "rank": r.get("rank", 50)}
+             "when": [c.expect for c in r["when"]], "repro": r.get("repro", []), "rank": r.get("rank", 50)}
             for r in sorted(sig.remedies, key=lambda r: r.get("rank", 50))
         ],
         "evidence": [{"name": p.name, "role": p.role, "kind": p.kind, "strength": p.strength, "regex": p.source,
@@ -434,12 +434,6 @@ def show(cat: Catalogue, sig_id: str, sig_dir: Path | None = None) -> dict:
 
 def _similar(a: str, b: str) -> int:
     return len(set(a.split("-")) & set(b.split("-")))
-
-
-def _cond_text(c: dict) -> str:
-    role = c.get("role", "require")
-    why = f" ({c['why']})" if c.get("why") else ""
-    return f"[{role}] {describe(c)}{why}"
 
 
 # -- search (SQLite FTS via sqlite-utils) -----------------------------------------------------
@@ -498,7 +492,7 @@ def search_terms(s: Signature) -> str:
     words: list[str] = []
     for m in _MODEL_NUMBER.finditer(text):
         words += [m.group(1) + m.group(2), f"{m.group(1)} {m.group(2)}"]
-    caps = [c for c in s.conditions if c.get("fact") == "capability"]
+    caps = [c for c in s.conditions if isinstance(c, FactCondition) and c.fact == "capability"]
     for cc, names in GPU_TERMS.items():
         facts = {"capability": Fact("capability", cc, "search", "cli")}
         if caps and all(evaluate(c, facts).truth is Truth.HOLDS for c in caps):
@@ -603,10 +597,10 @@ def render_docs(cat: Catalogue) -> str:
             exc = f", {'/'.join(sorted(p.exc_types))}" if p.exc_types else ""
             out.append(f"- `{p.name}` ({p.role}, {p.kind}, {p.strength}{exc}): {what}")
         out += ["", "### Conditions", ""]
-        out += [f"- {_md(_cond_text(c))}" for c in s.conditions] or ["None: the log evidence alone decides."]
+        out += [f"- {_md(condition_text(c))}" for c in s.conditions] or ["None: the log evidence alone decides."]
         out += ["", "### Remedies", ""]
         for r in sorted(s.remedies, key=lambda r: r.get("rank", 50)):
-            when = f" — when {', '.join(describe(c) for c in r['when'])}" if r.get("when") else ""
+            when = f" — when {', '.join(c.expect for c in r['when'])}" if r["when"] else ""
             repro = f" — checked by {', '.join(f'`{x}`' for x in r['repro'])}" if r.get("repro") else ""
             out.append(f"- {_md(r['title'])}{when}{repro} (rank {r.get('rank', 50)})")
             out.append(f"  `{r['action']['kind']}`: `{_code(actions.parse(r['action']).short())}`")

@@ -196,6 +196,20 @@ class DumpReader:
     def open(self) -> bool:
         return self._block is not None
 
+    @property
+    def block(self):
+        """The dump being read, or None: what a parallel scan hands to the range after."""
+        return self._block
+
+    def resume(self, block) -> None:
+        """Go on reading ``block``, a dump the range before left open (its lines stay there)."""
+        self._block, self._lines = block, None
+
+    def forget_read(self) -> None:
+        """Drop the dumps read so far; the open one goes on (a range's warm-up, whose dumps
+        belong to the range before)."""
+        self.blocks, self.kept, self._lines = [], 0, None
+
     def feed(self, line: Line, header: bool) -> bool:
         """True when ``line`` belongs to a dump (its first line or a later one)."""
         text = line.text.rstrip("\r\n")

@@ -420,14 +420,15 @@ def _evidence(hit: Hit, symptom: bool = False) -> Evidence:
 
 # -- conditions and remedies ---------------------------------------------------------------
 
-def evaluate_conditions(sig: Signature, facts: Mapping[str, Fact]) -> list[ConditionResult]:
-    return [evaluate(c, facts) for c in sig.conditions]
+def evaluate_conditions(sig: Signature, facts: Mapping[str, Fact], absent: frozenset[str] = frozenset()) -> list[ConditionResult]:
+    """The signature's conditions judged on ``facts`` (``absent``: see ``conditions.evaluate``)."""
+    return [evaluate(c, facts, absent) for c in sig.conditions]
 
 
 def build_remedies(sig: Signature, facts: Mapping[str, Fact]) -> list[Remedy]:
     out: list[tuple[int, int, int, Remedy]] = []
     for i, r in enumerate(sig.remedies):
-        results = [evaluate(c, facts) for c in r.get("when", [])]
+        results = [evaluate(c, facts) for c in r["when"]]
         truth, decide, contra = combine([ConditionResult(x.fact, x.expect, x.truth, x.value, x.source, "require") for x in results])
         why = r.get("why", "")
         if truth is Truth.UNKNOWN and decide:
@@ -484,8 +485,9 @@ def evidence_strength(hits: list[Hit], symptom: bool) -> str:
     return "strong" if any(h.strong for h in hits) else "weak"
 
 
-def make_finding(sig: Signature, facts: Mapping[str, Fact], hits: list[Hit], support: list[Hit], symptom: bool = False) -> Finding:
-    results = evaluate_conditions(sig, facts)
+def make_finding(sig: Signature, facts: Mapping[str, Fact], hits: list[Hit], support: list[Hit], symptom: bool = False,
+                 absent: frozenset[str] = frozenset()) -> Finding:
+    results = evaluate_conditions(sig, facts, absent)
     status, decide, contra = status_of(results)
     from_facts = not hits and not support
     strength = evidence_strength(hits, symptom) if not from_facts else "strong"

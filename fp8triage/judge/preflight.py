@@ -21,10 +21,9 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
 from ..catalogue.loader import Catalogue, Signature
-from .conditions import describe, evaluate
-from ..facts.vocabulary import FACTS, resolve
+from ..facts.vocabulary import resolve
 from .matcher import make_finding, status_of
-from ..model import ConditionResult, Evidence, Fact, Finding, Severity, Status, Truth
+from ..model import Evidence, Fact, Finding, Severity, Status
 from ..facts.probe import derive_capabilities
 
 CHECKPOINT_FINDING_ID = "checkpoint-config-tensor-mismatch"
@@ -73,10 +72,9 @@ def judge_risks(
 
 def judge_signature(sig: Signature, facts: Mapping[str, Fact], absent: frozenset[str] = frozenset()) -> Finding:
     """One signature judged from facts alone, by the rule that judges scan findings
-    (``matcher.status_of``); unlike a scan, a preflight risk whose conditions all hold is likely."""
-    f = make_finding(sig, facts, [], [])
-    if absent:
-        f.conditions = [_evaluate(c, facts, absent) for c in sig.conditions]
+    (``matcher.status_of``); unlike a scan, a preflight risk whose conditions all hold is likely.
+    ``absent``: facts known not to exist here (``conditions.evaluate`` judges them)."""
+    f = make_finding(sig, facts, [], [], absent=absent)
     f.status, f.decide, f.contradicted_by = status_of(f.conditions)
     return f
 
@@ -84,40 +82,6 @@ def judge_signature(sig: Signature, facts: Mapping[str, Fact], absent: frozenset
 def _priority(cat: Catalogue, sig_id: str) -> int:
     sig = cat.get(sig_id)
     return sig.priority if sig else 50
-
-
-def _evaluate(cond: Mapping[str, Any], facts: Mapping[str, Fact], absent: frozenset[str]) -> ConditionResult:
-    """conditions.evaluate, except that a fact known to be absent is judged, not unknown."""
-    if not _mentions(cond, absent):
-        return evaluate(cond, facts)
-    role, why = cond.get("role", "require"), cond.get("why", "")
-    for key in ("any_of", "all_of"):
-        if key in cond:
-            subs = [_evaluate(c, facts, absent) for c in cond[key]]
-            if key == "any_of":
-                pick = next((s for s in subs if s.truth is Truth.HOLDS), None) or next(
-                    (s for s in subs if s.truth is Truth.UNKNOWN), None
-                ) or subs[0]
-            else:
-                pick = next((s for s in subs if s.truth is Truth.FAILS), None) or next(
-                    (s for s in subs if s.truth is Truth.UNKNOWN), None
-                ) or subs[0]
-            return ConditionResult(pick.fact, describe(cond), pick.truth, pick.value, pick.source, role, why or pick.note)
-    name = cond["fact"]
-    if "default" in cond:  # an unset variable takes its default: the normal rule already covers it
-        return evaluate(cond, facts)
-    truth = Truth.HOLDS if cond.get("present") is False else Truth.FAILS
-    what = "not installed" if FACTS[name].kind == "version" else "not set"
-    return ConditionResult(name, describe(cond), truth, None, f"live probe: {what} on this machine", role, why)
-
-
-def _mentions(cond: Mapping[str, Any], names: frozenset[str]) -> bool:
-    if not names:
-        return False
-    for key in ("any_of", "all_of"):
-        if key in cond:
-            return any(_mentions(c, names) for c in cond[key])
-    return cond.get("fact") in names and cond.get("fact") is not None
 
 
 # --- the checkpoint's own inconsistencies ---------------------------------------------------

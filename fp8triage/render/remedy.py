@@ -1,11 +1,12 @@
 """`fp8triage remedy`: a runnable shell script, text, and the JSON document."""
 from __future__ import annotations
 
+from ..catalogue.conditions import FactCondition
 from .envelope import envelope
 
 
 def remedy_dict(sig, remedies, facts) -> dict:
-    used = sorted({c.get("fact") for r in sig.remedies for c in r.get("when", []) if c.get("fact")})
+    used = sorted({c.fact for r in sig.remedies for c in r["when"] if isinstance(c, FactCondition)})
     return {
         **envelope("remedy"),
         "signature": {"id": sig.id, "title": sig.title, "severity": sig.severity},

@@ -143,6 +143,11 @@ class Assembler:
         self.open.update(builders)
         self._quiet_until = 0
 
+    def continues(self, b: _Builder, line: Line) -> bool:
+        """Whether ``line`` continues the event ``b`` builds (and adds it): a parallel scan's
+        check where two byte ranges meet."""
+        return self._continue(b, line)
+
     def expire(self, lineno: int) -> None:
         """Complete, in order of expiry, the events that expire at or before line ``lineno``."""
         if lineno <= self._quiet_until:

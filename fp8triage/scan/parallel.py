@@ -58,7 +58,7 @@ def _signature(feed, shift: int = 0) -> tuple:
     shifted by ``shift``)."""
     builders = sorted((str(w), b.lines[0].lineno - shift, len(b.lines), b.dropped, b.state, b.kind.value)
                       for w, b in feed.asm.open.items() if b.lines)
-    blk = feed.dumps._block  # noqa: SLF001
+    blk = feed.dumps.block
     dump = (blk.lines[0][0] - shift, len(blk.lines)) if blk is not None and blk.lines else None
     return tuple(builders), dump
 
@@ -76,22 +76,22 @@ def scan_range(sc, src: Source, fmt: LineFormat, a: int, b: int, warm_from: int,
     if carry is not None:
         feed.adopt(carry["builders"])
         if carry["dump"] is not None:
-            feed.dumps._block, feed.dumps._lines = carry["dump"], None  # noqa: SLF001 - stored by the range before
+            feed.dumps.resume(carry["dump"])  # stored by the range before
     elif warm_from < a:
         data = b"".join(buf[s:e] for buf, s, e in read_spans(src, start=warm_from, stop=a))
         feed.quiet = True
-        sc._select(data, 0, len(data), 1 - data.count(b"\n"), warm_from, touched, fmt)  # noqa: SLF001
+        sc.select(data, 0, len(data), 1 - data.count(b"\n"), warm_from, touched, fmt)
         feed.quiet = False
-        feed.dumps.blocks, feed.dumps.kept, feed.dumps._lines = [], 0, None  # noqa: SLF001 - the range before keeps them
+        feed.dumps.forget_read()  # the range before keeps them
     feed.workers_fed = {}
     start_sig = _signature(feed)
     lineno, base = 1, a
     for buf, s, e in read_spans(src, start=a, stop=b):
-        lineno = sc._select(buf, s, e, lineno, base - s, touched, fmt)  # noqa: SLF001
+        lineno = sc.select(buf, s, e, lineno, base - s, touched, fmt)
         base += e - s
     nlines = lineno - 1
     end_sig = _signature(feed)
-    blk = feed.dumps._block  # noqa: SLF001
+    blk = feed.dumps.block
     handover = {"builders": dict(feed.asm.open), "dump": copy.deepcopy(blk) if blk is not None else None}
     if blk is not None and not last:
         _overrun(feed, src, b, lineno)
@@ -170,7 +170,11 @@ def _die_with_parent() -> None:
 
 
 def _task(task: tuple) -> dict:
-    sc = _WORKER
+    return run_task(_WORKER, task)
+
+
+def run_task(sc, task: tuple) -> dict:
+    """One task of ``plan`` on Scanner ``sc`` (a worker process's, or a Ray worker's)."""
     sc.reset()
     kind = task[0]
     if kind == "range":
@@ -398,7 +402,7 @@ def _pass_through(prev: dict, state: dict, src: Source, fmt: LineFormat, a: int,
                 carried[w] = bld
             continue
         probe = copy.deepcopy(bld)
-        if Assembler(lambda _ev: None)._continue(probe, found):  # noqa: SLF001
+        if Assembler(lambda _ev: None).continues(probe, found):
             return None  # the event goes on in this range: only a full re-scan is exact
         late.append((found.lineno, 1, w, bld))
     # in line order; at one line, expiry comes before the line is read
@@ -465,12 +469,12 @@ def _merge_with_late(sc, state: dict, late: list) -> None:
             j += 1
         sc.merge({**empty, "groups": groups[i:j]})
         i = j
-        asm = Assembler(sc._on_event)  # noqa: SLF001
+        asm = Assembler(sc.on_event)
         asm.open[w] = bld
         sc.feed.evidence[w] = getattr(bld, "has_evidence", False)
         keep = {fp: g.last for fp, g in sc.groups.items()}
         sc.feed.lineno = lineno
-        asm._close(w)  # noqa: SLF001
+        asm.close_worker(w)
         # a group that the range's later events reached keeps its later last occurrence
         for fp, last in keep.items():
             g = sc.groups[fp]
@@ -484,7 +488,7 @@ def _finish(sc, state: dict, nlines: int) -> None:
     sequential order."""
     from .events import Assembler
 
-    sc.feed.asm = Assembler(sc._on_event)  # noqa: SLF001
+    sc.feed.asm = Assembler(sc.on_event)
     sc.feed.adopt(state["handover"]["builders"])
     sc.feed.lineno = 1 << 62
     sc.feed.asm.finish(nlines)

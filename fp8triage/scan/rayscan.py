@@ -3,7 +3,7 @@
 The work is cut as ``parallel.py`` cuts it for local processes: one task per file or object,
 and one task per byte range of a big uncompressed one (``split`` bytes each, at line starts;
 the range after reads ``parallel.WARM`` bytes before its start to rebuild the events open
-there). Each task runs ``parallel._task``, the same scanner as a local worker process, in a
+there). Each task runs ``parallel.run_task``, the same scanner as a local worker process, in a
 Ray worker; the driver merges the partial results in task order with
 ``parallel.scan_parallel`` (renumbering, handover checks, exact re-scans), so the result
 equals the local scan's. Claiming, judging and rendering run once, in the driver.
@@ -66,7 +66,7 @@ _SCANNERS: dict = {}  # catalogue version + mode -> a Scanner, reused by the wor
 
 
 def run_task(key: str, cat_box: list, exhaustive: bool, task: tuple) -> dict:
-    """One task in a Ray worker: ``parallel._task`` with this worker's Scanner."""
+    """One task in a Ray worker: ``parallel.run_task`` with this worker's Scanner."""
     import resource
     import socket
 
@@ -83,8 +83,7 @@ def run_task(key: str, cat_box: list, exhaustive: bool, task: tuple) -> dict:
         sc = _SCANNERS[key] = Scanner(cat, exhaustive=exhaustive)
         if not exhaustive:
             sc.prefilter.compile()  # once per worker: its tasks are often small logs
-    parallel._WORKER = sc  # noqa: SLF001 - the worker-process scanner that _task uses
-    state = parallel._task(task)  # noqa: SLF001
+    state = parallel.run_task(sc, task)
     state["ray_worker"] = f"{socket.gethostname()}:{os.getpid()}"
     state["ray_seconds"] = time.perf_counter() - started
     state["ray_peak_rss"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # Linux: KiB

@@ -1,0 +1,176 @@
+"""The prefiltered scan and the exhaustive reference path agree (issue 8).
+
+The prefiltered path decodes only the lines with an anchor hit and the lines an open event
+pulls in after them; ``exhaustive=True`` decodes and assembles every line. Both must give the
+same findings (ids, statuses, evidence lines, counts, workers), the same ruled-out findings,
+the same unknown error groups (fingerprints, counts, first and last lines) and the same facts:
+on the whole corpus, on every signature sample, and on generated logs with planted failures,
+including planted failures that straddle chunk boundaries.
+"""
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+from fp8triage.scan import ingest
+from fp8triage.catalogue.loader import load_catalogue
+from fp8triage.scan.ingest import Source
+from fp8triage.pipeline import Scanner
+
+pytestmark = pytest.mark.slow  # the whole module: `make check` leaves it to `make test`
+
+REPO = Path(__file__).resolve().parents[2]
+CORPUS = REPO.parent / "shared" / "corpus" / "cases"
+SAMPLES = sorted((REPO / "signatures" / "samples").glob("**/*.log"))
+
+
+def _gen():
+    spec = importlib.util.spec_from_file_location("gen_log", REPO / "bench" / "gen_log.py")
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("gen_log", mod)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+@pytest.fixture(scope="module")
+def cat():
+    return load_catalogue()
+
+
+def summary(result) -> dict:
+    """What a user sees, minus timings."""
+
+    def finding(f):
+        return (
+            f.id,
+            f.status.value,
+            [(e.source, e.lineno, e.text) for e in f.evidence],
+            f.count,
+            sorted(f.workers),
+            sorted(f.fingerprints),
+            [(x.name, x.value, x.source) for x in f.facts],
+            [c.get("fingerprint") for c in f.consequences],
+        )
+
+    return {
+        "findings": [finding(f) for f in result.findings],
+        "ruled_out": [finding(f) for f in result.ruled_out],
+        "unknown": [
+            (u.fingerprint, u.kind, u.count, sorted(u.workers), u.first.lineno, u.last.lineno,
+             [(ln.lineno, ln.text) for ln in u.sample])
+            for u in result.unknown
+        ],
+        "facts": [(f.name, f.value, f.source) for f in result.facts],
+        "inputs": [(i.source, i.bytes, i.lines) for i in result.inputs],
+        "warnings": sorted(result.warnings),
+    }
+
+
+def scan(cat, path: Path, exhaustive: bool, facts=()):
+    sc = Scanner(cat, exhaustive=exhaustive)
+    sc.scan_source(Source(str(path), path, path.stat().st_size))
+    return sc.result(list(facts))
+
+
+def assert_same(cat, path: Path, facts=()):
+    fast = summary(scan(cat, path, False, facts))
+    slow = summary(scan(cat, path, True, facts))
+    for key in slow:
+        assert fast[key] == slow[key], f"{path}: {key} differs between the prefiltered and the exhaustive scan"
+    return fast
+
+
+def _facts(path: Path):
+    side = path.with_suffix(".facts")
+    if not side.exists():
+        return []
+    from fp8triage.facts.vocabulary import parse_cli_fact
+
+    return [parse_cli_fact(ln.strip()) for ln in side.read_text().splitlines() if ln.strip() and not ln.startswith("#")]
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="the shared corpus (../shared/corpus) is not checked out next to the repo")
+@pytest.mark.parametrize("case", sorted(CORPUS.glob("*.log")) if CORPUS.is_dir() else [], ids=lambda p: p.name)
+def test_corpus_case(cat, case):
+    assert_same(cat, case)
+
+
+@pytest.mark.parametrize("sample", SAMPLES, ids=lambda p: str(p.relative_to(REPO / "signatures" / "samples")))
+def test_signature_sample(cat, sample):
+    assert_same(cat, sample, _facts(sample))
+
+
+def test_examples(cat):
+    for ex in sorted((REPO / "examples").glob("*.log")):
+        assert_same(cat, ex)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("style,seed", [("mixed", 11), ("vllm", 12), ("sglang", 13), ("transformers", 14)])
+def test_generated_log(cat, tmp_path, style, seed):
+    gen = _gen()
+    out = tmp_path / f"gen-{style}.log"
+    manifest = gen.generate(out, 5 * 1024 * 1024, seed=seed, style=style, plants=5)
+    got = assert_same(cat, out)
+    ids = {f[0] for f in got["findings"]} | {f[0] for f in got["ruled_out"]}
+    for p in manifest["planted"]:
+        assert p["signature"] in ids, f"planted {p['signature']} ({p['sample']}) at line {p['line']} was not found"
+
+
+@pytest.mark.slow
+def test_chunk_boundaries(cat, tmp_path, monkeypatch):
+    """Failures planted across chunk boundaries, with a small chunk size."""
+    gen = _gen()
+    chunk = 64 * 1024
+    monkeypatch.setattr(ingest, "CHUNK", chunk)
+    out = tmp_path / "boundaries.log"
+    offsets = [chunk * k - 100 * k for k in range(1, 40, 3)]
+    manifest = gen.generate(out, 3 * 1024 * 1024, seed=21, style="vllm", at_offsets=offsets)
+    got = assert_same(cat, out)
+    ids = {f[0] for f in got["findings"]} | {f[0] for f in got["ruled_out"]}
+    for p in manifest["planted"]:
+        assert p["signature"] in ids
+
+
+def test_jobs_merge_equals_sequential(cat, tmp_path):
+    """--jobs: per-file scans in worker processes, merged in order, give the sequential result."""
+    from fp8triage.scan.ingest import expand_inputs
+    from fp8triage.pipeline import scan_sources
+
+    files = []
+    for i, p in enumerate(sorted(CORPUS.glob("*.log"))[:12] if CORPUS.is_dir() else SAMPLES[:12]):
+        dst = tmp_path / f"{i:02d}-{p.name}"
+        dst.write_bytes(p.read_bytes())
+        files.append(str(dst))
+    seq = scan_sources(expand_inputs(files), catalogue=cat)
+    par = scan_sources(expand_inputs(files), catalogue=cat, jobs=2)
+    assert summary(par) == summary(seq)
+
+
+@pytest.mark.slow
+def test_hyperscan_and_re_engines_agree(cat, tmp_path, monkeypatch):
+    """The same hits whichever engine runs (small spans use `re`, large ones Hyperscan)."""
+    from fp8triage.scan import prefilter
+
+    if not prefilter._hyperscan_available():
+        pytest.skip("hyperscan is not installed")
+    gen = _gen()
+    out = tmp_path / "engines.log"
+    gen.generate(out, 3 * 1024 * 1024, seed=31, style="mixed", plants=4)
+    data = out.read_bytes()
+    pf = Scanner(cat).prefilter
+    monkeypatch.setattr(prefilter, "SMALL", 0)
+    hs = pf.hits(data)
+    assert pf._hs is not None  # noqa: SLF001 (it was Hyperscan)
+    rx = pf.hits(data, engine="re")
+    assert hs == rx
+    # and both agree with the one-line check the exhaustive path uses
+    starts, flags = rx
+    notable = {s for s in starts if flags[s] & prefilter.NOTABLE}
+    pos = 0
+    for line in data.split(b"\n"):
+        assert pf.contains_anchor(line) == (pos in notable)
+        pos += len(line) + 1

@@ -1,0 +1,191 @@
+"""Ingest: every input format reaches the same findings, line numbers survive, bad input is one sentence."""
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+
+from fp8triage.scan.ingest import IngestError, Source, expand_inputs, read_chunks
+from fp8triage.pipeline import scan_paths, scan_text
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "vllm-rtx5090-unknown-sf.log"
+
+CRASH = (
+    "INFO 08-11 09:14:21 [cuda.py:398] Device 0: NVIDIA GeForce RTX 5090, compute capability 12.0\n"
+    "Traceback (most recent call last):\n"
+    '  File "/usr/lib/python3/dist-packages/vllm/utils/deep_gemm.py", line 494, in transform_sf_into_required_layout\n'
+    "    return _impl(sf)\n"
+    "RuntimeError: Assertion error (/workspace/.deps/deepgemm-src/csrc/apis/layout.hpp:59): Unknown SF transformation\n"
+)
+ASSERT_LINE = 5
+
+
+def _top(result):
+    assert result.findings, "expected a finding"
+    f = result.findings[0]
+    return f.id, f.evidence[0].lineno
+
+
+def test_plain_text_file(tmp_path):
+    p = tmp_path / "server.log"
+    p.write_text(CRASH)
+    r = scan_paths([str(p)])
+    assert _top(r) == ("deepgemm-unknown-sf-transformation", ASSERT_LINE)
+    assert r.findings[0].evidence[0].source == str(p)
+    assert r.inputs[0].lines == 5 and r.inputs[0].format == "text"
+
+
+def test_gzip_detected_by_content_not_name(tmp_path):
+    p = tmp_path / "server.log.1"  # no .gz suffix
+    p.write_bytes(gzip.compress(CRASH.encode()))
+    r = scan_paths([str(p)])
+    assert _top(r) == ("deepgemm-unknown-sf-transformation", ASSERT_LINE)
+    assert r.inputs[0].format.startswith("gzip")
+
+
+def test_truncated_gzip_keeps_readable_part(tmp_path):
+    body = (CRASH + "INFO filler line\n" * 20000).encode()
+    data = gzip.compress(body)
+    p = tmp_path / "cut.log.gz"
+    p.write_bytes(data[: len(data) // 2])
+    r = scan_paths([str(p)])
+    assert _top(r)[0] == "deepgemm-unknown-sf-transformation"
+    assert any("truncated" in w or "corrupt" in w for w in r.warnings)
+
+
+def test_k8s_json_lines(tmp_path):
+    p = tmp_path / "pod.log"
+    with p.open("w") as fh:
+        for line in CRASH.splitlines():
+            fh.write(json.dumps({"log": line + "\n", "stream": "stderr", "time": "2026-08-11T09:14:21.1Z"}) + "\n")
+    r = scan_paths([str(p)])
+    assert _top(r) == ("deepgemm-unknown-sf-transformation", ASSERT_LINE)
+    assert r.inputs[0].format == "jsonl"
+    assert r.findings[0].evidence[0].text.startswith("RuntimeError: Assertion error")
+
+
+def test_kubectl_prefix_ansi_and_crlf():
+    text = "".join(f"[pod/vllm-0/vllm] \x1b[31m{ln}\x1b[0m\r\n" for ln in CRASH.splitlines())
+    r = scan_text(text)
+    f = r.findings[0]
+    assert f.id == "deepgemm-unknown-sf-transformation"
+    assert "\x1b" not in f.evidence[0].text and "\r" not in f.evidence[0].text
+    assert f.workers == ["pod/vllm-0"]
+
+
+def test_a_log_quoted_in_an_issue_reply_keeps_its_structure():
+    from fp8triage.scan.normalise import LineFormat, normalise
+
+    line = normalise(b"> > (VllmWorker rank=2 pid=7) ERROR 08-11 09:14:21 [core.py:1]   File \"x.py\", line 3",
+                     "t", 1, LineFormat())
+    assert (line.worker, line.level, line.text) == ("VllmWorker rank=2", "ERROR", '  File "x.py", line 3')
+    r = scan_text("".join(f"> {ln}\n" for ln in CRASH.splitlines()))
+    assert _top(r) == ("deepgemm-unknown-sf-transformation", ASSERT_LINE)
+    assert not r.findings[0].evidence[0].text.startswith(">")
+
+
+@pytest.mark.parametrize("raw,level,text", [
+    (b"E1203 09:00:00.123456  4242 core.cc:12] Assertion failed: x", "ERROR", "Assertion failed: x"),
+    (b"W1203 09:00:00.123456  4242 core.cc:12] slow path", "WARNING", "slow path"),
+    (b"2025-08-01 09:00:00.123 | ERROR    | sglang.srt:run:12 - Scheduler hit an exception", "ERROR",
+     "Scheduler hit an exception"),
+    (b"[TensorRT-LLM][ERROR] Assertion failed: fp8", "ERROR", "Assertion failed: fp8"),
+    (b"Dec  3 06:00:00 gpu-node-7 vllm[4242]: RuntimeError: boom", None, "RuntimeError: boom"),
+    (b"2025-08-01T09:00:00+0000 gpu-node-7 python3[9]: RuntimeError: boom", None, "RuntimeError: boom"),
+])
+def test_other_loggers_headers_are_read(raw, level, text):
+    from fp8triage.scan.normalise import LineFormat, normalise
+
+    line = normalise(raw, "t", 1, LineFormat())
+    assert (line.level, line.text) == (level, text)
+
+
+def test_invalid_utf8_and_nul_bytes_survive():
+    data = b"\xff\xfe garbage \x00\x00 bytes\n" + CRASH.encode() + b"\x80\x81\n"
+    r = scan_text(data)
+    assert _top(r) == ("deepgemm-unknown-sf-transformation", ASSERT_LINE + 1)
+
+
+def test_directory_is_searched(tmp_path):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "worker.log").write_text(CRASH)
+    (tmp_path / ".hidden.log").write_text(CRASH)
+    sources = expand_inputs([str(tmp_path)])
+    assert [s.name for s in sources] == [str(tmp_path / "a" / "worker.log")]
+    assert _top(scan_paths([str(tmp_path)]))[0] == "deepgemm-unknown-sf-transformation"
+
+
+@pytest.mark.parametrize(
+    "make, message",
+    [
+        (lambda d: str(d / "missing.log"), "no such file or directory"),
+        (lambda d: str(d), "holds no log files"),
+    ],
+)
+def test_bad_input_is_one_clear_error(tmp_path, make, message):
+    with pytest.raises(IngestError, match=message):
+        expand_inputs([make(tmp_path)])
+
+
+def test_chunks_end_at_newlines_and_cut_long_lines():
+    data = (b"a" * 100 + b"\n") * 50 + b"x" * 3000 + b"\nlast"
+    src = Source("mem", None, len(data), data=data)
+    chunks = list(read_chunks(src, chunk_size=256))
+    assert all(c.endswith(b"\n") for c in chunks[:-1])
+    assert b"".join(chunks) == data  # nothing lost at this size
+
+
+@pytest.mark.slow
+def test_line_numbers_survive_chunk_boundaries(monkeypatch):
+    import fp8triage.scan.ingest as ingest
+
+    filler = "INFO 08-11 09:14:21 [engine.py:1] Avg prompt throughput: 0.0 tokens/s\n" * 3000
+    text = filler + CRASH + filler
+    expected = filler.count("\n") + ASSERT_LINE
+    monkeypatch.setattr(ingest, "CHUNK", 4096)
+    r = scan_text(text)
+    assert _top(r) == ("deepgemm-unknown-sf-transformation", expected)
+
+
+# -- binary input (issue 16, item 7) ----------------------------------------------------------------
+
+def test_binary_file_is_skipped_with_one_warning_and_does_not_fail_ci(tmp_path):
+    """An executable among the logs: one warning naming it, no unknown errors made of replacement
+    characters, exit 0 (a CI job that scans a directory does not fail on it), the real log still read."""
+    import json as _json
+
+    from click.testing import CliRunner
+
+    from fp8triage.cli import cli
+
+    elf = tmp_path / "ls"
+    elf.write_bytes(b"\x7fELF\x02\x01\x01\x00" + bytes(range(256)) * 200 + b"\nError: \xff\xfe\n" * 50)
+    r = CliRunner().invoke(cli, ["scan", str(elf), "--no-history"], catch_exceptions=False)
+    assert r.exit_code == 0, r.output
+    assert f"warning: {elf}: an ELF executable or library, not a text log; skipped" in r.output
+    assert "UNKNOWN ERRORS" not in r.output and "\ufffd" not in r.output
+    log = tmp_path / "server.log"
+    log.write_bytes(EXAMPLE.read_bytes())
+    r = CliRunner().invoke(cli, ["scan", str(elf), str(log), "--format", "json", "--no-history"], catch_exceptions=False)
+    doc = _json.loads(r.output)
+    assert r.exit_code == 3 and doc["findings"][0]["source"] == str(log)
+    assert [w for w in doc["warnings"] if "not a text log" in w] == [f"{elf}: an ELF executable or library, not a text log; skipped"]
+    assert doc["inputs"][0]["format"] == "binary" and not doc["unknown_errors"]
+
+
+def test_random_bytes_are_binary_but_logs_with_some_garbage_are_text():
+    import random
+
+    from fp8triage.scan.binary import binary_kind
+
+    rnd = random.Random(5)
+    assert binary_kind(bytes(rnd.randrange(256) for _ in range(20_000))) == "binary data"
+    log = EXAMPLE.read_bytes()
+    assert binary_kind(log) is None
+    assert binary_kind(b"\x00\xff\xfe junk \x00\n" * 20 + log) is None  # NUL bytes and invalid UTF-8 in a log
+    assert binary_kind("ログ: エラー ✓\n".encode() * 100) is None  # UTF-8 text
+    assert binary_kind(b"\x1b[31mERROR\x1b[0m failed\n" * 100) is None  # ANSI colours
+    assert binary_kind(b"GIF87a\n" + log) is None  # a file signature alone, in front of text, is a log line
+    assert binary_kind(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x01\x00") == "a PNG image"

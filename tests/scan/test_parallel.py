@@ -1,0 +1,265 @@
+"""One scan path, four ways to feed it (issue 13): the prefiltered scan, the exhaustive reference
+(``--no-prefilter``), follow mode (line by line) and the parallel scan of byte ranges give the
+same result on the corpus, every signature sample and every bench mix; and signals stop every
+worker of a parallel scan (issue 16 item 5)."""
+from __future__ import annotations
+
+import importlib.util
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from fp8triage.scan import parallel
+from fp8triage.catalogue.loader import load_catalogue
+from fp8triage.scan.ingest import Source
+from fp8triage.scan.follow import Follower
+from fp8triage.pipeline import Scanner, scan_paths
+
+pytestmark = pytest.mark.slow  # the whole module: `make check` leaves it to `make test`
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests"))
+from corpuspath import corpus_dir  # noqa: E402
+from test_equivalence import _facts, summary  # noqa: E402
+
+CORPUS = corpus_dir()
+CASES = sorted((CORPUS / "cases").glob("*.log")) if CORPUS else []
+SAMPLES = sorted((ROOT / "signatures" / "samples").glob("**/*.log"))
+MIXES = ("startup", "warnings", "debug", "errors", "k8s", "sglang")
+
+
+@pytest.fixture(scope="module")
+def cat():
+    return load_catalogue()
+
+
+def _mixes():
+    spec = importlib.util.spec_from_file_location("mixes", ROOT / "bench" / "mixes.py")
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("mixes", mod)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+class InlinePool:
+    """multiprocessing's Pool, run in this process (the split/merge logic without forking)."""
+
+    def __init__(self, n, initializer=None):
+        parallel._WORKER = Scanner(parallel._PARENT.cat, exhaustive=parallel._PARENT.exhaustive,
+                                   prefilter=parallel._PARENT.prefilter)
+
+    def imap(self, fn, tasks):
+        return (fn(t) for t in tasks)
+
+    def close(self):
+        pass
+
+    def join(self):
+        pass
+
+    def terminate(self):
+        pass
+
+
+class InlineContext:
+    Pool = InlinePool
+
+
+def _batch(cat, path: Path, exhaustive=False, facts=()):
+    return summary(scan_paths([str(path)], catalogue=cat, exhaustive=exhaustive, cli_facts=list(facts)))
+
+
+def _split(cat, path: Path, monkeypatch, facts=(), parts=3, warm=2048):
+    """The parallel scan with ``parts`` ranges per file, in process."""
+    import multiprocessing
+
+    monkeypatch.setattr(parallel, "SPLIT_MIN", 1)
+    monkeypatch.setattr(parallel, "PARALLEL_MIN", 1)
+    monkeypatch.setattr(parallel, "WARM", warm)
+    monkeypatch.setattr(multiprocessing, "get_context", lambda _kind: InlineContext())
+    return summary(scan_paths([str(path)], catalogue=cat, jobs=parts, cli_facts=list(facts)))
+
+
+def _follow(cat, path: Path, facts=()):
+    fl = Follower(cat, str(path), facts, clock=lambda: 0.0)
+    data = path.read_bytes()
+    lines = data.split(b"\n")
+    if lines and lines[-1] == b"":
+        lines.pop()
+    for raw in lines:
+        fl.feed(raw[:-1] if raw.endswith(b"\r") else raw)
+    fl.finish()
+    return summary(fl.result())
+
+
+def _same(a: dict, b: dict, what: str, skip=()):
+    for key in a:
+        if key not in skip:
+            assert a[key] == b[key], f"{what}: {key} differs"
+
+
+def _check(cat, path, monkeypatch, facts=(), parts=3, warm=2048):
+    ref = _batch(cat, path, exhaustive=True, facts=facts)
+    _same(ref, _batch(cat, path, facts=facts), f"{path.name} prefiltered")
+    _same(ref, _split(cat, path, monkeypatch, facts, parts, warm), f"{path.name} parallel")
+    # follow mode reads lines as a stream: byte and line counts and long-line warnings are its own
+    _same(ref, _follow(cat, path, facts), f"{path.name} follow", skip=("inputs", "warnings"))
+
+
+@pytest.mark.skipif(not CASES, reason="the shared corpus (../shared/corpus) is not beside this checkout")
+@pytest.mark.parametrize("case", CASES, ids=lambda p: p.name)
+def test_corpus_case_four_ways(cat, case, monkeypatch):
+    _check(cat, case, monkeypatch)
+
+
+@pytest.mark.parametrize("sample", SAMPLES, ids=lambda p: str(p.relative_to(ROOT / "signatures" / "samples")))
+def test_signature_sample_four_ways(cat, sample, monkeypatch):
+    _check(cat, sample, monkeypatch, _facts(sample))
+
+
+@pytest.mark.parametrize("mix", MIXES)
+def test_bench_mix_four_ways(cat, mix, tmp_path, monkeypatch):
+    out = tmp_path / f"{mix}.log"
+    man = _mixes().generate(out, 1_500_000, mix, seed=7, plants=3)
+    _check(cat, out, monkeypatch, parts=5, warm=16 * 1024)
+    ids = {f[0] for f in _batch(cat, out)["findings"]} | {f[0] for f in _batch(cat, out)["ruled_out"]}
+    for p in man["planted"]:
+        if not p["signature"].startswith("preflight-"):
+            assert p["signature"] in ids, f"{mix}: planted {p['signature']} not found"
+
+
+def test_real_worker_processes_merge_exactly(cat, tmp_path, monkeypatch):
+    """Forked workers, ranges handed over between them (a stale open event of a silent worker
+    passes through ranges; others are re-scanned in the parent where the warm-up missed them)."""
+    out = tmp_path / "errors.log"
+    _mixes().generate(out, 3_000_000, "errors", seed=3, plants=4)
+    ref = _batch(cat, out)
+    monkeypatch.setattr(parallel, "SPLIT_MIN", 1)
+    monkeypatch.setattr(parallel, "PARALLEL_MIN", 1)
+    monkeypatch.setattr(parallel, "WARM", 4096)
+    for jobs in (2, 4):
+        assert summary(scan_paths([str(out)], catalogue=cat, jobs=jobs)) == ref
+
+
+def _quiet_workers_log(path: Path, seed: int) -> None:
+    """Workers whose error records are continued (the same header on the next record, as vLLM logs
+    a multi-line message) near and far: around the expiry distance, with hits in between."""
+    import random
+
+    rnd = random.Random(seed)
+    out = []
+    for i in range(1500):
+        r = rnd.random()
+        w = rnd.randrange(6)
+        if r < 0.05:
+            out.append(f"(VllmWorker rank={w} pid={50 + w}) ERROR 08-11 09:14:00 [core.py:1] step {i} failed")
+        elif r < 0.07:
+            out.append(f"(VllmWorker rank={w} pid={50 + w}) ERROR 08-11 09:14:00 [core.py:1] RuntimeError: boom {i % 3}")
+        elif r < 0.075:
+            out.append("WARNING 08-11 09:14:00 [x.py:1] no worker prefix; and this warning is long enough to wrap")
+        elif r < 0.08:
+            out.append(f"(APIServer pid=1) ERROR 08-11 09:14:00 [api.py:1] request {i} Error")
+        else:
+            out.append(f"(APIServer pid=1) INFO 08-11 09:14:00 [api.py:1] request {i} done")
+    path.write_text("\n".join(out) + "\n")
+
+
+@pytest.mark.parametrize("seed,near,warm", [(1, 32 * 1024, 512), (2, 200, 64), (3, 1000, 64), (4, 200, 4096)])
+def test_events_expire_alike_four_ways(cat, tmp_path, monkeypatch, seed, near, warm):
+    from fp8triage.scan import events, selector
+
+    monkeypatch.setattr(events, "QUIET_LINES", 40)  # expiries everywhere in 1,500 lines
+    monkeypatch.setattr(selector, "NEAR", near)  # the near search, and the search to the expiry line
+    path = tmp_path / "quiet.log"
+    _quiet_workers_log(path, seed)
+    # a small warm-up: events open where ranges meet are settled by the parent (handover)
+    _check(cat, path, monkeypatch, parts=7, warm=warm)
+
+
+def test_an_event_expires_when_its_worker_is_quiet_long_enough(cat):
+    from fp8triage.scan.events import QUIET_LINES
+
+    def heads(gap: int) -> list[str]:
+        lines = ["(VllmWorker rank=1 pid=5) ERROR 08-11 09:14:00 [core.py:1] first failure"]
+        lines += [f"(APIServer pid=1) INFO 08-11 09:14:00 [api.py:1] request {i}" for i in range(gap)]
+        lines += ["(VllmWorker rank=1 pid=5) ERROR 08-11 09:14:00 [core.py:1] second failure"]
+        data = ("\n".join(lines) + "\n").encode()
+        sc = Scanner(cat)
+        sc.scan_source(Source("q.log", None, len(data), data=data))
+        return sorted(g.event.message for g in sc.groups.values())
+
+    # a record with the same header right after (or soon after) continues the message
+    assert heads(10) == ["first failure second failure"]
+    assert heads(QUIET_LINES - 1) == ["first failure second failure"]
+    # the worker was quiet for QUIET_LINES lines: the first event was complete
+    assert heads(QUIET_LINES) == ["first failure", "second failure"]
+
+
+# -- signals (issue 16 item 5) ---------------------------------------------------------------------
+
+def _children(pid: int) -> set[int]:
+    out: set[int] = set()
+    try:
+        for task in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{task}/children") as fh:
+                out |= {int(x) for x in fh.read().split()}
+    except OSError:
+        pass
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().split(") ", 1)[1][:1] not in ("Z", "X")
+    except OSError:
+        return False
+
+
+@pytest.fixture(scope="module")
+def big_log(tmp_path_factory):
+    """A log that keeps two workers busy for many seconds: every line an error record (each one
+    an event to assemble and group; warnings no signature claims are skipped undecoded)."""
+    block = "".join(f"(VllmWorker rank={i % 8} pid={100 + i % 8}) ERROR 08-11 09:14:{i % 60:02d} [x.py:{i}] "
+                    f"request {i} failed; total_num_cumulative_preemption={i}\n" for i in range(2000))
+    path = tmp_path_factory.mktemp("big") / "busy.log"
+    data = block.encode() * (48 * 1024 * 1024 // len(block))
+    path.write_bytes(data)
+    return path
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs /proc (Linux)")
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP], ids=lambda s: s.name)
+def test_signal_stops_every_worker(big_log, tmp_path, sig):
+    env = dict(os.environ, PYTHONPATH=str(ROOT), HOME=str(tmp_path), FP8TRIAGE_NO_PROGRESS="1")
+    p = subprocess.Popen([sys.executable, "-m", "fp8triage", "scan", str(big_log), "-j", "2", "--no-history",
+                          "--format", "json", "-o", str(tmp_path / "out.json")],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    try:
+        deadline = time.monotonic() + 60
+        workers: set[int] = set()
+        while time.monotonic() < deadline and len(workers) < 2:
+            workers = {c for c in _children(p.pid) if _alive(c)}
+            assert p.poll() is None, p.stderr.read().decode()
+            time.sleep(0.05)
+        assert len(workers) >= 2, "the parallel scan did not start its workers"
+        time.sleep(0.5)
+        p.send_signal(sig)
+        rc = p.wait(timeout=10)  # promptly, not after the workers finish their ranges
+        assert rc == 128 + sig, (rc, p.stderr.read().decode()[-2000:])
+        time.sleep(0.5)
+        assert not [w for w in workers if _alive(w)], "workers outlived the parent"
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+        for w in _children(p.pid):
+            try:
+                os.kill(w, signal.SIGKILL)
+            except OSError:
+                pass
