@@ -8,13 +8,17 @@ creating the CUDA context, importing the transformers modules the remedy checks 
 ``kernels``, loading the finegrained-fp8 hub kernel, and importing ``deep_gemm`` (each only where it is
 installed). It runs alone (``--alone`` times; with ``--pycache DIR`` also with that bytecode folder, as
 the runner uses on an image without bytecode), then N copies of the torch + CUDA context part at once
-(``--concurrent``), to show what simultaneous worker starts cost each other. Prints one JSON object.
+(``--concurrent``), to show what simultaneous worker starts cost each other; ``--concurrent-all N`` does
+the same for the whole chain (what the remedy lanes do). With ``--importtime FILE`` one more chain runs
+under ``python -X importtime`` (with the bytecode folder); its raw trace goes to FILE and the modules
+that cost most go into the JSON (``importtime``). Prints one JSON object.
 """
 from __future__ import annotations
 
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -58,13 +62,31 @@ print(json.dumps(out))
 """
 
 
-def child(what: str, pycache: str | None = None) -> subprocess.Popen:
+def child(what: str, pycache: str | None = None, importtime: bool = False) -> subprocess.Popen:
     env = dict(os.environ)
     if pycache:
         env["PYTHONPYCACHEPREFIX"] = pycache
         env.pop("PYTHONDONTWRITEBYTECODE", None)
-    return subprocess.Popen([sys.executable, "-c", CHILD, what, KERNELS], stdout=subprocess.PIPE,
+    flags = ["-X", "importtime"] if importtime else []
+    return subprocess.Popen([sys.executable, *flags, "-c", CHILD, what, KERNELS], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, env=env)
+
+
+def import_costs(trace: str, top: int = 40) -> dict:
+    """From a ``-X importtime`` trace: seconds of own time per top-level package, and the modules with
+    the largest cumulative time (nesting depth kept, so that the chain that pulled each in is visible)."""
+    own: dict[str, float] = {}
+    rows = []
+    for line in trace.splitlines():
+        m = re.match(r"import time:\s+(\d+) \|\s+(\d+) \|( *)(\S+)", line)
+        if not m:
+            continue
+        self_us, cum_us, depth, name = int(m[1]), int(m[2]), len(m[3]) // 2, m[4]
+        own[name.split(".")[0]] = own.get(name.split(".")[0], 0.0) + self_us / 1e6
+        rows.append((cum_us / 1e6, depth, name))
+    rows.sort(reverse=True)
+    return {"own_s_by_package": {k: round(v, 3) for k, v in sorted(own.items(), key=lambda kv: -kv[1])[:15]},
+            "largest_cumulative": [[round(c, 3), d, n] for c, d, n in rows[:top]]}
 
 
 def finish(p: subprocess.Popen, t: float) -> dict:
@@ -83,6 +105,8 @@ def main() -> None:
     ap.add_argument("--alone", type=int, default=1, help="how many times to run every phase alone")
     ap.add_argument("--pycache", default=None,
                     help="also run the phases alone with this bytecode folder (PYTHONPYCACHEPREFIX), as the runner does")
+    ap.add_argument("--concurrent-all", type=int, default=0, help="also run this many whole chains at once")
+    ap.add_argument("--importtime", default=None, help="write a -X importtime trace of the whole chain here")
     args = ap.parse_args()
     doc: dict = {"python": sys.version.split()[0], "cpus": os.cpu_count(), "alone": [], "concurrent": {}}
     t = time.perf_counter()
@@ -101,6 +125,17 @@ def main() -> None:
         procs = [child("torch") for _ in range(n)]
         runs = [finish(p, t) for p in procs]
         doc["concurrent"][str(n)] = {"wall_s": round(time.perf_counter() - t, 3), "runs": runs}
+    if args.concurrent_all:
+        t = time.perf_counter()
+        procs = [child("all", args.pycache) for _ in range(args.concurrent_all)]
+        runs = [finish(p, t) for p in procs]
+        doc["concurrent_all"] = {"n": args.concurrent_all, "wall_s": round(time.perf_counter() - t, 3), "runs": runs}
+    if args.importtime:
+        p = child("all", args.pycache, importtime=True)
+        out, err = p.communicate(timeout=300)
+        with open(args.importtime, "w", encoding="utf-8") as f:
+            f.write(err)
+        doc["importtime"] = import_costs(err)
     print(json.dumps(doc, indent=1))
 
 

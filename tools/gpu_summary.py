@@ -59,6 +59,16 @@ def phases(path: str) -> None:
         torch_s = [r.get("import_torch_s") for r in c.get("runs", [])]
         ctx_s = [r.get("cuda_context_s") for r in c.get("runs", [])]
         print(f"  {n} at once: wall {c.get('wall_s')} s; torch {torch_s}; CUDA context {ctx_s}; each {walls}")
+    if doc.get("concurrent_all"):
+        c = doc["concurrent_all"]
+        print(f"  {c.get('n')} whole chains at once: wall {c.get('wall_s')} s")
+        for r in c.get("runs", []):
+            print(f"    {r}")
+    imp = doc.get("importtime")
+    if imp:
+        print(f"  -X importtime, own seconds by package: {imp.get('own_s_by_package')}")
+        for cum, depth, name in imp.get("largest_cumulative", [])[:30]:
+            print(f"    {cum:7.3f} s {'  ' * depth}{name}")
 
 
 if __name__ == "__main__":
