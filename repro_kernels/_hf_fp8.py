@@ -17,6 +17,11 @@ were rounded up to powers of two without requantizing (the mechanism the remedie
 flips in a tiny random MoE make logits a noisy yardstick. (No bf16 forward is run: the module checks
 are the verdict, and the bf16 model's logits only fed that informational figure, for 0.5 s on the
 H200.) Everything here needs CUDA; :func:`available` says why not otherwise.
+
+Before transformers is imported, :func:`hide_unused` makes the packages that transformers imports only
+for features these checks never use look absent in this process (``UNUSED``: scikit-learn, which its
+assisted-generation code imports and which drags in scipy, pandas and pyarrow). The FP8 code path is
+unchanged by that; the result names what was hidden (``hidden_packages``).
 """
 from __future__ import annotations
 
@@ -25,6 +30,7 @@ import importlib
 import importlib.metadata
 import importlib.util
 import os
+import sys
 import tempfile
 import time
 
@@ -38,8 +44,36 @@ MODULE_TOL = 0.1  # FP8 activation quantization gives ~0.03 per GEMM; a wrong sc
 os.environ.setdefault("TRITON_CACHE_AUTOTUNING", "1")
 
 
+# Packages transformers imports only for what the remedy checks never do, when they are installed:
+# scikit-learn, for assisted generation's candidate generator (`from sklearn.metrics import roc_curve` when
+# importing any model), pulls in scipy, pandas and pyarrow: 1.4 s of a 6.2 s start on the H200's image
+# (-X importtime, docs/gpu-validation.md run 7), the largest single item after torch itself.
+UNUSED = ("sklearn",)
+
+
+def hide_unused(device: str | None = None) -> list[str]:
+    """Make the ``UNUSED`` packages look absent to transformers in this process, before it is imported.
+
+    ``sys.modules[name] = None`` makes ``importlib.util.find_spec`` (transformers' availability check)
+    report the package as not installed and an import of it fail; a package already imported here is
+    left alone. Returns the names hidden now. (``device`` is there so that a worker can call this as a
+    ``PRELOAD`` entry.)
+    """
+    hidden = []
+    for name in UNUSED:
+        if name not in sys.modules and importlib.util.find_spec(name) is not None:
+            sys.modules[name] = None  # type: ignore[assignment]
+            hidden.append(name)
+    return hidden
+
+
+def hidden_packages() -> list[str]:
+    return [n for n in UNUSED if n in sys.modules and sys.modules[n] is None]
+
+
 def available() -> tuple[bool, str]:
     """Whether transformers' FP8 path and the finegrained-fp8 hub kernel can run here; else why not."""
+    hide_unused()
     for mod in ("transformers", "kernels"):
         if importlib.util.find_spec(mod) is None:
             return False, f"the {mod} package is not installed"
@@ -234,7 +268,7 @@ def run(remedy: str, seed: int = 0) -> dict:
             "kernel_calls": calls, "tokens": int(ids.numel()), "phase_s": phase,
             "linear_vs_fp32_reference": _summary(checks["FP8Linear"]),
             "experts_vs_fp32_reference": _summary(checks["FP8Experts"]),
-            "rounded_scales_vs_fp8_logits": C.compare(bad, out)}
+            "rounded_scales_vs_fp8_logits": C.compare(bad, out), "hidden_packages": hidden_packages()}
 
 
 def judge(r: dict, entry: str) -> tuple[bool, str]:

@@ -9,7 +9,8 @@ creating the CUDA context, importing the transformers modules the remedy checks 
 installed). It runs alone (``--alone`` times; with ``--pycache DIR`` also with that bytecode folder, as
 the runner uses on an image without bytecode), then N copies of the torch + CUDA context part at once
 (``--concurrent``), to show what simultaneous worker starts cost each other; ``--concurrent-all N`` does
-the same for the whole chain (what the remedy lanes do). With ``--importtime FILE`` one more chain runs
+the same for the whole chain as the remedy lanes' workers run it (``alone_as_worker`` once alone: the
+packages ``_hf_fp8.hide_unused`` hides, hidden). With ``--importtime FILE`` one more such chain runs
 under ``python -X importtime`` (with the bytecode folder); its raw trace goes to FILE and the modules
 that cost most go into the JSON (``importtime``). Prints one JSON object.
 """
@@ -44,12 +45,16 @@ def ctx():
     torch.zeros(1, device="cuda"); torch.cuda.synchronize()
 lap("cuda_context_s", ctx)
 if sys.argv[1] == "all":
+    sys.path.insert(0, sys.argv[2])
+    if importlib.util.find_spec("transformers") and len(sys.argv) > 3:  # as the remedy lanes' workers do
+        import _hf_fp8
+        out["hidden_from_transformers"] = _hf_fp8.hide_unused()
+        t0 = time.perf_counter()
     if importlib.util.find_spec("transformers"):
         lap("import_transformers_fp8_s", lambda: importlib.import_module("transformers.integrations.finegrained_fp8"))
         lap("import_mixtral_s", lambda: importlib.import_module("transformers.models.mixtral.modeling_mixtral"))
     if importlib.util.find_spec("kernels"):
         lap("import_kernels_s", lambda: importlib.import_module("kernels"))
-        sys.path.insert(0, sys.argv[2])
         def hub():
             import _hf_fp8
             ok, why = _hf_fp8.available()
@@ -62,13 +67,14 @@ print(json.dumps(out))
 """
 
 
-def child(what: str, pycache: str | None = None, importtime: bool = False) -> subprocess.Popen:
+def child(what: str, pycache: str | None = None, importtime: bool = False, hide: bool = False) -> subprocess.Popen:
     env = dict(os.environ)
     if pycache:
         env["PYTHONPYCACHEPREFIX"] = pycache
         env.pop("PYTHONDONTWRITEBYTECODE", None)
     flags = ["-X", "importtime"] if importtime else []
-    return subprocess.Popen([sys.executable, *flags, "-c", CHILD, what, KERNELS], stdout=subprocess.PIPE,
+    extra = ["hide"] if hide else []  # hide what the remedy lanes' workers hide (_hf_fp8.hide_unused)
+    return subprocess.Popen([sys.executable, *flags, "-c", CHILD, what, KERNELS, *extra], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, env=env)
 
 
@@ -120,6 +126,10 @@ def main() -> None:
         for _ in range(args.alone + 1):  # the first run may still be writing bytecode
             t = time.perf_counter()
             doc["alone_with_bytecode"].append(finish(child("all", args.pycache), t))
+        doc["alone_as_worker"] = []  # with bytecode, and hiding what the remedy lanes' workers hide
+        for _ in range(args.alone):
+            t = time.perf_counter()
+            doc["alone_as_worker"].append(finish(child("all", args.pycache, hide=True), t))
     for n in [int(x) for x in args.concurrent.split(",") if x.strip()]:
         t = time.perf_counter()
         procs = [child("torch") for _ in range(n)]
@@ -127,11 +137,11 @@ def main() -> None:
         doc["concurrent"][str(n)] = {"wall_s": round(time.perf_counter() - t, 3), "runs": runs}
     if args.concurrent_all:
         t = time.perf_counter()
-        procs = [child("all", args.pycache) for _ in range(args.concurrent_all)]
+        procs = [child("all", args.pycache, hide=True) for _ in range(args.concurrent_all)]
         runs = [finish(p, t) for p in procs]
         doc["concurrent_all"] = {"n": args.concurrent_all, "wall_s": round(time.perf_counter() - t, 3), "runs": runs}
     if args.importtime:
-        p = child("all", args.pycache, importtime=True)
+        p = child("all", args.pycache, importtime=True, hide=True)
         out, err = p.communicate(timeout=300)
         with open(args.importtime, "w", encoding="utf-8") as f:
             f.write(err)

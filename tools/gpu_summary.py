@@ -51,7 +51,7 @@ def phases(path: str) -> None:
     except (OSError, ValueError):
         return
     print(f"phases ({path}): interpreter {doc.get('interpreter_start_s')} s")
-    for key in ("alone", "alone_with_bytecode"):
+    for key in ("alone", "alone_with_bytecode", "alone_as_worker"):
         for i, run in enumerate(doc.get(key, [])):
             print(f"  {key} #{i + 1}: {run}")
     for n, c in doc.get("concurrent", {}).items():

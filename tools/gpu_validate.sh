@@ -12,7 +12,7 @@
 #  3. lays out the hub kernel kernels-community/finegrained-fp8 where the `kernels` package loads local
 #     kernels (LOCAL_KERNELS=repo_id=path; a build/torch-cuda variant with metadata.json and the _ops
 #     module that the hub's kernel builder would generate);
-#  4. runs the repro suite (cold caches, then warm twice) with transformers 5.17.0, times a worker's
+#  4. runs the repro suite (cold caches, then warm three times, then warm without bytecode) with transformers 5.17.0, times a worker's
 #     start-up phases (tools/gpu_phases.py), runs fp32-sf-guard with 5.12.1, deepgemm-sf-layout with a
 #     mismatched DeepGEMM build, the GPU tests and the runner's planted-crash tests; JSON goes to OUTDIR.
 #
@@ -116,7 +116,7 @@ export FP8TRIAGE_CACHE_DIR=$W/fp8triage-cache
 step "repro suite, transformers 5.17.0 + kernels + DeepGEMM (cold caches, then warm twice, then warm without bytecode)"
 rm -rf "$DG_JIT_CACHE_DIR" "$TRITON_CACHE_DIR" "$FP8TRIAGE_CACHE_DIR"
 export PYTHONPATH=${DG:+$DG:}$W/site-517
-RUNS="cold warm warm2 nobytecode"; [ "$QUICK" = 1 ] && RUNS="cold warm"; [ "$PROFILE" = 1 ] && RUNS="cold warm warm2 warm3"
+RUNS="cold warm warm2 warm3 nobytecode"; [ "$QUICK" = 1 ] && RUNS="cold warm"; [ "$PROFILE" = 1 ] && RUNS="cold warm warm2 warm3"
 for run in $RUNS; do
   s=$(date +%s%N)
   [ $run = nobytecode ] && export FP8TRIAGE_REPRO_PYCACHE=off
@@ -153,11 +153,12 @@ PYTHONPATH= $PY -m pytest -q -p no:cacheprovider tests/test_repro_worker.py 2>&1
 PYTHONPATH= $PY -m pytest -q -p no:cacheprovider tests/test_repro.py -k "planted or crashing" 2>&1 | tail -6
 
 step "where a worker's start goes: each phase in a fresh process, alone and several at once"
-$PY tools/gpu_phases.py --alone 1 --concurrent 4,8 --pycache "$FP8TRIAGE_CACHE_DIR/pycache" > "$OUTDIR/phases.json"
+$PY tools/gpu_phases.py --alone 1 --concurrent 4,8 --concurrent-all 2 --pycache "$FP8TRIAGE_CACHE_DIR/pycache" \
+    --importtime "$W/importtime.txt" > "$OUTDIR/phases.json"
 $PY tools/gpu_summary.py --phases "$OUTDIR/phases.json"
 
 step "summary"
 $PY tools/gpu_summary.py "$OUTDIR"/repro-517-cold.json "$OUTDIR"/repro-517-warm.json "$OUTDIR"/repro-517-warm2.json \
-    "$OUTDIR"/repro-517-nobytecode.json \
+    "$OUTDIR"/repro-517-warm3.json "$OUTDIR"/repro-517-nobytecode.json \
     "$OUTDIR"/repro-512.json "$OUTDIR"/repro-mismatch.json
 echo "total $(since $t_all)"
