@@ -20,8 +20,9 @@ H200.) Everything here needs CUDA; :func:`available` says why not otherwise.
 
 Before transformers is imported, :func:`hide_unused` makes the packages that transformers imports only
 for features these checks never use look absent in this process (``UNUSED``: scikit-learn, which its
-assisted-generation code imports and which drags in scipy, pandas and pyarrow). The FP8 code path is
-unchanged by that; the result names what was hidden (``hidden_packages``).
+assisted-generation code imports and which drags in scipy, pandas and pyarrow; scipy and torchvision,
+for the object-detection losses and image processing). The FP8 code path is unchanged by that; the
+result names what was hidden (``hidden_packages``).
 """
 from __future__ import annotations
 
@@ -44,11 +45,13 @@ MODULE_TOL = 0.1  # FP8 activation quantization gives ~0.03 per GEMM; a wrong sc
 os.environ.setdefault("TRITON_CACHE_AUTOTUNING", "1")
 
 
-# Packages transformers imports only for what the remedy checks never do, when they are installed:
-# scikit-learn, for assisted generation's candidate generator (`from sklearn.metrics import roc_curve` when
-# importing any model), pulls in scipy, pandas and pyarrow: 1.4 s of a 6.2 s start on the H200's image
-# (-X importtime, docs/gpu-validation.md run 7), the largest single item after torch itself.
-UNUSED = ("sklearn",)
+# Packages transformers imports only for what the remedy checks never do, when they are installed (each
+# import is guarded by transformers' availability check): scikit-learn, for assisted generation's
+# candidate generator (`from sklearn.metrics import roc_curve` when importing any model), pulls in scipy,
+# pandas and pyarrow: 1.4 s of a 6.2 s start on the H200's image (-X importtime, docs/gpu-validation.md
+# runs 7-8), the largest single item after torch itself; then scipy (0.3 s: `linear_sum_assignment` for
+# the object-detection losses) and torchvision (0.14 s: image processing), both through modeling_utils.
+UNUSED = ("sklearn", "scipy", "torchvision")
 
 
 def hide_unused(device: str | None = None) -> list[str]:

@@ -189,8 +189,9 @@ def test_fp32_sf_guard_vulnerable_with_an_unguarded_library(tmp_path):
 
 
 def test_remedy_checks_hide_only_unused_packages_from_transformers(tmp_path):
-    """The remedy lanes hide scikit-learn from transformers (only its assisted generation imports it, for
-    1.4 s on the H200): it then looks absent to find_spec and an import fails; one already imported stays."""
+    """The remedy lanes hide scikit-learn (and scipy, torchvision) from transformers (only its assisted
+    generation imports scikit-learn, for 1.4 s on the H200): it then looks absent to find_spec and an
+    import fails; one already imported stays, and a package not on the list stays visible."""
     if not HAVE_TORCH:
         pytest.skip("torch is not installed")
     import os
@@ -198,6 +199,8 @@ def test_remedy_checks_hide_only_unused_packages_from_transformers(tmp_path):
 
     (tmp_path / "sklearn").mkdir()
     (tmp_path / "sklearn" / "__init__.py").write_text("LOADED = True\n")
+    (tmp_path / "numpy_like_needed").mkdir()  # a package not on the list stays visible
+    (tmp_path / "numpy_like_needed" / "__init__.py").write_text("")
     kdir = R.discover()["grouped-mm-experts"].parent
     probe = textwrap.dedent("""
         import importlib.util, json, sys
@@ -205,7 +208,8 @@ def test_remedy_checks_hide_only_unused_packages_from_transformers(tmp_path):
         if pre:
             import sklearn
         import _hf_fp8
-        hidden = _hf_fp8.hide_unused("cuda")
+        hidden = [n for n in _hf_fp8.hide_unused("cuda") if n == "sklearn"]  # scipy etc. may be installed too
+        assert importlib.util.find_spec("numpy_like_needed") is not None
         try:
             import sklearn
             imported = True
@@ -213,13 +217,16 @@ def test_remedy_checks_hide_only_unused_packages_from_transformers(tmp_path):
             imported = False
         print(json.dumps({"hidden": hidden, "listed": _hf_fp8.hidden_packages(), "imported": imported,
                           "spec": importlib.util.find_spec("sklearn") is not None,
-                          "again": _hf_fp8.hide_unused()}))
+                          "again": _hf_fp8.hide_unused(),
+                          "unused": list(_hf_fp8.UNUSED)}))
     """)
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(kdir), str(tmp_path)]))
     got = {}
     for mode in ("fresh", "pre"):
         out = subprocess.run([sys.executable, "-c", probe, mode], capture_output=True, text=True, env=env, timeout=120)
         got[mode] = json.loads(out.stdout.strip().splitlines()[-1])
+        assert set(got[mode].pop("unused")) == {"sklearn", "scipy", "torchvision"}
+        got[mode]["listed"] = [n for n in got[mode]["listed"] if n == "sklearn"]
     assert got["fresh"] == {"hidden": ["sklearn"], "listed": ["sklearn"], "imported": False, "spec": False, "again": []}
     assert got["pre"] == {"hidden": [], "listed": [], "imported": True, "spec": True, "again": []}
     # the workers of the remedy lanes hide it before importing transformers

@@ -152,10 +152,12 @@ step "planted crash / hang kernels, lanes and the shared DeepGEMM child (runner 
 PYTHONPATH= $PY -m pytest -q -p no:cacheprovider tests/test_repro_worker.py 2>&1 | tail -12
 PYTHONPATH= $PY -m pytest -q -p no:cacheprovider tests/test_repro.py -k "planted or crashing" 2>&1 | tail -6
 
+if [ "${GPUVAL_PHASES:-1}" = 1 ]; then  # GPUVAL_PHASES=0 leaves out this part (about 90 s)
 step "where a worker's start goes: each phase in a fresh process, alone and several at once"
 $PY tools/gpu_phases.py --alone 1 --concurrent 4,8 --concurrent-all 2 --pycache "$FP8TRIAGE_CACHE_DIR/pycache" \
     --importtime "$W/importtime.txt" > "$OUTDIR/phases.json"
 $PY tools/gpu_summary.py --phases "$OUTDIR/phases.json"
+fi
 
 step "summary"
 $PY tools/gpu_summary.py "$OUTDIR"/repro-517-cold.json "$OUTDIR"/repro-517-warm.json "$OUTDIR"/repro-517-warm2.json \

@@ -460,7 +460,7 @@ def lanes(todo: list[str], known: dict[str, Path]) -> list[list[str]]:
     return [p[2] for p in plan]
 
 
-STAGGER_S = 1.5  # a lane that imports no large library waits this long while the others import torch
+STAGGER_S = 2.5  # a lane that imports no large library waits this long while the others import torch
 
 
 def _start_delays(plan: list[list[str]], known: dict[str, Path]) -> list[float]:
