@@ -18,6 +18,7 @@ import pytest
 from click.testing import CliRunner
 
 from fp8triage.confirm import repro as R
+from fp8triage.render.repro import render_text
 from fp8triage.cli import cli
 from fp8triage.model import Finding, Remedy, Severity, Status, Truth
 
@@ -185,6 +186,53 @@ def test_fp32_sf_guard_vulnerable_with_an_unguarded_library(tmp_path):
                          text=True, env=env, timeout=120)
     r = json.loads(out.stdout)
     assert r["verdict"] == "not-applicable" and r["metrics"]["guard"] == "not-applicable"
+
+
+def test_remedy_checks_hide_only_unused_packages_from_transformers(tmp_path):
+    """The remedy lanes hide scikit-learn (and scipy, torchvision) from transformers (only its assisted
+    generation imports scikit-learn, for 1.4 s on the H200): it then looks absent to find_spec and an
+    import fails; one already imported stays, and a package not on the list stays visible."""
+    if not HAVE_TORCH:
+        pytest.skip("torch is not installed")
+    import os
+    import subprocess
+
+    (tmp_path / "sklearn").mkdir()
+    (tmp_path / "sklearn" / "__init__.py").write_text("LOADED = True\n")
+    (tmp_path / "numpy_like_needed").mkdir()  # a package not on the list stays visible
+    (tmp_path / "numpy_like_needed" / "__init__.py").write_text("")
+    kdir = R.discover()["grouped-mm-experts"].parent
+    probe = textwrap.dedent("""
+        import importlib.util, json, sys
+        pre = sys.argv[1] == "pre"
+        if pre:
+            import sklearn
+        import _hf_fp8
+        hidden = [n for n in _hf_fp8.hide_unused("cuda") if n == "sklearn"]  # scipy etc. may be installed too
+        assert importlib.util.find_spec("numpy_like_needed") is not None
+        try:
+            import sklearn
+            imported = True
+        except ImportError:
+            imported = False
+        print(json.dumps({"hidden": hidden, "listed": _hf_fp8.hidden_packages(), "imported": imported,
+                          "spec": importlib.util.find_spec("sklearn") is not None,
+                          "again": _hf_fp8.hide_unused(),
+                          "unused": list(_hf_fp8.UNUSED)}))
+    """)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(kdir), str(tmp_path)]))
+    got = {}
+    for mode in ("fresh", "pre"):
+        out = subprocess.run([sys.executable, "-c", probe, mode], capture_output=True, text=True, env=env, timeout=120)
+        got[mode] = json.loads(out.stdout.strip().splitlines()[-1])
+        assert set(got[mode].pop("unused")) == {"sklearn", "scipy", "torchvision"}
+        got[mode]["listed"] = [n for n in got[mode]["listed"] if n == "sklearn"]
+    assert got["fresh"] == {"hidden": ["sklearn"], "listed": ["sklearn"], "imported": False, "spec": False, "again": []}
+    assert got["pre"] == {"hidden": [], "listed": [], "imported": True, "spec": True, "again": []}
+    # the workers of the remedy lanes hide it before importing transformers
+    for rid in ("grouped-mm-experts", "triton-fp32-block-scales"):
+        preload = R._preload_hint(R.discover()[rid])
+        assert preload[0] == "_hf_fp8:hide_unused" and any(p.startswith("transformers.") for p in preload[1:]), rid
 
 
 @needs_torch
@@ -497,7 +545,7 @@ def test_render_text_mentions_verdicts_and_rerun():
     results = [{"id": "x-y", "verdict": "timeout", "reason": "killed", "mode": "cuda", "device": "NVIDIA H200",
                 "capability": "9.0", "wall_s": 3.0, "gpu_s": None, "command": "python x_y.py --device cuda --json",
                 "stderr_tail": ["boom"]}]
-    out = R.render_text(results, wall_s=3.2)
+    out = render_text(results, wall_s=3.2)
     assert "x-y" in out and "timeout" in out and "SM90" in out and "re-run: python x_y.py" in out
     assert "stderr: boom" in out and out.endswith("1 repro: 1 timeout in 3.2 s\n")
 

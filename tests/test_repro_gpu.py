@@ -102,7 +102,8 @@ def test_disable_deepgemm_linear_remedy_runs_the_hub_triton_kernel(suite):
     lin = lp["linear_vs_fp32_reference"]
     assert lin["calls"] >= 8 and lin["max_rel_err"] < 0.1 and lin["all_finite"]
     # the contrast: the same model with its scales rounded without requantizing is much further off
-    assert lp["rounded_scales_vs_bf16_logits"]["rel_err"] > 2 * lp["fp8_vs_bf16_logits"]["rel_err"]
+    # (run 5: the FP8 logits were 0.24 from the bf16 model's, the rounded ones 1.04)
+    assert lp["rounded_scales_vs_fp8_logits"]["rel_err"] > 0.3
 
 
 def test_grouped_mm_remedy_runs_the_hub_grouped_kernel(suite):

@@ -51,7 +51,7 @@ def phases(path: str) -> None:
     except (OSError, ValueError):
         return
     print(f"phases ({path}): interpreter {doc.get('interpreter_start_s')} s")
-    for key in ("alone", "alone_with_bytecode"):
+    for key in ("alone", "alone_with_bytecode", "alone_as_worker"):
         for i, run in enumerate(doc.get(key, [])):
             print(f"  {key} #{i + 1}: {run}")
     for n, c in doc.get("concurrent", {}).items():
@@ -59,6 +59,16 @@ def phases(path: str) -> None:
         torch_s = [r.get("import_torch_s") for r in c.get("runs", [])]
         ctx_s = [r.get("cuda_context_s") for r in c.get("runs", [])]
         print(f"  {n} at once: wall {c.get('wall_s')} s; torch {torch_s}; CUDA context {ctx_s}; each {walls}")
+    if doc.get("concurrent_all"):
+        c = doc["concurrent_all"]
+        print(f"  {c.get('n')} whole chains at once: wall {c.get('wall_s')} s")
+        for r in c.get("runs", []):
+            print(f"    {r}")
+    imp = doc.get("importtime")
+    if imp:
+        print(f"  -X importtime, own seconds by package: {imp.get('own_s_by_package')}")
+        for cum, depth, name in imp.get("largest_cumulative", [])[:30]:
+            print(f"    {cum:7.3f} s {'  ' * depth}{name}")
 
 
 if __name__ == "__main__":

@@ -12,14 +12,16 @@
 #  3. lays out the hub kernel kernels-community/finegrained-fp8 where the `kernels` package loads local
 #     kernels (LOCAL_KERNELS=repo_id=path; a build/torch-cuda variant with metadata.json and the _ops
 #     module that the hub's kernel builder would generate);
-#  4. runs the repro suite (cold caches, then warm twice) with transformers 5.17.0, times a worker's
+#  4. runs the repro suite (cold caches, then warm three times, then warm without bytecode) with transformers 5.17.0, times a worker's
 #     start-up phases (tools/gpu_phases.py), runs fp32-sf-guard with 5.12.1, deepgemm-sf-layout with a
 #     mismatched DeepGEMM build, the GPU tests and the runner's planted-crash tests; JSON goes to OUTDIR.
 #
 # GPUVAL_QUICK=1 runs only what the suite's timing needs (one DeepGEMM build, the suite cold and warm once, the
-# GPU tests), for a short session.
+# GPU tests), for a short session. GPUVAL_PROFILE=1 builds no DeepGEMM and runs the suite cold and warm three
+# times, then times the remedy lanes' start-up chain (alone, two at once, and under -X importtime).
 set -uo pipefail
 QUICK=${GPUVAL_QUICK:-0}
+PROFILE=${GPUVAL_PROFILE:-0}
 CARRY=$(realpath "${1:?usage: gpu_validate.sh CARRY [OUTDIR]}")
 OUTDIR=${2:-${OUT:-/tmp/gpuval-out}}
 W=${GPUVAL_WORK:-/tmp/gpuval}
@@ -68,6 +70,7 @@ build_dg() {  # $1 folder, $2.. extra env
   (cd "$dir" && env "$@" DG_USE_LOCAL_VERSION=0 MAX_JOBS=16 $PY setup.py build_ext --inplace >build.log 2>&1)
 }
 t=$(date +%s)
+if [ "$PROFILE" = 1 ]; then echo "GPUVAL_PROFILE=1: no DeepGEMM build"; else
 build_dg "$W/dg" LDFLAGS="-L$W/libstdcxx" & p1=$!
 if [ "$QUICK" = 1 ]; then p2=""; else build_dg "$W/dg-wrapper" X=1 & p2=$!; fi
 wait $p1; rc1=$?; rc2=skipped; [ -n "$p2" ] && { wait $p2; rc2=$?; }
@@ -76,6 +79,7 @@ echo "builds: shared-libstdc++ rc=$rc1, plain wrapper rc=$rc2, $(( $(date +%s) -
 for d in "$W/dg" "$W/dg-wrapper"; do
   so=$(ls "$d"/deep_gemm/_C*.so 2>/dev/null) && echo "$d: $(ldd "$so" | grep -c libstdc++) libstdc++.so link(s), $(nm -D --defined-only "$so" 2>/dev/null | grep -c codecvt) codecvt symbols defined"
 done
+fi
 
 step "finegrained-fp8 hub kernel, laid out for offline loading"
 KV="$W/kernels/finegrained-fp8/build/torch-cuda"
@@ -112,7 +116,7 @@ export FP8TRIAGE_CACHE_DIR=$W/fp8triage-cache
 step "repro suite, transformers 5.17.0 + kernels + DeepGEMM (cold caches, then warm twice, then warm without bytecode)"
 rm -rf "$DG_JIT_CACHE_DIR" "$TRITON_CACHE_DIR" "$FP8TRIAGE_CACHE_DIR"
 export PYTHONPATH=${DG:+$DG:}$W/site-517
-RUNS="cold warm warm2 nobytecode"; [ "$QUICK" = 1 ] && RUNS="cold warm"
+RUNS="cold warm warm2 warm3 nobytecode"; [ "$QUICK" = 1 ] && RUNS="cold warm"; [ "$PROFILE" = 1 ] && RUNS="cold warm warm2 warm3"
 for run in $RUNS; do
   s=$(date +%s%N)
   [ $run = nobytecode ] && export FP8TRIAGE_REPRO_PYCACHE=off
@@ -120,6 +124,13 @@ for run in $RUNS; do
   echo "$run: rc=$? wall $(since $s)"
 done
 unset FP8TRIAGE_REPRO_PYCACHE
+if [ "$PROFILE" = 1 ]; then
+  step "the remedy lanes' start-up chain: alone, two at once, under -X importtime"
+  $PY tools/gpu_phases.py --alone 1 --concurrent 4 --concurrent-all 2 --pycache "$FP8TRIAGE_CACHE_DIR/pycache" \
+      --importtime "$OUTDIR/importtime.txt" > "$OUTDIR/phases.json"
+  $PY tools/gpu_summary.py --phases "$OUTDIR/phases.json"
+  $PY tools/gpu_summary.py "$OUTDIR"/repro-517-*.json; echo "total $(since $t_all)"; exit 0
+fi
 
 if [ "$QUICK" != 1 ]; then
 step "fp32-sf-guard with transformers 5.12.1"
@@ -141,12 +152,15 @@ step "planted crash / hang kernels, lanes and the shared DeepGEMM child (runner 
 PYTHONPATH= $PY -m pytest -q -p no:cacheprovider tests/test_repro_worker.py 2>&1 | tail -12
 PYTHONPATH= $PY -m pytest -q -p no:cacheprovider tests/test_repro.py -k "planted or crashing" 2>&1 | tail -6
 
+if [ "${GPUVAL_PHASES:-1}" = 1 ]; then  # GPUVAL_PHASES=0 leaves out this part (about 90 s)
 step "where a worker's start goes: each phase in a fresh process, alone and several at once"
-$PY tools/gpu_phases.py --alone 1 --concurrent 4,8 --pycache "$FP8TRIAGE_CACHE_DIR/pycache" > "$OUTDIR/phases.json"
+$PY tools/gpu_phases.py --alone 1 --concurrent 4,8 --concurrent-all 2 --pycache "$FP8TRIAGE_CACHE_DIR/pycache" \
+    --importtime "$W/importtime.txt" > "$OUTDIR/phases.json"
 $PY tools/gpu_summary.py --phases "$OUTDIR/phases.json"
+fi
 
 step "summary"
 $PY tools/gpu_summary.py "$OUTDIR"/repro-517-cold.json "$OUTDIR"/repro-517-warm.json "$OUTDIR"/repro-517-warm2.json \
-    "$OUTDIR"/repro-517-nobytecode.json \
+    "$OUTDIR"/repro-517-warm3.json "$OUTDIR"/repro-517-nobytecode.json \
     "$OUTDIR"/repro-512.json "$OUTDIR"/repro-mismatch.json
 echo "total $(since $t_all)"

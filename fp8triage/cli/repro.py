@@ -7,6 +7,7 @@ import time
 import click
 
 from ..confirm import repro as R
+from ..render.repro import render_json, render_text
 from .options import handle_errors
 
 
@@ -54,6 +55,6 @@ def repro(ids, device, fmt, timeout, jobs, isolate, kernel_dir, list_only, verbo
     results = R.run_repros(todo, device=device, timeout=timeout, directory=kernel_dir, jobs=jobs, isolate=isolate)
     wall = round(time.perf_counter() - t0, 3)
     if fmt == "json":
-        click.echo(R.render_json(results, device=device, wall_s=wall))
+        click.echo(render_json(results, device=device, wall_s=wall))
     else:
-        click.echo(R.render_text(results, wall_s=wall, verbose=verbose), nl=False)
+        click.echo(render_text(results, wall_s=wall, verbose=verbose), nl=False)

@@ -71,9 +71,10 @@ def test_check_output_with_nothing_known_matches_schema():
 
 def test_repro_skipped_result_matches_schema():
     from fp8triage.confirm import repro
+    from fp8triage.render.repro import render_json
 
     res = repro._base("deepgemm-sf-layout", ["python", "k.py"], "cpu") | {"verdict": "skipped", "reason": "no torch"}
-    doc = json.loads(repro.render_json([res], device="cpu", wall_s=0.1))
+    doc = json.loads(render_json([res], device="cpu", wall_s=0.1))
     validate("repro", doc)
 
 
@@ -89,10 +90,11 @@ def test_repro_output_matches_schema():
 
 def test_bad_repro_doc_is_rejected():
     from fp8triage.confirm import repro
+    from fp8triage.render.repro import render_json
 
     res = repro._base("x", [], "cpu") | {"verdict": "maybe"}
     with pytest.raises(jsonschema.ValidationError):
-        validate("repro", json.loads(repro.render_json([res])))
+        validate("repro", json.loads(render_json([res])))
 
 
 @pytest.mark.parametrize("facts", [[], ["--fact", "stack=vllm"], ["--fact", "stack=sglang", "--fact", "capability=12.0"]])
