@@ -68,7 +68,6 @@ def triage(
     one per CPU) scans big inputs in worker processes; the result is the same. ``ray`` (an address,
     "auto", or "local" to start Ray here) scans on a Ray cluster instead (scan/rayscan.py); the
     result is the same again. ``inputs`` may also be object-storage URLs (s3://, gs://, file://)."""
-    from .confirm.repro import confirm_findings
     from .pipeline import scan_paths
     from .scan.redact import redact
 
@@ -86,6 +85,8 @@ def triage(
                             one_machine=one_machine)
     result.warnings.extend(redact(n) for n in p.notes)
     if confirm:
+        from .confirm.repro import confirm_findings
+
         confirm_findings(result.findings, device=device, timeout=repro_timeout)
         result.findings.sort(key=lambda f: f.status.rank)
     return result

@@ -165,7 +165,7 @@ class Scanner:
 
     def feed_line(self, raw: bytes, lineno: int) -> Line:
         """One line, classified on its own (follow mode)."""
-        return self.feed.feed(raw, lineno, self.prefilter.classify(raw))
+        return self.feed.feed(raw, lineno, self.prefilter.line_bits(raw))
 
     def select(self, buf: bytes, start: int, end: int, lineno: int, base: int, touched: dict, fmt: LineFormat) -> int:
         """Feed the lines of buf[start:end] that the selector picks (every line when exhaustive);

@@ -52,11 +52,13 @@ def _ph(name: str) -> str:
 def pattern_from_line(text: str) -> Draft:
     """A regex that matches ``text`` and the same message with other numbers, paths, ranks, ..."""
     work = text.strip().replace("<redacted>", _ph("redacted"))
-    for name, rx, _repl in MASKS:
+    for name, rx, repl in MASKS:
         if name == "space":
             continue
         if name == "worker-ids":
             work = rx.sub(lambda m: m.group(1) + _ph(name), work)
+        elif callable(repl):  # the mask decides per match (long-hex: only words with a letter and a digit)
+            work = rx.sub(lambda m, n=name, r=repl: _ph(n) if r(m) != m.group() else m.group(), work)
         else:
             work = rx.sub(lambda m, n=name: _ph(n), work)
     parts: list[str] = []

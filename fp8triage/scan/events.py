@@ -104,6 +104,9 @@ class Assembler:
         self._last: str | None = None  # the worker of the line fed last
         self._last_at: tuple[str, int] | None = None  # (source, line number) of the line fed last
         self.closed_at: int | None = None  # the expiry line of the event being emitted (None: the line fed)
+        # no open event expires at or before this line: a lower bound of the open events' expiry
+        # lines (a line added to an event or a new event only moves them later)
+        self._quiet_until = 0
 
     # -- public -----------------------------------------------------------------------------
     def feed(self, line: Line, notable: bool) -> None:
@@ -140,14 +143,23 @@ class Assembler:
         check where two byte ranges meet."""
         return self._continue(b, line)
 
+    def adopt(self, builders: dict) -> None:
+        """Take over open events (a parallel range's handover)."""
+        self.open.update(builders)
+        self._quiet_until = 0
+
     def expire(self, lineno: int) -> None:
         """Complete, in order of expiry, the events that expire at or before line ``lineno``."""
+        if lineno <= self._quiet_until:
+            return
         due = [(b.lines[-1].lineno + QUIET_LINES + 1, w) for w, b in self.open.items()
                if b.lines and lineno - b.lines[-1].lineno > QUIET_LINES]
         for at, w in sorted(due, key=lambda d: d[0]):
             self.closed_at = at
             self._close(w)
         self.closed_at = None
+        last = min((b.lines[-1].lineno for b in self.open.values() if b.lines), default=lineno)
+        self._quiet_until = last + QUIET_LINES
 
     def finish(self, last_lineno: int | None = None) -> None:
         """The end of the source (``last_lineno``: its last line, when known): the events

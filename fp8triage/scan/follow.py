@@ -3,7 +3,7 @@ complete, so an alerting pipeline can act on the first occurrence.
 
 Core only: ``follow(...)`` yields ``Notice`` objects and never prints. Each line goes
 through ``Scanner.feed_line``, the same per-line entry point as ``scan`` (its bits from
-``Prefilter.classify``; normalise, environment-dump reader, log facts, assembler), then the
+``Prefilter.line_bits``: Hyperscan, one line at a time; normalise, environment-dump reader, log facts, assembler), then the
 new event groups are claimed and judged with the facts known so far.
 
 - An event closes when its worker's next unrelated line arrives, or when that worker has
@@ -209,6 +209,7 @@ class Follower:
     def __post_init__(self) -> None:
         self.facts = list(self.facts)
         self.scanner = Scanner(self.catalogue, on_group=self._new_group)
+        self.scanner.prefilter.compile()  # Hyperscan for each line (loaded from its cache after the first run)
         self.claims = Claims()
         self.fmt: LineFormat | None = None
         self.lineno = 0

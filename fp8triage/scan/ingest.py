@@ -17,7 +17,7 @@ from typing import BinaryIO, Iterator
 
 from ..errors import TriageError
 
-CHUNK = 8 * 1024 * 1024
+CHUNK = 2 * 1024 * 1024  # the size of a second-level cache: the span is read again (newlines, lines) while it is still there
 MAX_LINE = 1024 * 1024  # longer lines are cut to this many bytes
 
 LOG_SUFFIXES = {".log", ".txt", ".out", ".err", ".gz", ".jsonl", ".json", ".ndjson"}

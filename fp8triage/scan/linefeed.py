@@ -199,7 +199,7 @@ class LineFeed:
 
     def adopt(self, builders: dict) -> None:
         """Take over open events (a parallel range's handover)."""
-        self.asm.open.update(builders)
+        self.asm.adopt(builders)
         for w, b in builders.items():
             self.evidence[w] = getattr(b, "has_evidence", False)
             if getattr(b, "provisional", False) and b.lines:

@@ -23,7 +23,7 @@ from typing import Any, BinaryIO
 from .ingest import LOG_SUFFIXES, MAX_DIR_FILES, IngestError, Source
 
 URL = re.compile(r"^(?P<scheme>[a-z][a-z0-9+.-]*)://")
-BLOCK = 8 * 1024 * 1024  # read-ahead per request; the scan reads 8 MiB chunks too
+BLOCK = 8 * 1024 * 1024  # read-ahead per request (the scan reads 2 MiB at a time from it)
 # an unreachable endpoint should fail in seconds, not after minutes of retries
 S3_CONNECT = {"config_kwargs": {"connect_timeout": 5, "read_timeout": 60, "retries": {"max_attempts": 2}}}
 EXTRA = "pip install 'fp8triage[fleet]'"

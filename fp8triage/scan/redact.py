@@ -67,13 +67,29 @@ def has_trigger(text: str) -> bool:
     return any(t in text for t in _TRIGGERS)
 
 
+# text -> its redacted form, for the short texts that logs repeat (a traceback's frames in
+# every worker's copy of it); cleared when full
+_MEMO: dict[str, str] = {}
+_MEMO_SIZE = 4096
+_MEMO_TEXT = 512  # longer texts are not kept
+
+
 def redact(text: str) -> str:
     """``text`` with every secret replaced by ``<redacted>``."""
-    if not text or not any(t in text for t in _TRIGGERS):
+    if not text:
         return text
-    for _name, rx, repl in RULES:
-        text = rx.sub(repl, text)
-    return text
+    done = _MEMO.get(text)
+    if done is not None:
+        return done
+    done = text
+    if any(t in text for t in _TRIGGERS):
+        for _name, rx, repl in RULES:
+            done = rx.sub(repl, done)
+    if len(text) <= _MEMO_TEXT:
+        if len(_MEMO) >= _MEMO_SIZE:
+            _MEMO.clear()
+        _MEMO[text] = done
+    return done
 
 
 def redact_env_value(name: str, value: str) -> str:

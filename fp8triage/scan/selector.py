@@ -28,7 +28,7 @@ unit tests drive it with a recording stand-in.
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 
 from .prefilter import FACT, STACK, WARN, Prefilter
 
@@ -66,7 +66,6 @@ def prefiltered(pf: Prefilter, feed, buf: bytes, start: int, end: int, lineno: i
     starts, flags = pf.hits(buf, start, end)
     n = end
     find = buf.find
-    count = buf.count
     pos = start  # offset of the next line not yet accounted for
     i = 0
     nstarts = len(starts)
@@ -78,13 +77,12 @@ def prefiltered(pf: Prefilter, feed, buf: bytes, start: int, end: int, lineno: i
     tail = (lambda: feed.awaiting_tail) if hasattr(feed, "awaiting_tail") else (lambda: False)
     expires_at = feed.expires_at if hasattr(feed, "expires_at") else (lambda _w: None)
     facts_only = getattr(feed, "feed_facts", None)
-    first_lineno = lineno
-    index = None  # a coarse line index of the span, made when an open event's expiry must be found
+    index = LineIndex(buf, start, n, lineno)  # line numbers at jumps, expiry lines; each byte counted once
     fwd = FWD
     while pos < n:
         open_ = feed.open
         dump = feed.dump_open
-        if dump or (open_ and any(base + pos - touched.get(w, -fwd) < fwd for w in open_)):
+        if dump or (fwd and open_ and any(base + pos - touched.get(w, -fwd) < fwd for w in open_)):
             # follow the live events (or the dump) line by line
             bits = flags.get(pos, 0)
             if i < nstarts and starts[i] <= pos:
@@ -132,16 +130,19 @@ def prefiltered(pf: Prefilter, feed, buf: bytes, start: int, end: int, lineno: i
                             if exp is None:
                                 limit = n
                             else:
-                                if index is None:
-                                    index = LineIndex(buf, start, n, first_lineno)
-                                limit = max(pos, index.at_or_after(exp))
-                            c = next_line_of(buf, w, pos, limit, tokens, jsonl) if limit > near else limit
+                                limit = max(pos, index.at_or_after(exp, pos, lineno))
+                            if limit > near:
+                                # on from the line that holds ``near`` (the first search saw no
+                                # whole occurrence before it)
+                                c = next_line_of(buf, w, buf.rfind(b"\n", pos, near) + 1 or pos, limit, tokens, jsonl)
+                            else:
+                                c = limit
                         cand[w] = c
                     if c < target:
                         target = c
             if target >= n:
                 break
-            lineno += count(b"\n", pos, target)
+            lineno = index.lineno_at(target, pos, lineno)
             pos = target
             bits = flags.get(pos, 0)
             if i < nstarts and starts[i] == pos:
@@ -183,7 +184,7 @@ def prefiltered(pf: Prefilter, feed, buf: bytes, start: int, end: int, lineno: i
         pos = stop + 1
         lineno += 1
     if pos < n:
-        lineno += count(b"\n", pos, n)
+        lineno = index.lineno_at(n, pos, lineno)
         if not buf.endswith(b"\n", start, n):
             lineno += 1  # the source's last line has no newline
     return lineno
@@ -198,32 +199,47 @@ def may_be_tail(buf: bytes, pos: int, n: int, jsonl: bool = False) -> bool:
 
 
 class LineIndex:
-    """Newline counts of buf[start:n] per ``BLOCK`` bytes (one pass, made when first needed), so
-    that the line where each of many open events expires is found without counting again."""
+    """Newline counts of buf[start:n] at checkpoints: the number of the line at an offset (the
+    selector's jumps) and the offset of a line (where each of many open events expires), with
+    each byte counted once. The selector's own position (where it knows the line number) is
+    where counting ahead starts; ahead of it the checkpoints are ``BLOCK`` bytes apart."""
 
-    BLOCK = 64 * 1024
+    BLOCK = 8192
 
     def __init__(self, buf: bytes, start: int, n: int, first_lineno: int):
         self.buf, self.start, self.n, self.first = buf, start, n, first_lineno
-        self.ends = list(range(start + self.BLOCK, n, self.BLOCK)) + [n]
-        total, self.cum = 0, []
-        a = start
-        for e in self.ends:
-            total += buf.count(b"\n", a, e)
-            self.cum.append(total)
-            a = e
+        self.offs = [start]  # checkpoint offsets, ascending
+        self.nls = [0]  # newlines in buf[start:offs[i]]
 
-    def at_or_after(self, target: int) -> int:
+    def lineno_at(self, off: int, pos: int, lineno: int) -> int:
+        """The number of the line that holds ``off``, given that line ``lineno`` starts at
+        ``pos`` (<= ``off``)."""
+        offs = self.offs
+        if offs[-1] > pos:  # counted ahead already: from the checkpoint nearest below ``off``
+            i = bisect_right(offs, off) - 1
+            if offs[i] > pos:
+                return self.first + self.nls[i] + self.buf.count(b"\n", offs[i], off)
+        return lineno + self.buf.count(b"\n", pos, off)
+
+    def at_or_after(self, target: int, pos: int | None = None, lineno: int | None = None) -> int:
         """The offset of a line start at or after the start of line ``target`` (at most one block
-        beyond it), or ``n``."""
+        beyond it), or ``n``; ``pos``/``lineno``: where the caller knows the line number."""
         need = target - self.first  # newlines before line ``target``
         if need <= 0:
             return self.start  # it starts at or before the span
-        i = bisect_left(self.cum, need)
-        if i >= len(self.ends):
-            return self.n
-        e = self.ends[i]
-        if e >= self.n or self.buf[e - 1:e] == b"\n":
+        offs, nls, count = self.offs, self.nls, self.buf.count
+        if pos is not None and offs[-1] < pos:
+            offs.append(pos)
+            nls.append(lineno - self.first)
+        while nls[-1] < need:
+            a = offs[-1]
+            if a >= self.n:
+                return self.n
+            e = min(a + self.BLOCK, self.n)
+            nls.append(nls[-1] + count(b"\n", a, e))
+            offs.append(e)
+        e = offs[bisect_left(nls, need)]
+        if e >= self.n or e == self.start or self.buf[e - 1:e] == b"\n":
             return e
         nl = self.buf.find(b"\n", e, self.n)
         return self.n if nl < 0 else nl + 1

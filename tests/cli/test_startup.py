@@ -65,7 +65,7 @@ def test_small_scan_imports_nothing_heavy(tmp_path):
     mods = _modules_after(["scan", str(log), "--no-history", "--format", "json"], tmp_path)
     assert "fp8triage.pipeline" in mods
     assert not _heavy(mods), _heavy(mods)
-    assert "hyperscan" not in mods  # a small input is searched with `re`; Hyperscan is compiled only for big ones
+    assert "hyperscan" not in mods  # a small input is searched with `re`; Hyperscan is loaded only for bigger ones
 
 
 @pytest.mark.slow

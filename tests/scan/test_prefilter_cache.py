@@ -54,3 +54,20 @@ def test_an_unwritable_cache_is_no_error(tmp_path, monkeypatch):
     monkeypatch.setenv("FP8TRIAGE_CACHE_DIR", str(blocker))  # a file where the folder should be
     monkeypatch.setattr(prefilter, "SMALL", 0)
     assert len(Prefilter(RULES).hits(BUF)[0]) == 6
+
+
+def test_a_small_span_uses_the_cached_database_and_reads_like_re(tmp_path, monkeypatch):
+    """Below SMALL bytes Hyperscan is not compiled for one span, but a database cached by an
+    earlier run is loaded (Python ``re`` with hundreds of alternated anchors reads ~1 MB/s)."""
+    monkeypatch.setenv("FP8TRIAGE_CACHE_DIR", str(tmp_path))
+    small = Prefilter(RULES)
+    got = small.hits(BUF)
+    assert small._hs is None  # noqa: SLF001 (nothing cached yet, too small to compile: re)
+    monkeypatch.setattr(prefilter, "SMALL", 0)
+    Prefilter(RULES).hits(BUF)  # a large scan compiles and caches it
+    monkeypatch.setattr(prefilter, "SMALL", 1 << 40)
+    monkeypatch.setattr(prefilter, "CACHED_MIN", 0)
+    again = Prefilter(RULES)
+    assert again.hits(BUF) == got
+    assert again._hs is not None  # noqa: SLF001 (loaded from the cache)
+    assert again.hits(BUF, engine="re") == got

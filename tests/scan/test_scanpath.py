@@ -271,9 +271,9 @@ def test_a_tailed_literal_hits_only_where_the_next_line_may_be_its_tail(monkeypa
     assert pf.engine == "hyperscan"
     monkeypatch.setattr(prefilter, "SMALL", 0)  # Hyperscan even for a small span
     starts, flags = pf.hits(buf)
+    assert pf._hs is not None  # noqa: SLF001 (it was Hyperscan)
     assert flags == want and starts == sorted(want)
-    monkeypatch.setattr(prefilter, "SMALL", 1 << 40)  # the Python `re` engine reads it the same way
-    assert pf.hits(buf)[1] == want
+    assert pf.hits(buf, engine="re")[1] == want  # the Python `re` engine reads it the same way
     assert pf.classify(b"(a) WARNING x") == WARN  # one line: no condition (the line feed settles it)
 
 
@@ -406,3 +406,25 @@ def test_line_index_finds_a_line_start_at_or_just_after_each_target():
             assert got >= min(want, len(buf)), (first, target)
             assert got == len(buf) or got in starts, (first, target)  # a line start
             assert got <= min(len(buf), want + LineIndex.BLOCK + 5001), (first, target)
+
+
+def test_follow_mode_line_bits_equal_the_re_reference_on_every_corpus_and_sample_line(cat):
+    """Follow mode classifies each line with Hyperscan (``line_bits``); the exhaustive reference
+    uses Python ``re`` (``classify``): the same bits on every line of the corpus and samples."""
+    import glob
+
+    from corpuspath import corpus_dir
+
+    pytest.importorskip("hyperscan")
+    pf = Scanner(cat).prefilter
+    pf.compile()
+    assert pf._hs is not None  # noqa: SLF001
+    paths = sorted(glob.glob(str(corpus_dir() / "**" / "*.log"), recursive=True))
+    paths += sorted(glob.glob(str(ROOT / "signatures" / "samples" / "*" / "*" / "*.log")))
+    assert len(paths) > 100
+    n = 0
+    for path in paths:
+        for raw in Path(path).read_bytes().split(b"\n"):
+            assert pf.line_bits(raw) == pf.classify(raw), (path, raw[:120])
+            n += 1
+    assert n > 2000
