@@ -1,4 +1,5 @@
-"""Remedy actions, typed: one class per ``action.kind`` of a signature's ``[[remedies]]``.
+"""Remedies, typed: a signature's ``[[remedies]]`` table (``RemedySpec``) and its action, one
+class per ``action.kind``.
 
 Each kind knows its three texts, so no other module spells an action out: ``snippet`` (ready to
 paste, in reports), ``short`` (one line, in the signature docs and search) and ``shell`` (a line a
@@ -9,6 +10,8 @@ import dataclasses
 import shlex
 from dataclasses import dataclass
 from typing import Any, ClassVar, Mapping
+
+from .conditions import Condition
 
 
 @dataclass(frozen=True)
@@ -129,3 +132,19 @@ def parse(data: Mapping[str, Any]) -> Action:
     known = {f.name for f in dataclasses.fields(cls)}
     values = {("lang" if k == "language" else k): v for k, v in data.items()}
     return cls(**{k: str(v) if k != "value" else v for k, v in values.items() if k in known})
+
+
+@dataclass(frozen=True)
+class RemedySpec:
+    """One ``[[remedies]]`` table of a signature, parsed at load: the action typed, the ``when``
+    conditions parsed (``catalogue/conditions.py``); ``table`` is the action as written (JSON
+    output carries it)."""
+
+    id: str
+    title: str
+    action: Action
+    table: Mapping[str, Any]
+    when: tuple[Condition, ...] = ()
+    why: str = ""
+    repro: tuple[str, ...] = ()
+    rank: int = 50

@@ -49,9 +49,7 @@ class FactCondition:
 
 
 @dataclass(frozen=True)
-class AnyOf:
-    """Holds if any of ``items`` holds."""
-
+class _Combined:
     items: tuple["Condition", ...]
     expect: str
     role: str = "require"
@@ -62,16 +60,13 @@ class AnyOf:
 
 
 @dataclass(frozen=True)
-class AllOf:
+class AnyOf(_Combined):
+    """Holds if any of ``items`` holds."""
+
+
+@dataclass(frozen=True)
+class AllOf(_Combined):
     """Holds if every one of ``items`` holds."""
-
-    items: tuple["Condition", ...]
-    expect: str
-    role: str = "require"
-    why: str = ""
-
-    def fact_names(self) -> tuple[str, ...]:
-        return tuple(dict.fromkeys(n for c in self.items for n in c.fact_names()))
 
 
 Condition = Union[FactCondition, AnyOf, AllOf]

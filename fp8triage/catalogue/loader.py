@@ -16,6 +16,8 @@ from typing import Any, Iterable
 import regex
 
 from .. import paths
+from . import actions
+from .actions import RemedySpec
 from .conditions import Condition, parse_conditions
 from ..facts.vocabulary import canonical_name
 from ..errors import TriageError
@@ -88,7 +90,7 @@ class Signature:
     anchors: list[str]
     anchors_ignore_case: bool
     conditions: tuple[Condition, ...]  # parsed and validated once, here (catalogue/conditions.py)
-    remedies: list[dict[str, Any]]  # the [[remedies]] tables; each one's "when" holds typed conditions
+    remedies: tuple[RemedySpec, ...]  # parsed once, here (catalogue/actions.py)
     references: list[dict[str, str]]
     repro: list[str]
     priority: int = 50
@@ -230,7 +232,8 @@ def build_signature(path: Path, data: dict[str, Any], schema_checked: bool = Fal
     remedies = []
     for i, r in enumerate(data.get("remedies", [])):
         when, more = parse_conditions(r.get("when", []), f"remedies.{i}.when")
-        remedies.append({**r, "when": when})  # a copy: ``data`` stays plain TOML (it is cached as JSON)
+        remedies.append(RemedySpec(r["id"], r["title"], actions.parse(r["action"]), r["action"], when,
+                                   r.get("why", ""), tuple(r.get("repro", [])), int(r.get("rank", 50))))
         errors += more
     problems += [Problem(name, key, message) for key, message in errors]
     if problems:
@@ -248,7 +251,7 @@ def build_signature(path: Path, data: dict[str, Any], schema_checked: bool = Fal
         anchors=anchors,
         anchors_ignore_case=bool(ev.get("anchors_ignore_case", False)),
         conditions=conditions,
-        remedies=remedies,
+        remedies=tuple(remedies),
         references=list(data.get("references", [])),
         repro=list(data.get("repro", [])),
         priority=int(data.get("priority", 50)),

@@ -20,7 +20,6 @@ from typing import Iterable, Sequence
 import regex
 
 from .. import paths
-from . import actions
 from .loader import Catalogue, CatalogueError, Problem, Signature, load_catalogue, signature_files
 from .conditions import FactCondition, condition_text
 from ..facts.vocabulary import FactError, parse_cli_fact
@@ -418,9 +417,9 @@ def show(cat: Catalogue, sig_id: str, sig_dir: Path | None = None) -> dict:
         "known_problems": d.get("known_problems", "").strip(),
         "conditions": [condition_text(c) for c in sig.conditions],
         "remedies": [
-            {"id": r["id"], "title": r["title"], "action": r["action"],
-             "when": [c.expect for c in r["when"]], "repro": r.get("repro", []), "rank": r.get("rank", 50)}
-            for r in sorted(sig.remedies, key=lambda r: r.get("rank", 50))
+            {"id": r.id, "title": r.title, "action": dict(r.table),
+             "when": [c.expect for c in r.when], "repro": list(r.repro), "rank": r.rank}
+            for r in sorted(sig.remedies, key=lambda r: r.rank)
         ],
         "evidence": [{"name": p.name, "role": p.role, "kind": p.kind, "strength": p.strength, "regex": p.source,
                       "tokens": list(p.tokens_all), "exc_types": sorted(p.exc_types)} for p in sig.patterns],
@@ -451,7 +450,7 @@ def _index_rows(cat: Catalogue) -> list[dict]:
             "fix": s.fix,
             "known_problems": d.get("known_problems", ""),
             "evidence": "\n".join([*s.anchors, *(p.source for p in s.patterns)]),
-            "remedies": "\n".join(f"{r['title']} {actions.parse(r['action']).short()}" for r in s.remedies),
+            "remedies": "\n".join(f"{r.title} {r.action.short()}" for r in s.remedies),
             "refs": "\n".join(f"{r['ref']} {r.get('title', '')}" for r in s.references),
             "tags": " ".join(d.get("tags", []) + s.stacks),
             "terms": search_terms(s),
@@ -599,11 +598,11 @@ def render_docs(cat: Catalogue) -> str:
         out += ["", "### Conditions", ""]
         out += [f"- {_md(condition_text(c))}" for c in s.conditions] or ["None: the log evidence alone decides."]
         out += ["", "### Remedies", ""]
-        for r in sorted(s.remedies, key=lambda r: r.get("rank", 50)):
-            when = f" — when {', '.join(c.expect for c in r['when'])}" if r["when"] else ""
-            repro = f" — checked by {', '.join(f'`{x}`' for x in r['repro'])}" if r.get("repro") else ""
-            out.append(f"- {_md(r['title'])}{when}{repro} (rank {r.get('rank', 50)})")
-            out.append(f"  `{r['action']['kind']}`: `{_code(actions.parse(r['action']).short())}`")
+        for r in sorted(s.remedies, key=lambda r: r.rank):
+            when = f" — when {', '.join(c.expect for c in r.when)}" if r.when else ""
+            repro = f" — checked by {', '.join(f'`{x}`' for x in r.repro)}" if r.repro else ""
+            out.append(f"- {_md(r.title)}{when}{repro} (rank {r.rank})")
+            out.append(f"  `{r.table['kind']}`: `{_code(r.action.short())}`")
         if not s.remedies:
             out.append("None.")
         out += ["", "### Known problems", "", (d.get("known_problems") or "None recorded.").strip(), ""]

@@ -19,7 +19,6 @@ from typing import Any, Iterable, Mapping
 import regex
 
 
-from ..catalogue import actions
 from ..catalogue.loader import Catalogue, Pattern, Signature
 from .conditions import combine, evaluate
 from ..facts.vocabulary import canonical_name, normalise_value
@@ -428,16 +427,16 @@ def evaluate_conditions(sig: Signature, facts: Mapping[str, Fact], absent: froze
 def build_remedies(sig: Signature, facts: Mapping[str, Fact]) -> list[Remedy]:
     out: list[tuple[int, int, int, Remedy]] = []
     for i, r in enumerate(sig.remedies):
-        results = [evaluate(c, facts) for c in r["when"]]
+        results = [evaluate(c, facts) for c in r.when]
         truth, decide, contra = combine([ConditionResult(x.fact, x.expect, x.truth, x.value, x.source, "require") for x in results])
-        why = r.get("why", "")
+        why = r.why
         if truth is Truth.UNKNOWN and decide:
             why = (why + " " if why else "") + f"(fits if: {', '.join(x.expect for x in results if x.truth is Truth.UNKNOWN)})"
         elif truth is Truth.FAILS:
             why = (why + " " if why else "") + f"(does not fit: {'; '.join(contra)})"
-        rem = Remedy(r["id"], r["title"], dict(r["action"]), actions.parse(r["action"]).snippet(), truth, why, tuple(r.get("repro", [])))
+        rem = Remedy(r.id, r.title, dict(r.table), r.action.snippet(), truth, why, r.repro)
         order = {Truth.HOLDS: 0, Truth.UNKNOWN: 1, Truth.FAILS: 2}[truth]
-        out.append((order, int(r.get("rank", 50)), i, rem))
+        out.append((order, r.rank, i, rem))
     return [r for *_k, r in sorted(out, key=lambda t: t[:3])]
 
 

@@ -6,7 +6,7 @@ from .envelope import envelope
 
 
 def remedy_dict(sig, remedies, facts) -> dict:
-    used = sorted({c.fact for r in sig.remedies for c in r["when"] if isinstance(c, FactCondition)})
+    used = sorted({c.fact for r in sig.remedies for c in r.when if isinstance(c, FactCondition)})
     return {
         **envelope("remedy"),
         "signature": {"id": sig.id, "title": sig.title, "severity": sig.severity},

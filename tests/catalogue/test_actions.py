@@ -33,7 +33,7 @@ def test_every_bundled_remedy_parses(catalogue):
     kinds = set()
     for sig in catalogue.signatures:
         for r in sig.remedies:
-            a = actions.parse(r["action"])
-            assert a.snippet(), f"{sig.id}/{r['id']}: empty snippet"
-            kinds.add(r["action"]["kind"])
+            assert r.action == actions.parse(r.table)  # typed once, at load
+            assert r.action.snippet(), f"{sig.id}/{r.id}: empty snippet"
+            kinds.add(r.table["kind"])
     assert {"env", "install"} <= kinds

@@ -100,7 +100,7 @@ def test_generic_no_kernel_image_loses_to_specific_signatures(catalogue):
 STACK_ENV_PREFIX = {"VLLM_": "vllm", "SGLANG_": "sglang", "SGL_": "sglang", "TRANSFORMERS_": "transformers"}
 
 
-def _when_stack(r: dict) -> set[str]:
+def _when_stack(r) -> set[str]:
     out: set[str] = set()
 
     def walk(conds):
@@ -111,7 +111,7 @@ def _when_stack(r: dict) -> set[str]:
             else:
                 walk(c.items)
 
-    walk(r["when"])
+    walk(r.when)
     return out
 
 
@@ -121,14 +121,14 @@ def test_stack_env_remedies_are_gated_on_their_stack(catalogue):
     bad = []
     for s in catalogue.signatures:
         for r in s.remedies:
-            a = r["action"]
+            a = r.table
             if a["kind"] != "env":
                 continue
             stack = next((st for p, st in STACK_ENV_PREFIX.items() if a["name"].startswith(p)), None)
             if stack is None:
                 continue
             if stack not in _when_stack(r) and s.stacks != [stack]:
-                bad.append(f"{s.id}:{r['id']} sets {a['name']} without when stack = {stack}")
+                bad.append(f"{s.id}:{r.id} sets {a['name']} without when stack = {stack}")
     assert not bad, "\n".join(bad)
 
 
@@ -136,11 +136,11 @@ def test_experts_remedies_only_for_moe(catalogue):
     bad = []
     for s in catalogue.signatures:
         for r in s.remedies:
-            code = r["action"].get("code", "")
+            code = r.table.get("code", "")
             if "experts_implementation" in code:
                 if not any(isinstance(c, FactCondition) and c.fact == "moe" and c.test == "equals" and c.values == ("true",)
-                           for c in r["when"]):
-                    bad.append(f"{s.id}:{r['id']}")
+                           for c in r.when):
+                    bad.append(f"{s.id}:{r.id}")
     assert not bad, f"experts remedies without a moe = true condition: {bad}"
 
 
