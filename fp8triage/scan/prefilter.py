@@ -74,27 +74,34 @@ class Prefilter:
         self.hints = {p: h for p, h in pairs if (p, REGEX) in bits}
         self._bits = bits
         self.rules = sorted((e, k, b) for (e, k), b in bits.items())
-        # one alternation per class combination, for single lines and for spans with the `re` engine
-        self._res: list[tuple[re.Pattern, int]] = []
-        self._span_res: list[tuple[re.Pattern, int]] = []
-        groups: dict[int, list[tuple[str, int]]] = {}
-        for (e, k), b in bits.items():
-            groups.setdefault(b, []).append((e, k))
-        for b, items in sorted(groups.items()):
-            rx = _alternation(items)
-            if rx is not None:
-                self._res.append((rx, b))
-                tailed = any(k == LITERAL_TAILED for _e, k in items)
-                self._span_res.append((_alternation(items, span=True) if tailed else rx, b))
+        self._alts: tuple | None = None  # the `re` engine's alternations, compiled when first needed
         self._hs = None
         self._hs_tried = False
         self._on_disk: bool | None = None  # is the compiled database cached (asked once)
         self.engine = "hyperscan" if _hyperscan_available() else "re"
 
+    def _re_engine(self) -> tuple[list[tuple[re.Pattern, int]], list[tuple[re.Pattern, int]]]:
+        """One alternation per class combination, for single lines and for spans (~20 ms to
+        compile: not done for a big file that Hyperscan reads)."""
+        if self._alts is None:
+            res: list[tuple[re.Pattern, int]] = []
+            span_res: list[tuple[re.Pattern, int]] = []
+            groups: dict[int, list[tuple[str, int]]] = {}
+            for (e, k), b in self._bits.items():
+                groups.setdefault(b, []).append((e, k))
+            for b, items in sorted(groups.items()):
+                rx = _alternation(items)
+                if rx is not None:
+                    res.append((rx, b))
+                    tailed = any(k == LITERAL_TAILED for _e, k in items)
+                    span_res.append((_alternation(items, span=True) if tailed else rx, b))
+            self._alts = (res, span_res)
+        return self._alts
+
     def classify(self, raw_line: bytes) -> int:
         """The bits of one line (what ``hits`` would give it)."""
         out = 0
-        for rx, b in self._res:
+        for rx, b in self._re_engine()[0]:
             if b & ~out and rx.search(raw_line) is not None:
                 out |= b
         return out
@@ -189,7 +196,7 @@ class Prefilter:
 
             db.scan(memoryview(buf)[start:end] if start or end != len(buf) else buf, match_event_handler=on_match)
         else:
-            for rx, b in self._span_res:
+            for rx, b in self._re_engine()[1]:
                 for m in rx.finditer(buf, start, end):
                     e = m.end()
                     ends[e] = ends.get(e, 0) | b
