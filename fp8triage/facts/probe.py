@@ -12,7 +12,6 @@ is knowledge about *this* machine that preflight can use.
 """
 from __future__ import annotations
 
-import importlib.metadata as md
 import os
 import platform
 import re
@@ -164,6 +163,8 @@ def _nvcc_facts(out: Probe, run: Runner, env: Mapping[str, str]) -> None:
 
 
 def _dist_version(name: str) -> str | None:
+    import importlib.metadata as md  # ~20 ms: only when packages are probed
+
     try:
         return md.version(name)
     except md.PackageNotFoundError:
@@ -194,6 +195,8 @@ def _package_facts(out: Probe, version_of: Callable[[str], str | None]) -> None:
 
 def _vendored_deep_gemm() -> str | None:
     """Path of vLLM's vendored DeepGEMM, found from vLLM's installed files (vLLM is not imported)."""
+    import importlib.metadata as md
+
     try:
         dist = md.distribution("vllm")
     except Exception:
