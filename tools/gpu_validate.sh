@@ -145,12 +145,12 @@ fi
 fi
 
 step "GPU tests (with the bytecode cache of the runs above: the tests' own cache folders are empty)"
-FP8TRIAGE_REPRO_PYCACHE=$FP8TRIAGE_CACHE_DIR/pycache FP8TRIAGE_TF512_PATH=$W/site-512 $PY -m pytest -q -p no:cacheprovider -m gpu tests/test_repro_gpu.py 2>&1 | tail -25
+FP8TRIAGE_REPRO_PYCACHE=$FP8TRIAGE_CACHE_DIR/pycache FP8TRIAGE_TF512_PATH=$W/site-512 $PY -m pytest -q -p no:cacheprovider -m gpu tests/confirm/test_repro_gpu.py 2>&1 | tail -25
 [ "$QUICK" = 1 ] && { $PY tools/gpu_summary.py "$OUTDIR"/repro-517-*.json; echo "total $(since $t_all)"; exit 0; }
 step "planted crash / hang kernels, lanes and the shared DeepGEMM child (runner tests, CPU stand-ins)"
-# (tests/test_repro_isolation.py drives the whole scan, whose dependencies, e.g. hyperscan, the image lacks)
-PYTHONPATH= $PY -m pytest -q -p no:cacheprovider tests/test_repro_worker.py 2>&1 | tail -12
-PYTHONPATH= $PY -m pytest -q -p no:cacheprovider tests/test_repro.py -k "planted or crashing" 2>&1 | tail -6
+# (tests/confirm/test_repro_isolation.py drives the whole scan, whose dependencies, e.g. hyperscan, the image lacks)
+PYTHONPATH= $PY -m pytest -q -p no:cacheprovider tests/confirm/test_repro_worker.py 2>&1 | tail -12
+PYTHONPATH= $PY -m pytest -q -p no:cacheprovider tests/confirm/test_repro.py -k "planted or crashing" 2>&1 | tail -6
 
 if [ "${GPUVAL_PHASES:-1}" = 1 ]; then  # GPUVAL_PHASES=0 leaves out this part (about 90 s)
 step "where a worker's start goes: each phase in a fresh process, alone and several at once"

@@ -427,7 +427,7 @@ def test_runner_module_does_not_import_torch():
 
     code = ("import sys; import fp8triage.confirm.repro, fp8triage.cli.repro; "
             "sys.exit(1 if 'torch' in sys.modules else 0)")
-    assert subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).resolve().parents[1]).returncode == 0
+    assert subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).resolve().parents[2]).returncode == 0
 
 
 # ── confirm_findings ──────────────────────────────────────────────────────────────────────────────

@@ -1,6 +1,6 @@
 """Repro isolation through `scan --confirm`, end to end.
 
-tests/test_repro.py checks the runner itself (run_repros / confirm_findings with planted kernels).
+tests/confirm/test_repro.py checks the runner itself (run_repros / confirm_findings with planted kernels).
 Here the whole triage runs: a log matches a planted user signature whose repros are planted
 kernels that segfault, hang (with a child process), die on a sticky CUDA error, or print a good
 result and then hang in teardown as a poisoned CUDA context does. The scan must finish within the
@@ -21,14 +21,14 @@ from fp8triage.cli import cli
 
 pytestmark = pytest.mark.slow  # the whole module: `make check` leaves it to `make test`
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = (ROOT / "examples" / "vllm-rtx5090-unknown-sf.log").read_text()
 
 SIG = '''id = "{id}"
 title = "A planted signature whose repros misbehave"
 severity = "critical"
 priority = 90
-summary = "Planted by tests/test_repro_isolation.py."
+summary = "Planted by tests/confirm/test_repro_isolation.py."
 cause = "A planted cause, to drive scan --confirm."
 fix = "Nothing to fix: this is a test."
 repro = [{repros}]

@@ -1,4 +1,4 @@
-"""GPU checks of the repro kernels: run on the device machine with `python3 -m pytest -m gpu tests/test_repro_gpu.py`.
+"""GPU checks of the repro kernels: run on the device machine with `python3 -m pytest -m gpu tests/confirm/test_repro_gpu.py`.
 
 Excluded from the default run (pytest's addopts deselect `gpu`). They assert what the real kernels must
 show on a Hopper-class GPU (the project's H200): real FP8 GEMMs agree with the CPU emulation, the
