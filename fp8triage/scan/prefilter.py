@@ -164,7 +164,10 @@ class Prefilter:
                     return False
                 exprs = self._exprs()
                 path = _cached_db_path(hyperscan, [e for e, _k, _b in exprs], _hs_flags(hyperscan, exprs))
-                self._on_disk = path is not None and path.is_file()
+                try:
+                    self._on_disk = path is not None and path.is_file()
+                except OSError:  # an unreadable cache directory: compile as if nothing were cached
+                    self._on_disk = False
         return self._on_disk
 
     def hits(self, buf, start: int = 0, end: int | None = None, engine: str | None = None

@@ -71,3 +71,25 @@ def test_a_small_span_uses_the_cached_database_and_reads_like_re(tmp_path, monke
     assert again.hits(BUF) == got
     assert again._hs is not None  # noqa: SLF001 (loaded from the cache)
     assert again.hits(BUF, engine="re") == got
+
+
+def test_an_unreadable_cache_directory_is_no_error_for_a_small_span(tmp_path, monkeypatch):
+    """A small span asks whether a compiled database is cached; a cache directory that cannot be
+    searched must not break the scan (the span is read with `re`, as if nothing were cached)."""
+    import os
+
+    if os.geteuid() == 0:
+        # root reads any directory: make the check itself fail instead
+        from pathlib import Path
+
+        real = Path.is_file
+        monkeypatch.setattr(Path, "is_file", lambda self: (_ for _ in ()).throw(PermissionError(13, "denied"))
+                            if "prefilter" in str(self) else real(self))
+    else:
+        (tmp_path / "prefilter").mkdir()
+        (tmp_path / "prefilter").chmod(0)
+    monkeypatch.setenv("FP8TRIAGE_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(prefilter, "CACHED_MIN", 0)
+    pf = Prefilter(RULES)
+    assert pf.hits(BUF) == pf.hits(BUF, engine="re")
+    assert pf._hs is None  # noqa: SLF001
