@@ -163,9 +163,15 @@ class Scanner:
         if self.on_group is not None:
             self.on_group(g)
 
-    def feed_line(self, raw: bytes, lineno: int) -> Line:
-        """One line, classified on its own (follow mode)."""
-        return self.feed.feed(raw, lineno, self.prefilter.line_bits(raw))
+    def feed_line(self, raw: bytes, lineno: int) -> Line | None:
+        """One line, classified on its own (follow mode). None: the line was not decoded (no
+        prefilter hit while no event and no dump is open: it changes nothing, the selectors'
+        rule)."""
+        bits = self.prefilter.line_bits(raw)
+        if not bits and not self.feed.open and not self.feed.dump_open:
+            self.feed.lineno = lineno
+            return None
+        return self.feed.feed(raw, lineno, bits)
 
     def select(self, buf: bytes, start: int, end: int, lineno: int, base: int, touched: dict, fmt: LineFormat) -> int:
         """Feed the lines of buf[start:end] that the selector picks (every line when exhaustive);

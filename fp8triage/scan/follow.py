@@ -243,7 +243,8 @@ class Follower:
     def _line(self, raw: bytes) -> None:
         self.lineno += 1
         line = self.scanner.feed_line(raw, self.lineno)
-        self._touched[line.worker] = self._last_input  # when it arrived (pending lines wait for the format)
+        if line is not None:  # (a line that was not decoded belongs to no open event)
+            self._touched[line.worker] = self._last_input  # when it arrived (pending lines wait for the format)
 
     def _flush(self) -> list[Notice]:
         if self.fmt is None and self._pending:
