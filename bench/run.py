@@ -5,6 +5,7 @@
     python bench/run.py --size 1G --mixes startup,k8s --runs 5
     python bench/run.py --file server.log            # any log
     python bench/run.py --startup-only               # --help and a 100-line scan, median of 10
+    python bench/run.py --size 50M --tools fp8triage-follow,grep-follow,grep   # the stream path
 
 Every tool runs as a subprocess, as a user would run it, several times, interleaved (a
 background load hits all tools alike), with the file in the page cache (read once first).
@@ -23,6 +24,10 @@ Tools:
 * ``grep``: ``grep -E -c`` with ``ONCALL``, 30 alternated error patterns, what an on-call
   engineer would type; the ratio is taken against it;
 * ``rg``: ``rg -c`` with the same pattern (ripgrep, where installed).
+* ``fp8triage-follow`` and ``grep-follow`` (not in the default ``--tools``): the stream path,
+  the log on standard input as ``kubectl logs -f`` would give it: ``fp8triage scan --follow -``
+  (a notice per finding as its event completes) against ``grep --line-buffered -E`` with the
+  same pattern (each matching line as it comes).
 
 ``-c`` makes grep and rg print one number; their output goes to a temporary file, not
 /dev/null (GNU grep stops at the first match when its output is /dev/null, even with ``-c``).
@@ -62,10 +67,13 @@ ONCALL = [
 ]
 
 
-def run_once(cmd: list[str]) -> dict:
+def run_once(cmd: list[str], stdin: Path | None = None) -> dict:
     # stdout to a real file: GNU grep stops at the first match when its output is /dev/null
     with tempfile.TemporaryFile() as out:
-        return _run(cmd, out)
+        if stdin is None:
+            return _run(cmd, out)
+        with open(stdin, "rb") as inp:
+            return _run(cmd, out, inp)
 
 
 def _tree_rss_kb(pid: int) -> int:
@@ -94,11 +102,11 @@ def _tree_rss_kb(pid: int) -> int:
     return total
 
 
-def _run(cmd: list[str], stdout) -> dict:
+def _run(cmd: list[str], stdout, stdin=None) -> dict:
     """Wall time, CPU time of the process and its waited-for children (os.wait4), and the peak
     of the process tree's summed RSS (sampled every 20 ms)."""
     t0 = time.perf_counter()
-    p = subprocess.Popen(cmd, stdout=stdout, stderr=subprocess.PIPE)
+    p = subprocess.Popen(cmd, stdout=stdout, stderr=subprocess.PIPE, stdin=stdin)
     peak = [0]
     done = threading.Event()
 
@@ -175,13 +183,18 @@ def bench_file(log: Path, manifest: dict | None, runs: int, wanted: list[str]) -
     rg = shutil.which("rg")
     if rg:
         tools["rg"] = [rg, "-c", "|".join(ONCALL), str(log)]
+    # the stream (``--follow``) path, the log on standard input as from ``kubectl logs -f``:
+    # against grep printing each matching line as it comes
+    stdin_of = {"fp8triage-follow": log, "grep-follow": log}
+    tools["fp8triage-follow"] = fp8triage_cmd() + ["scan", "--follow", "-", "--no-history"]
+    tools["grep-follow"] = ["grep", "--line-buffered", "-E", "|".join(ONCALL)]
     wanted = [t for t in wanted if t in tools]
     warm(log)
     load_before = loadavg()
     res: dict[str, list[dict]] = {t: [] for t in wanted}
     for r in range(runs):
         for t in wanted:
-            x = run_once(tools[t])
+            x = run_once(tools[t], stdin_of.get(t))
             if t.startswith("fp8triage") and x["rc"] not in (0, 3, 4):
                 raise SystemExit(f"fp8triage failed (exit {x['rc']}): {x['stderr']}")
             res[t].append(x)
