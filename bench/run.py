@@ -13,7 +13,9 @@ Per mix and tool: median and best wall time, MB/s, the ratio of median wall time
 ``grep -E`` with the on-call patterns, user+sys CPU time, cores used (CPU time / wall time)
 and peak memory of the whole process tree (the parent and its workers: the sum of their
 proportional set sizes, sampled every 20 ms from /proc, so copy-on-write pages a forked
-worker shares with the parent count once). The machine's load average (``/proc/loadavg``) is recorded before each
+worker shares with the parent count once), taken in one extra run per tool: the timed runs
+are not sampled (the sampling takes a good part of a core, which slowed the tools that use
+every core by about 6 %). The machine's load average (``/proc/loadavg``) is recorded before each
 mix: on a shared machine, read the figures with it.
 
 Tools:
@@ -67,13 +69,13 @@ ONCALL = [
 ]
 
 
-def run_once(cmd: list[str], stdin: Path | None = None) -> dict:
+def run_once(cmd: list[str], stdin: Path | None = None, memory: bool = False) -> dict:
     # stdout to a real file: GNU grep stops at the first match when its output is /dev/null
     with tempfile.TemporaryFile() as out:
         if stdin is None:
-            return _run(cmd, out)
+            return _run(cmd, out, memory=memory)
         with open(stdin, "rb") as inp:
-            return _run(cmd, out, inp)
+            return _run(cmd, out, inp, memory=memory)
 
 
 def _tree_rss_kb(pid: int) -> int:
@@ -102,9 +104,11 @@ def _tree_rss_kb(pid: int) -> int:
     return total
 
 
-def _run(cmd: list[str], stdout, stdin=None) -> dict:
-    """Wall time, CPU time of the process and its waited-for children (os.wait4), and the peak
-    of the process tree's summed RSS (sampled every 20 ms)."""
+def _run(cmd: list[str], stdout, stdin=None, memory: bool = False) -> dict:
+    """Wall time and CPU time of the process and its waited-for children (os.wait4); with
+    ``memory``, also the peak of the process tree's summed Pss, sampled every 20 ms (reading
+    ``smaps_rollup`` of every process of the tree 50 times a second takes a good part of a
+    core: a timed run does not sample, so the sampler cannot slow a tool that uses every core)."""
     t0 = time.perf_counter()
     p = subprocess.Popen(cmd, stdout=stdout, stderr=subprocess.PIPE, stdin=stdin)
     peak = [0]
@@ -116,11 +120,13 @@ def _run(cmd: list[str], stdout, stdin=None) -> dict:
             done.wait(0.02)
 
     th = threading.Thread(target=sample, daemon=True)
-    th.start()
+    if memory:
+        th.start()
     _pid, status, ru = os.wait4(p.pid, 0)
     wall = time.perf_counter() - t0
     done.set()
-    th.join()
+    if memory:
+        th.join()
     err = p.stderr.read().decode(errors="replace") if p.stderr else ""
     if p.stderr:
         p.stderr.close()
@@ -198,7 +204,12 @@ def bench_file(log: Path, manifest: dict | None, runs: int, wanted: list[str]) -
             if t.startswith("fp8triage") and x["rc"] not in (0, 3, 4):
                 raise SystemExit(f"fp8triage failed (exit {x['rc']}): {x['stderr']}")
             res[t].append(x)
-            print(f"  run {r + 1}/{runs} {t:16s} {x['wall']:7.2f} s  {x['rss_mb']:7.1f} MB", file=sys.stderr)
+            print(f"  run {r + 1}/{runs} {t:16s} {x['wall']:7.2f} s", file=sys.stderr)
+    peak: dict[str, float] = {}
+    for t in wanted:  # one more run each, for memory only (see _run)
+        x = run_once(tools[t], stdin_of.get(t), memory=True)
+        peak[t] = x["rss_mb"]
+        print(f"  memory run {t:16s} {x['rss_mb']:7.1f} MB", file=sys.stderr)
     base = statistics.median(x["wall"] for x in res["grep"]) if "grep" in res else None
     summary = {}
     for t, rs in res.items():
@@ -207,7 +218,7 @@ def bench_file(log: Path, manifest: dict | None, runs: int, wanted: list[str]) -
         summary[t] = {"median_s": round(med, 3), "min_s": round(min(x["wall"] for x in rs), 3),
                       "mb_per_s": round(size_mb / med, 1), "ratio_vs_grep": round(med / base, 3) if base else None,
                       "cpu_s": round(cpu, 3), "cores_used": round(cpu / med, 2),
-                      "peak_rss_mb": round(max(x["rss_mb"] for x in rs), 1)}
+                      "peak_rss_mb": round(peak[t], 1)}
     found = None
     if report.exists() and any(t.startswith("fp8triage") for t in wanted):
         data = json.loads(report.read_text())
