@@ -173,13 +173,12 @@ class Scanner:
             return None
         return self.feed.feed(raw, lineno, bits)
 
-    def select(self, buf: bytes, start: int, end: int, lineno: int, base: int, touched: dict, fmt: LineFormat) -> int:
+    def select(self, buf: bytes, start: int, end: int, lineno: int, fmt: LineFormat) -> int:
         """Feed the lines of buf[start:end] that the selector picks (every line when exhaustive);
-        returns the next line number. ``base``, ``touched``: see ``selector.prefiltered``."""
+        returns the next line number."""
         if self.exhaustive:
             return every_line(self.prefilter, self.feed, buf, start, end, lineno)
-        return prefiltered(self.prefilter, self.feed, buf, start, end, lineno, base=base, touched=touched,
-                           jsonl=fmt.jsonl)
+        return prefiltered(self.prefilter, self.feed, buf, start, end, lineno, jsonl=fmt.jsonl)
 
     # -- sources ----------------------------------------------------------------------------
     def use_source(self, name: str) -> None:
@@ -191,8 +190,6 @@ class Scanner:
         self.use_source(src.name)
         fmt: LineFormat | None = None
         lineno = 1
-        touched: dict = {}
-        base = 0
         binary = False  # a binary file is skipped with a warning (its lines are still counted)
         for buf, start, end in read_spans(src):
             if fmt is None:
@@ -205,8 +202,7 @@ class Scanner:
             if binary:
                 lineno += buf.count(b"\n", start, end) + (0 if buf.endswith(b"\n", start, end) else 1)
             else:
-                lineno = self.select(buf, start, end, lineno, base - start, touched, fmt)
-            base += end - start
+                lineno = self.select(buf, start, end, lineno, fmt)
             if self.progress is not None:
                 self.progress(src.bytes_read)
         if fmt is None:

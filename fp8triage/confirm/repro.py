@@ -121,6 +121,15 @@ def _tail(text: str, n: int = 8) -> list[str]:
     return [ln[:400] for ln in lines[-n:]]
 
 
+def _json_object(text: str) -> dict[str, Any] | None:
+    """``text`` as a JSON object; None if it is not one."""
+    try:
+        obj = json.loads(text)
+    except ValueError:
+        return None
+    return obj if isinstance(obj, dict) else None
+
+
 def _parse(stdout: str) -> dict[str, Any] | None:
     """The kernel's JSON object: the whole stdout, else the last line that parses as an object."""
     text = stdout.strip()
@@ -133,13 +142,9 @@ def _parse(stdout: str) -> dict[str, Any] | None:
         pass
     for line in reversed(text.splitlines()):
         line = line.strip()
-        if line.startswith("{"):
-            try:
-                obj = json.loads(line)
-            except ValueError:
-                continue
-            if isinstance(obj, dict):
-                return obj
+        obj = _json_object(line) if line.startswith("{") else None
+        if obj is not None:
+            return obj
     return None
 
 
@@ -318,11 +323,8 @@ class _Worker:
             line = self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
             if line is None:
                 return None
-            try:
-                obj = json.loads(line)
-            except ValueError:
-                continue
-            if isinstance(obj, dict):
+            obj = _json_object(line)
+            if obj is not None:
                 return obj
 
     def wait_ready(self) -> bool:

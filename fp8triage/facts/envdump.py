@@ -337,6 +337,17 @@ def _known(v: str) -> bool:
     return v.strip().lower() not in _NOT_KNOWN
 
 
+def _gpu_facts(gpus: list[tuple[int, str]], counted: str) -> list[tuple[str, str, int, str]]:
+    """The ``gpu`` (the first, naming the others if they differ) and ``gpu_count`` facts of a
+    dump's GPU lines ((line number, name) pairs)."""
+    if not gpus:
+        return []
+    names = [n for _, n in gpus]
+    distinct = sorted(set(names))
+    note = "" if len(distinct) == 1 else f"GPU 0 of {len(names)}; also {', '.join(distinct[1:])}"
+    return [("gpu", names[0], gpus[0][0], note), ("gpu_count", str(len(names)), gpus[0][0], counted)]
+
+
 def _first_token(v: str) -> str:
     return v.strip().split()[0] if v.strip() else ""
 
@@ -394,12 +405,7 @@ def _parse_collect_env(lines: list[tuple[int, str]]) -> tuple[str, _Raw]:
             raw.append(("vllm", _first_token(value).lstrip("vV"), lineno, ""))
         elif key == "vllm build flags":
             fmt = "vllm-collect-env"
-    if gpus:
-        names = [n for _, n in gpus]
-        distinct = sorted(set(names))
-        note = "" if len(distinct) == 1 else f"GPU 0 of {len(names)}; also {', '.join(distinct[1:])}"
-        raw.append(("gpu", names[0], gpus[0][0], note))
-        raw.append(("gpu_count", str(len(names)), gpus[0][0], "GPU lines counted"))
+    raw.extend(_gpu_facts(gpus, "GPU lines counted"))
     if fmt == "vllm-collect-env":
         first = lines[0][0]
         raw.append(("stack", "vllm", first, "a vLLM collect_env dump"))
@@ -458,12 +464,7 @@ def _parse_smi_table(lines: list[tuple[int, str]]) -> tuple[str, _Raw]:
         g = _SMI_GPU_ROW.match(text)
         if g:
             gpus.append((lineno, g.group(2).rstrip(". ").strip()))
-    if gpus:
-        names = [n for _, n in gpus]
-        distinct = sorted(set(names))
-        note = "" if len(distinct) == 1 else f"GPU 0 of {len(names)}; also {', '.join(distinct[1:])}"
-        raw.append(("gpu", names[0], gpus[0][0], note))
-        raw.append(("gpu_count", str(len(names)), gpus[0][0], "GPU rows counted"))
+    raw.extend(_gpu_facts(gpus, "GPU rows counted"))
     return "nvidia-smi", raw
 
 

@@ -77,6 +77,11 @@ class _Builder:
     exc_level: str | None = None
     provisional: bool = False  # a warning record kept only if its next line is its wrapped tail (linefeed.py)
 
+    @property
+    def expiry(self) -> int | None:
+        """The line at which this event expires: its last line + ``QUIET_LINES`` + 1."""
+        return self.lines[-1].lineno + QUIET_LINES + 1 if self.lines else None
+
     def add(self, line: Line) -> None:
         if len(self.lines) >= MAX_EVENT_LINES:
             # keep the first half and slide the rest
@@ -152,8 +157,7 @@ class Assembler:
         """Complete, in order of expiry, the events that expire at or before line ``lineno``."""
         if lineno <= self._quiet_until:
             return
-        due = [(b.lines[-1].lineno + QUIET_LINES + 1, w) for w, b in self.open.items()
-               if b.lines and lineno - b.lines[-1].lineno > QUIET_LINES]
+        due = [(b.expiry, w) for w, b in self.open.items() if b.lines and lineno >= b.expiry]
         for at, w in sorted(due, key=lambda d: d[0]):
             self.closed_at = at
             self._close(w)

@@ -31,7 +31,6 @@ from __future__ import annotations
 from typing import Callable
 
 from ..facts.envdump import DumpReader
-from . import events
 from .events import Assembler
 from ..facts.logfacts import LogFacts
 from ..model import Event, Line
@@ -87,7 +86,7 @@ class LineFeed:
     def expires_at(self, worker) -> int | None:
         """The line at which ``worker``'s open event expires (``events.QUIET_LINES``)."""
         b = self.asm.open.get(worker)
-        return b.lines[-1].lineno + events.QUIET_LINES + 1 if b is not None and b.lines else None
+        return b.expiry if b is not None else None
 
     @property
     def awaiting_tail(self) -> bool:

@@ -100,7 +100,8 @@ LOGGER_HEADERS: list[tuple[str, regex.Pattern]] = [
 # then the first logger header would, one after the other. (Python's ``re``: its match groups
 # cost a fraction of ``regex``'s, and these patterns read the same in both.)
 _VLLM_LINE = re.compile(
-    r"(?>" + WORKER_PREFIXES[0][1].pattern[1:] + r")" + LOGGER_HEADERS[0][1].pattern[1:]
+    r"(?>" + dict(WORKER_PREFIXES)["vllm-process"].pattern.removeprefix("^") + r")"
+    + dict(LOGGER_HEADERS)["vllm"].pattern.removeprefix("^")
 )
 
 _LEVELS = {"WARN": "WARNING", "I": "INFO", "W": "WARNING", "E": "ERROR", "F": "CRITICAL", "VERBOSE": "DEBUG",

@@ -72,7 +72,6 @@ def scan_range(sc, src: Source, fmt: LineFormat, a: int, b: int, warm_from: int,
     sc.use_source(src.name)
     feed = sc.feed
     feed.begin(src.name, fmt)
-    touched: dict = {}
     if carry is not None:
         feed.adopt(carry["builders"])
         if carry["dump"] is not None:
@@ -80,15 +79,14 @@ def scan_range(sc, src: Source, fmt: LineFormat, a: int, b: int, warm_from: int,
     elif warm_from < a:
         data = b"".join(buf[s:e] for buf, s, e in read_spans(src, start=warm_from, stop=a))
         feed.quiet = True
-        sc.select(data, 0, len(data), 1 - data.count(b"\n"), warm_from, touched, fmt)
+        sc.select(data, 0, len(data), 1 - data.count(b"\n"), fmt)
         feed.quiet = False
         feed.dumps.forget_read()  # the range before keeps them
     feed.workers_fed = {}
     start_sig = _signature(feed)
-    lineno, base = 1, a
+    lineno = 1
     for buf, s, e in read_spans(src, start=a, stop=b):
-        lineno = sc.select(buf, s, e, lineno, base - s, touched, fmt)
-        base += e - s
+        lineno = sc.select(buf, s, e, lineno, fmt)
     nlines = lineno - 1
     end_sig = _signature(feed)
     blk = feed.dumps.block
@@ -387,13 +385,13 @@ def _pass_through(prev: dict, state: dict, src: Source, fmt: LineFormat, a: int,
     held = {str(w): (w, bld) for w, bld in prev["handover"]["builders"].items()}
     if not missing <= set(held) or len(missing) != len(before - after):
         return None
-    from .events import QUIET_LINES, Assembler
+    from .events import Assembler
 
     carried: dict = {}
     late: list = []
     for name in sorted(missing):
         w, bld = held[name]
-        expiry = bld.lines[-1].lineno + QUIET_LINES + 1  # it ends there at the latest
+        expiry = bld.expiry  # it ends there at the latest
         found = _first_line_of(src, fmt, w, a, b, offset, state["workers_fed"].get(w))
         if found is None or found.lineno >= expiry:
             if expiry <= offset + state["lines"]:

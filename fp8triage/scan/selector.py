@@ -5,7 +5,7 @@ A selector walks ``buf[start:end]`` (whole lines) and calls ``feed.feed(raw, lin
 line after the last. Two selectors, one sink, so the equivalence test compares selectors:
 
 * ``every_line``: every line, with ``Prefilter.classify``'s bits (the exhaustive reference,
-  ``--no-prefilter``; follow mode does the same one line at a time).
+  ``--no-prefilter``; follow mode reads one line at a time, ``Scanner.feed_line``).
 * ``prefiltered``: one prefilter pass over the span (``Prefilter.hits``), then only the lines
   with a hit, plus the lines an open event or an open environment dump pulls in.
 
@@ -15,12 +15,11 @@ can, and those are all hits), it cannot start a dump (DUMP hits only), and it is
 facts (FACT hits only). While an event is open, a line may continue or close it, so lines are
 fed, except those that cannot belong to an open event's worker.
 
-An event is *live* while its worker wrote to it within the last ``FWD`` bytes: lines are then
-walked one by one (a line whose raw text lacks the words of every open worker's name is
-skipped undecoded). A stale event does not pull every line in; the walk jumps to the next
-hit or to the next line that may belong to its worker (``bytes.find`` on the worker's name;
-for lines without a worker prefix, the next line that starts with neither "(" nor "["), where
-it is continued or closed exactly as ``every_line`` would do it.
+An open event does not pull every line in: the walk jumps to the next hit or to the next line
+that may belong to an open event's worker (``bytes.find`` on the worker's name; for lines
+without a worker prefix, the next line that starts with neither "(" nor "["), where it is
+continued or closed exactly as ``every_line`` would do it; the search stops at the line where
+the event expires. While an environment dump is open, every line is fed.
 
 The selector only reads ``feed.open`` (worker -> open event) and ``feed.dump_open``; the
 unit tests drive it with a recording stand-in.
@@ -34,7 +33,6 @@ from .prefilter import FACT, STACK, WARN, Prefilter
 
 FACTS_ONLY = FACT | STACK  # a line with only these bits can give facts and nothing else
 
-FWD = 0  # bytes an open event keeps pulling every line in after its worker wrote (0: jump to candidate lines at once)
 NEAR = 32 * 1024  # an open event's next candidate line is looked for this far first
 WRAP_WIDTH_MIN = 60  # terminals wrap lines at 80 columns or more: a shorter line has no wrapped tail
 
@@ -54,15 +52,11 @@ def every_line(pf: Prefilter, feed, buf: bytes, start: int, end: int, lineno: in
     return lineno
 
 
-def prefiltered(pf: Prefilter, feed, buf: bytes, start: int, end: int, lineno: int, *, base: int = 0,
-                touched: dict | None = None, jsonl: bool = False) -> int:
-    """Feed the lines of buf[start:end] that can change anything. ``base``: the offset of
-    buf[0] in the source (``touched``, worker -> source offset of the line that last started
-    or continued its event, is kept across spans). ``jsonl``: JSON-wrapped lines, whose raw
-    bytes may hide a worker's name (escapes): no line of a live event is skipped and stale
-    events wait for the next hit."""
-    if touched is None:
-        touched = {}
+def prefiltered(pf: Prefilter, feed, buf: bytes, start: int, end: int, lineno: int, *,
+                jsonl: bool = False) -> int:
+    """Feed the lines of buf[start:end] that can change anything. ``jsonl``: JSON-wrapped
+    lines, read as wrapped tails or as a worker-less event's next line by their message only
+    (``may_be_tail``, ``next_line_of``)."""
     starts, flags = pf.hits(buf, start, end)
     n = end
     find = buf.find
@@ -78,37 +72,16 @@ def prefiltered(pf: Prefilter, feed, buf: bytes, start: int, end: int, lineno: i
     expires_at = feed.expires_at if hasattr(feed, "expires_at") else (lambda _w: None)
     facts_only = getattr(feed, "feed_facts", None)
     index = LineIndex(buf, start, n, lineno)  # line numbers at jumps, expiry lines; each byte counted once
-    fwd = FWD
     while pos < n:
         open_ = feed.open
-        dump = feed.dump_open
-        if dump or (fwd and open_ and any(base + pos - touched.get(w, -fwd) < fwd for w in open_)):
-            # follow the live events (or the dump) line by line
+        if feed.dump_open:
+            # an open environment dump takes every line until its structure ends
             bits = flags.get(pos, 0)
             if i < nstarts and starts[i] <= pos:
                 i += 1
-            if not bits and not dump:
-                # a line that belongs to no open event's worker is a no-op: skip it
-                # without decoding (every word of a worker name is in the raw line)
-                nl = find(b"\n", pos, n)
-                stop = n if nl < 0 else nl
-                raw = buf[pos:stop]
-                for w in open_:
-                    toks = tokens.get(w)
-                    if toks is None:
-                        toks = tokens[w] = worker_tokens(w)
-                    if not toks or all(t in raw for t in toks):
-                        break
-                else:
-                    # the line right after a fed one may be its wrapped tail (a terminal or a paste
-                    # cut it; the tail has no prefix of its own): the assembler decides
-                    if not (pos == after_fed and may_be_tail(buf, pos, n, jsonl)):
-                        pos = stop + 1
-                        lineno += 1
-                        continue
         else:
-            # nothing live: jump to the next hit, or to the next line that may belong to
-            # the worker of a stale open event
+            # jump to the next hit, or to the next line that may belong to the worker of an
+            # open event
             while i < nstarts and starts[i] < pos:
                 i += 1
             target = starts[i] if i < nstarts else n
@@ -176,9 +149,7 @@ def prefiltered(pf: Prefilter, feed, buf: bytes, start: int, end: int, lineno: i
                     continue
         nl = find(b"\n", pos, n)
         stop = n if nl < 0 else nl
-        line = feed.feed(buf[pos:stop], lineno, bits)
-        if line.worker in feed.open:
-            touched[line.worker] = base + pos
+        feed.feed(buf[pos:stop], lineno, bits)
         if stop - pos >= WRAP_WIDTH_MIN:
             after_fed = stop + 1  # a long line: the next one may be its tail, wrapped by a terminal
         pos = stop + 1
