@@ -29,6 +29,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 
+from .literal import find as find_literal
 from .prefilter import FACT, STACK, WARN, Prefilter
 
 FACTS_ONLY = FACT | STACK  # a line with only these bits can give facts and nothing else
@@ -238,6 +239,9 @@ _MAYBE_NO_WORKER_JSON = re.compile(
     rb'|\{"(?:log|message|msg|MESSAGE)": ?"(?:[^(\[\\\n"]|\\[^u]|"))')
 
 
+_WORD_BYTES = frozenset(bytes([c]) for c in b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
+
+
 def next_line_of(buf: bytes, worker: str | None, pos: int, n: int, tokens: dict, jsonl: bool = False) -> int:
     """Offset of the next line in buf[pos:n] (``pos`` a line start) that may belong to
     ``worker``; ``n`` if none."""
@@ -262,9 +266,14 @@ def next_line_of(buf: bytes, worker: str | None, pos: int, n: int, tokens: dict,
     first, rest = toks[-1], toks[:-1]
     at = pos
     while True:
-        c = buf.find(first, at, n)
+        c = find_literal(buf, first, at, n)
         if c < 0:
             return n
+        if buf[c + len(first):c + len(first) + 1] in _WORD_BYTES:
+            # "rank=1" inside "rank=12": in a line of its worker, every piece of the worker's
+            # name ends where its prefix pattern has a non-word character (space, ")", "]", ...)
+            at = c + 1
+            continue
         ls = buf.rfind(b"\n", pos, c) + 1 or pos
         le = buf.find(b"\n", c, n)
         if le < 0:
