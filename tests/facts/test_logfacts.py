@@ -102,3 +102,41 @@ def test_statements_still_give_facts(text, present):
     from fp8triage.model import Line
 
     assert present in {(f.name, f.value) for f in facts_from_lines([Line("s.log", 1, text)])}
+
+
+# every product name the GPU table knows, as logs print it
+KNOWN_GPUS = ["NVIDIA GB10", "DGX Spark", "NVIDIA RTX PRO 6000 Blackwell Server Edition", "NVIDIA GeForce RTX 5090",
+              "NVIDIA GeForce RTX 5060 Ti", "Jetson T5000", "NVIDIA GB300", "NVIDIA B300", "NVIDIA GB200",
+              "NVIDIA B200", "NVIDIA B100", "NVIDIA GH200 480GB", "NVIDIA H200", "NVIDIA H100 80GB HBM3",
+              "NVIDIA H800", "NVIDIA H20", "NVIDIA L40S", "NVIDIA L40", "NVIDIA L4", "NVIDIA L20",
+              "NVIDIA RTX 6000 Ada Generation", "NVIDIA RTX 4000 Ada Generation", "NVIDIA GeForce RTX 4090",
+              "NVIDIA A100-SXM4-80GB", "NVIDIA A800", "NVIDIA A30", "NVIDIA A40", "NVIDIA A10G", "NVIDIA A10",
+              "NVIDIA A16", "NVIDIA A2", "NVIDIA RTX A6000", "NVIDIA GeForce RTX 3090", "Tesla T4",
+              "NVIDIA GeForce RTX 2080", "Quadro RTX 8000", "Tesla V100-SXM2-16GB", "Tesla P100-PCIE-16GB"]
+
+
+@pytest.fixture(scope="module")
+def prefilter():
+    from fp8triage.catalogue.loader import load_catalogue
+    from fp8triage.pipeline import make_prefilter
+
+    return make_prefilter(load_catalogue())
+
+
+@pytest.mark.parametrize("name", KNOWN_GPUS)
+def test_every_known_gpu_name_is_found_by_the_prefilter_in_either_order(prefilter, name):
+    from fp8triage.facts.gpus import capability_for
+    from fp8triage.scan.prefilter import FACT
+
+    assert capability_for(name) is not None, name
+    pf = prefilter
+    for text in (f"GPU 0: {name}", f"{name} detected as the current device (GPU 0)", f"Using device: {name}"):
+        if text.startswith("Using") and name.startswith("Jetson"):
+            continue  # no word on the line says it is a GPU: not taken for one
+        raw = f"(VllmWorker rank=0 pid=1) INFO 08-01 09:00:00 [worker.py:1] {text}".encode()
+        assert pf.classify(raw) & FACT, text
+        # the Hyperscan pass (a span long enough for it) gives the line the same bit
+        span = b"filler line\n" * 8000 + raw + b"\n"
+        _starts, flags = pf.hits(span)
+        assert flags.get(len(span) - len(raw) - 1, 0) & FACT, text
+        assert facts(text)["capability"][0] == capability_for(name)[0], text
