@@ -24,7 +24,7 @@ from .facts.envdump import ENV_DUMP_ANCHORS, DumpReader
 from .scan.fingerprint import ALGORITHM_VERSION, fingerprint
 from .scan.ingest import Source, expand_inputs, read_spans
 from .scan.linefeed import LineFeed
-from .facts.logfacts import PREFILTER_HINTS, STACK_PATTERNS, LogFacts
+from .facts.logfacts import STACK_PATTERNS, LogFacts
 from .facts.logfacts import triggers as fact_triggers
 from .judge.matcher import Claims, Group
 from .model import Event, Fact, InputInfo, Line, ScanResult, UnknownGroup
@@ -86,7 +86,7 @@ def prefilter_rules(catalogue: Catalogue) -> list[tuple[str, int, int]]:
 def make_prefilter(catalogue: Catalogue) -> Prefilter:
     """The prefilter of ``catalogue``'s anchors and the log-fact hints (a caller that scans many
     small texts with one catalogue builds it once and passes it to ``scan_sources``)."""
-    return Prefilter(tuple(prefilter_rules(catalogue)), hints=tuple(PREFILTER_HINTS.items()))
+    return Prefilter(tuple(prefilter_rules(catalogue)))
 
 
 class Scanner:

@@ -236,19 +236,24 @@ STACK_MARKERS: list[tuple[str, regex.Pattern]] = [
 
 # What the prefilter searches for to find the lines log facts can come from (class FACT).
 # Facts are not events: these lines are read for facts and nothing else, so a trigger must be
-# narrow (a version banner, not every line that says "torch"). GPU names: only on a line that
-# says GPU ("GPU" alone is in every vLLM stats line). Stack markers: the worker marker
+# narrow (a version banner, not every line that says "torch"). Stack markers: the worker marker
 # "(VllmWorker" / "(EngineCore" counts only where it is not the line's prefix (``normalise``
 # strips that before the markers look).
-_GPU_CONTEXT_WORDS = r"(?:GPU|NVIDIA|GeForce|Tesla|Quadro|DGX)"
-# the names ``gpus.capability_for`` knows, written as few short literals as possible: a class
-# such as "[BHA][0-9]{3}" makes Hyperscan look for 3,000 literals (it cost an eighth of its pass)
-_GPU_NAME_HINT = (r"(?:RTX|GB10|GB20|GB30|GH200|B100|B200|B300|H100|H200|H800|A100|A800|H20|L4|L20|A[1-4]0|A16|A2"
-                  r"|T4|V100|P100|Jetson|DGX)")
+#
+# GPU names: a line that names the maker or a product line (NVIDIA, GeForce, Tesla, Quadro, DGX:
+# how nvidia-smi, torch.cuda.get_device_name and collect_env print a GPU), or a known name right
+# before or after the word GPU ("GPU 0: H100", "H20 96GB GPU"). "GPU" anywhere on the line is not
+# enough ("GPU KV cache usage" is in every vLLM stats line), and a name anywhere on a line that
+# says GPU somewhere cost a quarter of the Hyperscan pass: it has to look for every short name
+# ("L4", "A2") everywhere.
+# The names are those ``gpus.capability_for`` knows, as few short literals as possible (a class
+# such as "[BHA][0-9]{3}" makes Hyperscan look for 3,000 literals).
+_GPU_NAME_WORDS = (r"(?:RTX|GB10|GB20|GB30|GH200|B100|B200|B300|H100|H200|H800|A100|A800|H20|L4|L20|A[1-4]0|A16|A2"
+                   r"|T4|V100|P100|Jetson|DGX)")
 PREFILTER_PATTERNS = (
-    _GPU_CONTEXT_WORDS + r"[^\n]*" + _GPU_NAME_HINT,  # a GPU model name on a line that says GPU, NVIDIA, ...
-    _GPU_NAME_HINT + r"[^\n]*" + _GPU_CONTEXT_WORDS,
-    r"DGX[ \t]*Spark",  # a name that is its own context word
+    r"NVIDIA|GeForce|Tesla|Quadro|DGX",
+    r"GPU[ \t:=#0-9-]{0,8}" + _GPU_NAME_WORDS,
+    _GPU_NAME_WORDS + r"[ \t0-9GBgb-]{0,12}GPU",
 )
 # Stack markers (class STACK: once vLLM, the stack that ranks first, has been named, these
 # lines are not decoded any more).
@@ -258,11 +263,6 @@ STACK_PATTERNS = (
     r"[^ \t\"\n]\((?:VllmWorker|EngineCore)",  # the marker after the line's start, i.e. not the worker prefix
     r"^\((?:VllmWorker|EngineCore)[^ )\n]*\)",  # "(EngineCore_DP0)": a prefix that normalise keeps
 )
-
-
-# Cheaper stand-ins for the prefilter's Hyperscan pass (a leading "NAME[^\n]*" makes it try
-# every short name as a match start): it searches for the hint, then checks the line.
-PREFILTER_HINTS = {_GPU_NAME_HINT + r"[^\n]*" + _GPU_CONTEXT_WORDS: _GPU_NAME_HINT}
 
 
 def triggers() -> list[tuple[str, bool]]:

@@ -38,7 +38,6 @@ from typing import Iterable
 EVIDENCE = 1  # a signature's evidence anchor: the line may start an event
 STRUCTURAL = 2  # the line may start or continue a traceback (frames, chain markers)
 FACT = 4  # a log-fact trigger: log facts may be found in the line
-_VERIFY = 8  # internal: a pattern's cheaper Hyperscan stand-in hit; the line is checked with the pattern
 DUMP = 16  # an environment-dump header
 ALERT = 32  # a generic error/warning word: starts an event unless the line is INFO/DEBUG
 STACK = 64  # names a serving stack (read for the ``stack`` fact until the first-ranked stack is named)
@@ -61,17 +60,13 @@ Rule = tuple[str, int, int]  # (expression, kind, bits)
 
 
 class Prefilter:
-    def __init__(self, rules: Iterable[Rule], hints: Iterable[tuple[str, str]] | dict[str, str] = ()):
-        """``rules``: (expression, kind, bits) with kind LITERAL, LITERAL_CI, REGEX or
-        REGEX_CI. ``hints``: (regex, a regex that matches wherever it does and costs
-        Hyperscan less (e.g. without a leading ``NAME[^\\n]*``)) pairs: Hyperscan searches
-        for the hint, and the lines it hits are checked with the regex itself."""
+    def __init__(self, rules: Iterable[Rule]):
+        """``rules``: (expression, kind, bits) with kind LITERAL, LITERAL_CI, LITERAL_TAILED,
+        REGEX or REGEX_CI."""
         bits: dict[tuple[str, int], int] = {}
         for e, k, b in rules:
             if e:
                 bits[(e, k)] = bits.get((e, k), 0) | b
-        pairs = hints.items() if isinstance(hints, dict) else hints
-        self.hints = {p: h for p, h in pairs if (p, REGEX) in bits}
         self._bits = bits
         self.rules = sorted((e, k, b) for (e, k), b in bits.items())
         self._alts: tuple | None = None  # the `re` engine's alternations, compiled when first needed
@@ -127,19 +122,10 @@ class Prefilter:
         read its matches back."""
         exprs = []
         for (e, k), b in sorted(self._bits.items()):
-            if k == REGEX and e in self.hints:
-                exprs.append((self.hints[e].encode("utf-8"), k, _VERIFY))
-                continue
             if k == LITERAL_TAILED:
                 exprs.append((re.escape(e).encode("utf-8") + _TAIL_NEXT_HS.encode("ascii"), k, b))
                 continue
             exprs.append((e.encode("utf-8") if k in (REGEX, REGEX_CI) else re.escape(e).encode("utf-8"), k, b))
-        if self.hints:
-            self._hint_bits = 0
-            for p in self.hints:
-                self._hint_bits |= self._bits[(p, REGEX)]
-            self._verify = re.compile(
-                "|".join(f"(?:{p})" for p in sorted(self.hints)).encode("utf-8"), re.M)
         self._classes = [b for _e, _k, b in exprs]
         # a tailed literal's match runs into the next line: its line is where the match starts
         self._tailed = {i for i, (_e, k, _b) in enumerate(exprs) if k == LITERAL_TAILED}
@@ -218,19 +204,6 @@ class Prefilter:
                 if line_end < 0:
                     line_end = end
             flags[line_start] = flags.get(line_start, 0) | ends[off]
-        if db is not None and self.hints:
-            for ls, b in list(flags.items()):
-                if b & _VERIFY:
-                    b &= ~_VERIFY
-                    # (a line that has the bits from another expression needs no check)
-                    if b & self._hint_bits != self._hint_bits:
-                        le = find(b"\n", ls, end)
-                        if self._verify.search(buf, ls, end if le < 0 else le):
-                            b |= self._hint_bits
-                    if b:
-                        flags[ls] = b
-                    else:
-                        del flags[ls]
         return sorted(flags), flags
 
 

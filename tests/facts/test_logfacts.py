@@ -123,20 +123,41 @@ def prefilter():
     return make_prefilter(load_catalogue())
 
 
-@pytest.mark.parametrize("name", KNOWN_GPUS)
-def test_every_known_gpu_name_is_found_by_the_prefilter_in_either_order(prefilter, name):
-    from fp8triage.facts.gpus import capability_for
+def _fact_line(pf, text):
+    """Does the prefilter, by ``re`` and by Hyperscan (a span long enough for it), give this
+    log line the FACT bit?"""
     from fp8triage.scan.prefilter import FACT
 
+    raw = f"(VllmWorker rank=0 pid=1) INFO 08-01 09:00:00 [worker.py:1] {text}".encode()
+    span = b"filler line\n" * 8000 + raw + b"\n"
+    _starts, flags = pf.hits(span)
+    by_hs = bool(flags.get(len(span) - len(raw) - 1, 0) & FACT)
+    by_re = bool(pf.classify(raw) & FACT)
+    assert by_hs == by_re, text
+    return by_re
+
+
+@pytest.mark.parametrize("name", KNOWN_GPUS)
+def test_every_known_gpu_name_is_read_where_logs_print_it(prefilter, name):
+    from fp8triage.facts.gpus import capability_for
+
     assert capability_for(name) is not None, name
-    pf = prefilter
-    for text in (f"GPU 0: {name}", f"{name} detected as the current device (GPU 0)", f"Using device: {name}"):
-        if text.startswith("Using") and name.startswith("Jetson"):
-            continue  # no word on the line says it is a GPU: not taken for one
-        raw = f"(VllmWorker rank=0 pid=1) INFO 08-01 09:00:00 [worker.py:1] {text}".encode()
-        assert pf.classify(raw) & FACT, text
-        # the Hyperscan pass (a span long enough for it) gives the line the same bit
-        span = b"filler line\n" * 8000 + raw + b"\n"
-        _starts, flags = pf.hits(span)
-        assert flags.get(len(span) - len(raw) - 1, 0) & FACT, text
+    texts = [f"GPU 0: {name}"]
+    if any(brand in name for brand in ("NVIDIA", "Tesla", "Quadro", "DGX")):
+        texts += [f"Using device: {name} (UUID: GPU-1234)", f"device_name={name!r}"]
+    for text in texts:
+        assert _fact_line(prefilter, text), text
         assert facts(text)["capability"][0] == capability_for(name)[0], text
+
+
+@pytest.mark.parametrize("text, capability", [("H100 GPU detected", "9.0"), ("running on 8x H20 96GB GPUs", "9.0"),
+                                              ("L4 GPU", "8.9"), ("A100-80GB GPU", "8.0"), ("GPU=A10", "8.6")])
+def test_a_known_name_right_next_to_the_word_gpu_is_read(prefilter, text, capability):
+    assert _fact_line(prefilter, text)
+    assert facts(text)["capability"][0] == capability
+
+
+@pytest.mark.parametrize("text", ["GPU KV cache usage: 97.4%, Prefix cache hit rate: 84.1%",
+                                  "GPU blocks: 21312, CPU blocks: 2048 (A2 of plan)"])
+def test_gpu_in_a_stats_line_is_no_fact_trigger(prefilter, text):
+    assert not _fact_line(prefilter, text)
