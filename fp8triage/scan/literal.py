@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-HS_MIN = 4096  # shorter ranges: bytes.find (a Hyperscan call costs a few microseconds)
+HS_MIN = 4096  # searched with bytes.find first (a Hyperscan call costs a few microseconds)
 _CACHE_MAX = 256  # compiled databases kept (one per worker token; a log has a handful)
 
 _databases: dict[bytes, object] = {}
@@ -48,10 +48,17 @@ def _database(literal: bytes):
 
 
 def find(buf: bytes, literal: bytes, start: int, end: int) -> int:
-    """The offset of the first ``literal`` in ``buf[start:end]``, or -1 (``bytes.find``)."""
-    if end - start < HS_MIN or not literal:
+    """The offset of the first ``literal`` in ``buf[start:end]``, or -1 (``bytes.find``).
+    The first ``HS_MIN`` bytes are searched with ``bytes.find`` (a worker's next line is mostly
+    close by), the rest with Hyperscan."""
+    if end - start <= HS_MIN or not literal:
         return buf.find(literal, start, end)
+    c = buf.find(literal, start, start + HS_MIN)
+    if c >= 0:
+        return c
     db = _database(literal)
+    # on from the first offset where an occurrence does not fit in the bytes searched already
+    start += HS_MIN - len(literal) + 1
     if db is None:
         return buf.find(literal, start, end)
     found: list[int] = []

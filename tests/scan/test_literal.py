@@ -64,3 +64,9 @@ def test_a_line_that_names_the_rank_later_on_is_still_a_candidate():
     buf = _line(1, "start") + _line(12, "waiting for rank=1 to finish") + _line(1, "end")
     pos = buf.index(b"\n") + 1
     assert next_line_of(buf, "VllmWorker rank=1", pos, len(buf), {}) == pos
+
+
+@pytest.mark.parametrize("at", [literal.HS_MIN - 7, literal.HS_MIN - 6, literal.HS_MIN - 3, literal.HS_MIN, literal.HS_MIN + 1])
+def test_an_occurrence_where_the_first_window_ends_is_found(at):
+    buf = b"x" * at + b"rank=1" + b"y" * 9000
+    assert literal.find(buf, b"rank=1", 0, len(buf)) == at
