@@ -59,13 +59,21 @@ GENERIC_ANCHORS = (
     "Fatal",
     "terminate called",
     "what():",
-    "Warning",  # UserWarning, FutureWarning, "Warning:" (the warnings module: its message may follow on the next lines)
     "failed",
     "Failed",
     "Aborted",
     "Segmentation fault",
     "core dumped",
 )
+
+
+# Warnings (class WARN): a logger's level word, and the warnings module's categories (UserWarning,
+# FutureWarning, "Warning:"). A warning starts an event only where a signature can claim it: its
+# own line has a signature's anchor (EVIDENCE), or it is long and its next line may be its
+# wrapped tail (linefeed.py). A server, or every rank of a torchrun job, that repeats a warning
+# costs a test per line, not an event that pulls in the rank's next lines (a tqdm bar's line
+# starts with spaces, as a warning's continuation does).
+WARNING_WORDS = ("WARNING", "Warning")
 
 
 def prefilter_rules(catalogue: Catalogue) -> list[tuple[str, int, int]]:
@@ -75,7 +83,7 @@ def prefilter_rules(catalogue: Catalogue) -> list[tuple[str, int, int]]:
         kind = LITERAL_CI if sig.anchors_ignore_case else LITERAL
         rules.extend((a, kind, EVIDENCE) for a in sig.anchors)
     rules.extend((a, LITERAL, ALERT) for a in GENERIC_ANCHORS)
-    rules.append(("WARNING", LITERAL_TAILED, WARN))
+    rules.extend((w, LITERAL_TAILED, WARN) for w in WARNING_WORDS)
     rules.extend((a, LITERAL, DUMP) for a in ENV_DUMP_ANCHORS)
     rules.extend((a, LITERAL, STRUCTURAL) for a in STRUCTURAL_ANCHORS)
     rules.extend((t, REGEX_CI if ci else REGEX, FACT) for t, ci in fact_triggers())
@@ -115,8 +123,7 @@ class Scanner:
         self.warnings: list[str] = []
         self._order = 0
         self._overflow = 0
-        self._visible_rx = None
-        self._anchorless: list = []
+        self._anchorless: list | None = None  # the patterns of signatures without anchors, read when first needed
         self.first_emit: dict[str, int] = {}  # fingerprint -> the line whose feeding completed its first event
 
     # -- events -----------------------------------------------------------------------------
@@ -129,18 +136,13 @@ class Scanner:
             return True
         if self.feed.had_evidence(ev.workers[0] if ev.workers else None) and not self.feed.fmt.jsonl:
             return True
-        if self._visible_rx is None:
-            import re
-
-            cs = sorted({a for s in self.cat.signatures if not s.anchors_ignore_case for a in s.anchors}, key=len, reverse=True)
-            ci = sorted({a for s in self.cat.signatures if s.anchors_ignore_case for a in s.anchors}, key=len, reverse=True)
-            parts = [re.escape(a) for a in cs] + (["(?i:" + "|".join(re.escape(a) for a in ci) + ")"] if ci else [])
-            self._visible_rx = re.compile("|".join(parts) or "(?!)")
+        if self._anchorless is None:
             self._anchorless = [p for s in self.cat.signatures if not s.anchors for p in s.patterns]
+        has_anchor = self.prefilter.has
         text = ev.text
-        if self.feed.fmt.jsonl and self._visible_rx.search(text) is not None:
+        if self.feed.fmt.jsonl and has_anchor(text.encode("utf-8"), EVIDENCE):
             return True  # JSON escapes may hide an anchor from the prefilter
-        if ev.wrapped and any(self._visible_rx.search(t) for sep in ("", " ") for _, t in ev.unwrapped(sep)):
+        if ev.wrapped and any(has_anchor(t.encode("utf-8"), EVIDENCE) for sep in ("", " ") for _, t in ev.unwrapped(sep)):
             return True  # a terminal cut an anchor in two
         return any(p.compiled is not None and p.compiled.search(text) for p in self._anchorless)
 

@@ -18,8 +18,9 @@ For one line, in this order:
    INFO or DEBUG; traceback headers, frames and chain markers start tracebacks by their shape
    (the prefilter's STRUCTURAL class finds them). Any line may continue an open event.
 
-   A logger record whose only such word is its level ``WARNING`` (WARN) starts no event: a
-   warning that no signature can claim changes nothing, and a chatty server logs many. Its
+   A record whose only such word is a warning's (WARN: the logger level ``WARNING``, the
+   ``warnings`` module's ``UserWarning:`` or ``Warning:``) starts no event: a warning that no
+   signature can claim changes nothing, and a chatty server (or every rank of a job) logs many. Its
    claimable kind has a signature's anchor on the line. One exception, so that a terminal
    cannot hide an anchor by cutting it in two: a record at least ``WRAP_WIDTH_MIN`` bytes
    long starts a *provisional* event that is kept only if the very next line is its wrapped

@@ -10,7 +10,8 @@ of the bits of every expression found in it:
   the line is read for facts and nothing else;
 * **STACK**: a serving stack's marker ("vLLM", "sglang/"): read for the ``stack`` fact until
   the stack that ranks first (vLLM) has been named, then skipped undecoded;
-* **WARN**: the logger level word ``WARNING``: such a record starts an event only when a
+* **WARN**: the logger level word ``WARNING`` and the ``warnings`` module's categories
+  (``UserWarning``, ``Warning:``; ``pipeline.WARNING_WORDS``): such a record starts an event only when a
   signature can claim it, which its own line shows, or its terminal-wrapped tail
   (``fp8triage.linefeed``), so a server that warns a lot costs a test per warning;
 * **DUMP**: the header of an environment dump (``collect_env``, ``nvidia-smi``, ...);
@@ -41,7 +42,7 @@ FACT = 4  # a log-fact trigger: log facts may be found in the line
 DUMP = 16  # an environment-dump header
 ALERT = 32  # a generic error/warning word: starts an event unless the line is INFO/DEBUG
 STACK = 64  # names a serving stack (read for the ``stack`` fact until the first-ranked stack is named)
-WARN = 128  # a logger's WARNING level word: starts no event by itself (linefeed.py: a warning no signature claims)
+WARN = 128  # a warning's word (WARNING, UserWarning): starts no event by itself (linefeed.py: a warning no signature claims)
 EVENT = EVIDENCE | ALERT  # bits that may start an event
 NOTABLE = EVENT  # the name used before issue 13
 
@@ -109,9 +110,16 @@ class Prefilter:
         _starts, flags = self.hits(raw_line)
         return flags.get(0, 0)
 
-    def contains_anchor(self, raw_line: bytes) -> bool:
-        """True if the line may start an event (EVIDENCE or ALERT)."""
-        return bool(self.classify(raw_line) & EVENT)
+    def has(self, text: bytes, bits: int) -> bool:
+        """Does ``text`` (any number of lines) hold an expression of a class in ``bits``? One
+        Hyperscan scan once the database is loaded (a few microseconds for a short text);
+        otherwise the classes' ``re`` alternations, line by line (hundreds of alternated
+        anchors cost Python ``re`` about a microsecond per character)."""
+        if self._hs is not None:
+            _starts, flags = self.hits(text)
+            return any(b & bits for b in flags.values())
+        alts = [rx for rx, b in self._re_engine()[0] if b & bits]
+        return any(rx.search(line) is not None for line in text.split(b"\n") for rx in alts)
 
     def compile(self) -> None:
         """Build the Hyperscan database now (before worker processes fork, so they share it)."""

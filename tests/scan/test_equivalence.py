@@ -172,5 +172,24 @@ def test_hyperscan_and_re_engines_agree(cat, tmp_path, monkeypatch):
     notable = {s for s in starts if flags[s] & prefilter.NOTABLE}
     pos = 0
     for line in data.split(b"\n"):
-        assert pf.contains_anchor(line) == (pos in notable)
+        assert bool(pf.classify(line) & prefilter.NOTABLE) == (pos in notable)
         pos += len(line) + 1
+
+
+def test_has_gives_the_same_answer_with_either_engine(cat):
+    """``Prefilter.has`` (is a signature's anchor in this event's text?) reads the Hyperscan
+    database once it is loaded and the `re` alternations before: the same answer."""
+    from fp8triage.pipeline import make_prefilter
+    from fp8triage.scan.prefilter import EVIDENCE, STRUCTURAL
+
+    texts = [b"RuntimeError: Assertion error (csrc/apis/layout.hpp:59): Unknown SF transformation",
+             b"no anchor here\nnor here", b"", b"first line\nDeepGEMM is not installed, falling back",
+             b'  File "x.py", line 1, in <module>', "caf\u00e9 Unknown SF transformation".encode()]
+    fresh = make_prefilter(cat)  # nothing loaded: `re`
+    loaded = make_prefilter(cat)
+    loaded.compile()
+    for text in texts:
+        for bits in (EVIDENCE, STRUCTURAL, EVIDENCE | STRUCTURAL):
+            assert fresh.has(text, bits) == loaded.has(text, bits), (text, bits)
+    assert loaded.has(texts[0], EVIDENCE) and not loaded.has(texts[1], EVIDENCE)
+    assert loaded.has(texts[3], EVIDENCE) and loaded.has(texts[4], STRUCTURAL)

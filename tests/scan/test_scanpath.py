@@ -199,6 +199,39 @@ def test_warnings_no_signature_claims_start_no_event_and_are_not_decoded(cat):
     assert sc.groups == {} and len(decoded) == 600
 
 
+def _torchrun_log(n: int) -> bytes:
+    """Eight torchrun ranks repeating a Python warning between tqdm bars (whose lines start with
+    spaces, as a warning's continuation does)."""
+    lines = []
+    for i in range(n):
+        r = i % 8
+        lines += [f"[rank{r}]:[W801 09:00:00.{i:06d} ProcessGroupNCCL.cpp:1168] Warning: a deprecated setting",
+                  f"[rank{r}]:/usr/local/lib/python3.12/dist-packages/torch/utils/checkpoint.py:86: UserWarning: "
+                  "None of the inputs have requires_grad=True. Gradients will be None",
+                  f"[rank{r}]:  warnings.warn(",
+                  f"[rank{r}]:  {i % 100}%|####      | {i}/100000 [01:30<22:40,  2.90it/s]"]
+    return ("\n".join(lines) + "\n").encode()
+
+
+@pytest.mark.slow
+def test_python_warnings_no_signature_claims_start_no_event_and_are_not_decoded(cat):
+    sc, decoded = _scan_counting(cat, _torchrun_log(2000))
+    assert sc.groups == {}
+    assert decoded == []  # 8,000 lines, 4,000 of them warnings of eight ranks: none decoded
+    sc, decoded = _scan_counting(cat, _torchrun_log(100), exhaustive=True)
+    assert sc.groups == {} and len(decoded) == 400
+
+
+def test_a_python_warning_with_an_anchor_is_still_claimed(cat):
+    text = ("[rank0]:/usr/local/lib/python3.12/dist-packages/vllm/model_executor/layers/quantization/fp8.py:120: "
+            "UserWarning: DeepGEMM is not installed, falling back to Triton\n"
+            "[rank0]:  warnings.warn(\n")
+    plain = scan_text(text.replace("[rank0]:", ""), catalogue=cat)
+    for exhaustive in (False, True):
+        res = scan_text(text, exhaustive=exhaustive, catalogue=cat)
+        assert [f.id for f in res.findings] == [f.id for f in plain.findings] != [], exhaustive
+
+
 # a claimable warning cut in two by an 80-column terminal: the anchor "DeepGEMM unavailable for this
 # call" is split between the record and its unprefixed tail
 _CUT_WARNING = ("WARNING:transformers.integrations.finegrained_fp8:DeepGEMM unavailable for this\n"
