@@ -364,6 +364,9 @@ def consequence_entry(u: UnknownGroup, kind: str) -> dict:
             "source": u.first.source, "line": u.first.lineno}
 
 
+SLOW_WITHOUT_HYPERSCAN = 32 * 1024 * 1024  # from this many bytes, a scan without Hyperscan says why it is slow
+
+
 def scan_sources(
     sources: Sequence[Source],
     *,
@@ -398,6 +401,9 @@ def scan_sources(
     else:
         for src in sources:
             sc.scan_source(src)
+    if not exhaustive and sc.prefilter.engine == "re" and sum(i.bytes for i in sc.inputs) >= SLOW_WITHOUT_HYPERSCAN:
+        sc.warnings.append("Hyperscan is not installed here, so large logs are read at a few MB/s instead of "
+                           "hundreds (pip install hyperscan)")
     result = sc.result(list(cli_facts) + list(extra_facts), prefer, started, one_machine)
     from .judge.fleet import attach
 

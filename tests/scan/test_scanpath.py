@@ -461,3 +461,17 @@ def test_follow_mode_line_bits_equal_the_re_reference_on_every_corpus_and_sample
             assert pf.line_bits(raw) == pf.classify(raw), (path, raw[:120])
             n += 1
     assert n > 2000
+
+
+def test_a_large_scan_without_hyperscan_says_why_it_is_slow(cat, monkeypatch):
+    from fp8triage import pipeline
+    from fp8triage.scan import prefilter
+
+    text = "INFO a quiet line\n" * 200
+    monkeypatch.setattr(pipeline, "SLOW_WITHOUT_HYPERSCAN", 1000)
+    if prefilter._hyperscan_available():
+        assert not [w for w in scan_text(text, catalogue=cat).warnings if "Hyperscan" in w]
+    monkeypatch.setattr(prefilter, "_hyperscan_available", lambda: False)
+    got = scan_text(text, catalogue=cat).warnings
+    assert [w for w in got if "Hyperscan is not installed" in w and "pip install hyperscan" in w]
+    assert not [w for w in scan_text("INFO short\n", catalogue=cat).warnings if "Hyperscan" in w]
