@@ -73,6 +73,7 @@ class LineFeed:
         self.workers_fed: dict = {}  # worker -> its first line fed (a parallel range's handover check)
         self.lineno = 0  # the line being fed (events completed at the end: after every line)
         self._prov = None  # (worker, builder, line number) of the provisional warning event
+        self.last_fed = (0, 0)  # (line number, length in bytes) of the line ``feed`` took last
 
     # the state a selector needs ---------------------------------------------------------
     @property
@@ -103,6 +104,7 @@ class LineFeed:
     def begin(self, source: str, fmt: LineFormat) -> None:
         self.asm = Assembler(self._emit)
         self._prov = None
+        self.last_fed = (0, 0)
         self.dumps.close()
         self.source = source
         self.fmt = fmt
@@ -148,6 +150,7 @@ class LineFeed:
 
     def feed(self, raw: bytes, lineno: int, bits: int) -> Line:
         self.lineno = lineno
+        self.last_fed = (lineno, len(raw))
         line = normalise(raw, self.source, lineno, self.fmt)
         in_dump = self.dumps.feed(line, bool(bits & DUMP)) if (bits & DUMP or self.dumps.open) else False
         if not in_dump and not self.quiet:

@@ -67,7 +67,10 @@ def prefiltered(pf: Prefilter, feed, buf: bytes, start: int, end: int, lineno: i
     open_ = feed.open
     tokens: dict = {}
     cand: dict = {}  # worker -> offset of its next candidate line in this span
-    after_fed = -1  # offset of the line after the one fed last
+    # offset of the line after the one fed last, when that one was long: its next line may be
+    # its wrapped tail (also across spans: the line fed last may end the span before)
+    last_no, last_len = getattr(feed, "last_fed", (0, 0))
+    after_fed = start if last_no == lineno - 1 and last_len >= WRAP_WIDTH_MIN else -1
     settled = (lambda: feed.stack_settled) if hasattr(feed, "stack_settled") else (lambda: False)
     tail = (lambda: feed.awaiting_tail) if hasattr(feed, "awaiting_tail") else (lambda: False)
     expires_at = feed.expires_at if hasattr(feed, "expires_at") else (lambda _w: None)

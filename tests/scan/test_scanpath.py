@@ -475,3 +475,25 @@ def test_a_large_scan_without_hyperscan_says_why_it_is_slow(cat, monkeypatch):
     got = scan_text(text, catalogue=cat).warnings
     assert [w for w in got if "Hyperscan is not installed" in w and "pip install hyperscan" in w]
     assert not [w for w in scan_text("INFO short\n", catalogue=cat).warnings if "Hyperscan" in w]
+
+
+@pytest.mark.parametrize("cut", ["after the long line", "nowhere"])
+def test_a_wrapped_tail_at_the_start_of_the_next_span_is_read(cat, cut):
+    # a span (a 2 MiB read, a block of follow mode) that ends with a long line: its tail, cut by
+    # the terminal, starts the next span, and is read as reading every line would
+    from fp8triage.scan.normalise import LineFormat
+
+    head = (b"(VllmWorker rank=0 pid=1) ERROR 08-11 09:14:00 [core.py:1] RuntimeError: Assertion error "
+            b"(csrc/apis/layout.hpp:59): Unknown SF transfor\n")
+    tail = b"mation\n(APIServer pid=1) INFO 08-11 09:14:00 [x.py:1] ok\n"
+    parts = [head, tail] if cut == "after the long line" else [head + tail]
+    got = []
+    for exhaustive in (False, True):
+        sc = Scanner(cat, exhaustive=exhaustive)
+        sc.feed.begin("t.log", LineFormat())
+        lineno = 1
+        for part in parts:
+            lineno = sc.select(part, 0, len(part), lineno, LineFormat())
+        sc.feed.end(lineno - 1)
+        got.append(sorted((g.event.headline, len(g.event.lines)) for g in sc.groups.values()))
+    assert got[0] == got[1] == [("RuntimeError: Assertion error (csrc/apis/layout.hpp:59): Unknown SF transfor mation", 2)]
