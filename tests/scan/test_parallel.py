@@ -85,14 +85,27 @@ def _split(cat, path: Path, monkeypatch, facts=(), parts=3, warm=2048):
     return summary(scan_paths([str(path)], catalogue=cat, jobs=parts, cli_facts=list(facts)))
 
 
-def _follow(cat, path: Path, facts=()):
+def _follow(cat, path: Path, facts=(), blocks: bool = False):
+    """Follow mode, a line at a time (``Follower.feed``), or in blocks of 1 to 60 lines as reads
+    bring them (``Follower.feed_lines``: the batch selector on each block)."""
+    import random
+
     fl = Follower(cat, str(path), facts, clock=lambda: 0.0)
     data = path.read_bytes()
     lines = data.split(b"\n")
     if lines and lines[-1] == b"":
         lines.pop()
-    for raw in lines:
-        fl.feed(raw[:-1] if raw.endswith(b"\r") else raw)
+    lines = [raw[:-1] if raw.endswith(b"\r") else raw for raw in lines]
+    if blocks:
+        rnd = random.Random(len(lines))
+        i = 0
+        while i < len(lines):
+            n = rnd.randint(1, 60)
+            fl.feed_lines(lines[i:i + n])
+            i += n
+    else:
+        for raw in lines:
+            fl.feed(raw)
     fl.finish()
     return summary(fl.result())
 
@@ -109,6 +122,7 @@ def _check(cat, path, monkeypatch, facts=(), parts=3, warm=2048):
     _same(ref, _split(cat, path, monkeypatch, facts, parts, warm), f"{path.name} parallel")
     # follow mode reads lines as a stream: byte and line counts and long-line warnings are its own
     _same(ref, _follow(cat, path, facts), f"{path.name} follow", skip=("inputs", "warnings"))
+    _same(ref, _follow(cat, path, facts, blocks=True), f"{path.name} follow in blocks", skip=("inputs", "warnings"))
 
 
 @pytest.mark.skipif(not CASES, reason="the shared corpus (../shared/corpus) is not beside this checkout")
