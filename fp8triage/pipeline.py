@@ -92,7 +92,7 @@ def prefilter_rules(catalogue: Catalogue) -> list[tuple[str, int, int]]:
 
 
 def make_prefilter(catalogue: Catalogue) -> Prefilter:
-    """The prefilter of ``catalogue``'s anchors and the log-fact hints (a caller that scans many
+    """The prefilter of ``catalogue``'s anchors and the log-fact triggers (a caller that scans many
     small texts with one catalogue builds it once and passes it to ``scan_sources``)."""
     return Prefilter(tuple(prefilter_rules(catalogue)))
 
@@ -402,7 +402,7 @@ def scan_sources(
         for src in sources:
             sc.scan_source(src)
     if not exhaustive and sc.prefilter.engine == "re" and sum(i.bytes for i in sc.inputs) >= SLOW_WITHOUT_HYPERSCAN:
-        sc.warnings.append("Hyperscan is not installed here, so large logs are read at a few MB/s instead of "
+        sc.warnings.append("Hyperscan is not available here, so large logs are read at a few MB/s instead of "
                            "hundreds (pip install hyperscan)")
     result = sc.result(list(cli_facts) + list(extra_facts), prefer, started, one_machine)
     from .judge.fleet import attach
