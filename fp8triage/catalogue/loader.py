@@ -16,6 +16,7 @@ from typing import Any, Iterable
 import regex
 
 from .. import paths
+from .recognition import Rule, rules_of
 from . import actions
 from .actions import RemedySpec
 from .conditions import Condition, parse_conditions
@@ -97,6 +98,7 @@ class Signature:
     preflight: bool = False
     silent: bool = False
     stacks: list[str] = field(default_factory=list)
+    rules: tuple[Rule, ...] = ()  # recognition by component x failure kind (catalogue/recognition.py)
 
     def has_anchor(self, text: str, low: str | None = None) -> bool:
         """One of the anchors occurs in ``text`` (case-insensitively where the signature says so;
@@ -258,6 +260,7 @@ def build_signature(path: Path, data: dict[str, Any], schema_checked: bool = Fal
         preflight=bool(data.get("preflight", False)),
         silent=bool(data.get("silent", False)),
         stacks=list(data.get("stacks", [])),
+        rules=rules_of(data["id"], data.get("rules", [])),
     )
     return sig, []
 

@@ -20,6 +20,7 @@ import regex
 
 
 from ..catalogue.loader import Catalogue, Pattern, Signature
+from . import recognise
 from .conditions import combine, evaluate
 from ..facts.vocabulary import canonical_name, normalise_value
 from ..model import (
@@ -123,6 +124,7 @@ class Hit:
     pattern: Pattern
     match: Match
     group: Group
+    specificity: int = 9  # a signature's own pattern; rule hits (recognise.py) say 0-4
 
     @property
     def strong(self) -> bool:
@@ -365,8 +367,6 @@ def claim(cat: Catalogue, groups: list[Group], claims: Claims | None = None) -> 
         if g.event.wrapped:  # an anchor may be cut in two by the wrap
             text = "\n".join([text, *(t for sep in ("", " ") for _, t in g.event.unwrapped(sep))])
         cands = _candidates(cat, text)
-        if not cands:
-            continue
         matched: list[Hit] = []
         for sig in cands:
             hit = None
@@ -380,9 +380,12 @@ def claim(cat: Catalogue, groups: list[Group], claims: Claims | None = None) -> 
                 matched.append(hit)
         if not matched and g.count == 1 and g.event.is_error:
             matched = match_cut(cat, g)
+        if not any(h.strong for h in matched):
+            matched += rule_hits(cat, g, {h.sig.id for h in matched})
         if matched:
-            # the failure's own message beats a signature that only recognised the frames or location
-            best = max(matched, key=lambda h: (h.strong, h.sig.priority, -cat.signatures.index(h.sig)))
+            # the failure's own message beats a signature that only recognised the frames or location,
+            # and a signature's own weak pattern beats a rule over component and failure kind
+            best = max(matched, key=lambda h: (h.strong, h.specificity, h.sig.priority, -cat.signatures.index(h.sig)))
             claims.primary.setdefault(best.sig.id, []).append(best)
             claims.claimed.add(g.fingerprint)
             if not best.strong and len(matched) > 1:
@@ -404,6 +407,21 @@ def claim(cat: Catalogue, groups: list[Group], claims: Claims | None = None) -> 
                     claims.supporting.setdefault(sig.id, []).append(Hit(sig, p, m, g))
                     break
     return claims
+
+
+def rule_hits(cat: Catalogue, g: Group, taken: set[str]) -> list[Hit]:
+    """Weak hits from the signatures' rules over component x failure kind (recognise.py), for the
+    signatures that no pattern of their own matched."""
+    ev = g.event
+    if not ev.lines or OTHER_FAILURE.search(ev.headline) or any(OTHER_FAILURE.search(c) for c in ev.chain[-2:]):
+        return []
+    out = []
+    for sig, rule, reading in recognise.hits(cat, ev):
+        if sig.id in taken:
+            continue
+        p = Pattern(recognise.describe(rule, reading), "", None, "primary", frozenset(), kind="rule", strength="weak")
+        out.append(Hit(sig, p, Match(reading.failure_line, None), g, rule.specificity))
+    return out
 
 
 def _evidence(hit: Hit, symptom: bool = False) -> Evidence:

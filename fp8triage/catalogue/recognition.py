@@ -1,0 +1,145 @@
+"""The recognition data: FP8 components and their names, failure kinds, number formats, and the
+signatures' rules over them (``[[rules]]`` in a signature file).
+
+``signatures/recognition/`` holds the hand-written definitions (components.toml, kinds.toml,
+formats.toml) and the vocabularies mined from the components' own sources (vocab/*.jsonl, written by
+tools/mine_components.py). Loaded once, when a scan first has an event to recognise.
+"""
+from __future__ import annotations
+
+import json
+import tomllib
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+import regex
+
+from .. import paths
+
+# a name that is one identifier is looked up in a set of tokens; anything else becomes a phrase
+_IDENT = regex.compile(r"[A-Za-z_]\w*(?:\.(?:hpp|cuh|cu|cpp|cc|h|py))?")
+TOKEN = regex.compile(r"[A-Za-z_]\w*(?:\.(?:hpp|cuh|cu|cpp|cc|h|py)\b)?")
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One rule of a signature: component x kind (x words) x formats."""
+
+    sig_id: str
+    index: int
+    components: frozenset[str]
+    kinds: frozenset[str]
+    words: tuple[str, ...]
+    formats: frozenset[str]
+    require_format: bool
+    events: frozenset[str]
+
+    @property
+    def name(self) -> str:
+        return f"rule-{self.index + 1}"
+
+    @property
+    def specificity(self) -> int:
+        """How much a hit of this rule says: a component and words narrow it down."""
+        return 2 * bool(self.components) + bool(self.words) + (not self.components and self.require_format)
+
+
+def rules_of(sig_id: str, data: list[dict]) -> tuple[Rule, ...]:
+    out = []
+    for i, r in enumerate(data):
+        comps = frozenset(r.get("components", []))
+        out.append(Rule(
+            sig_id, i, comps, frozenset(r["kinds"]), tuple(w.lower() for w in r.get("words", [])),
+            frozenset(r.get("formats", ["fp8"])), bool(r.get("require_format", not comps)),
+            frozenset(r.get("events", ["failure"])),
+        ))
+    return tuple(out)
+
+
+@dataclass
+class Vocabulary:
+    """Components, kinds and formats, compiled for matching."""
+
+    names: dict[str, set[str]] = field(default_factory=dict)  # token -> component ids
+    phrases: list[tuple[str, regex.Pattern]] = field(default_factory=list)  # (component, pattern)
+    asserts: dict[str, set[str]] = field(default_factory=dict)  # an assert's first source line -> component ids
+    kinds: list[tuple[str, frozenset[str], regex.Pattern | None]] = field(default_factory=list)  # (id, exc types, phrases)
+    formats: list[tuple[str, regex.Pattern]] = field(default_factory=list)
+    supersedes: dict[str, frozenset[str]] = field(default_factory=dict)  # format -> the formats it hides
+    titles: dict[str, str] = field(default_factory=dict)  # component or kind id -> title
+    mined: dict[str, int] = field(default_factory=dict)  # component -> mined entries read
+
+    def component_ids(self) -> set[str]:
+        return {c for cs in self.names.values() for c in cs} | {c for c, _ in self.phrases}
+
+    def kind_ids(self) -> set[str]:
+        return {k for k, _, _ in self.kinds}
+
+
+def _alternation(items: list[str]) -> regex.Pattern | None:
+    if not items:
+        return None
+    return regex.compile("|".join(f"(?:{p})" for p in items), regex.IGNORECASE | regex.MULTILINE)
+
+
+def normalise_assert(line: str) -> str:
+    """An assert's source line as a traceback prints it, whitespace collapsed."""
+    return " ".join(line.split())
+
+
+def load_vocabulary(folder: Path) -> Vocabulary:
+    voc = Vocabulary()
+    comps = tomllib.loads((folder / "components.toml").read_text(encoding="utf-8"))["component"]
+    for c in comps:
+        cid = c["id"]
+        voc.titles[cid] = c["title"]
+        extra = []
+        for n in c.get("names", []):
+            if _IDENT.fullmatch(n):
+                voc.names.setdefault(n, set()).add(cid)
+            else:
+                extra.append(regex.escape(n))
+        pats = list(c.get("phrases", [])) + extra
+        if pats:
+            voc.phrases.append((cid, _alternation(pats)))
+    known = {c["id"] for c in comps}
+    vocab_dir = folder / "vocab"
+    if vocab_dir.is_dir():
+        for f in sorted(vocab_dir.glob("*.jsonl")):
+            cid = f.stem
+            if cid not in known:
+                continue
+            n = 0
+            for line in f.read_text(encoding="utf-8").splitlines():
+                if not line.strip():
+                    continue
+                entry = json.loads(line)
+                if "assert" in entry:
+                    voc.asserts.setdefault(normalise_assert(entry["assert"]), set()).add(cid)
+                elif _IDENT.fullmatch(entry.get("name", "")):
+                    voc.names.setdefault(entry["name"], set()).add(cid)
+                else:
+                    continue
+                n += 1
+            voc.mined[cid] = n
+    for k in tomllib.loads((folder / "kinds.toml").read_text(encoding="utf-8"))["kind"]:
+        voc.titles[k["id"]] = k["title"]
+        voc.kinds.append((k["id"], frozenset(k.get("exc_types", [])), _alternation(k.get("phrases", []))))
+    for fm in tomllib.loads((folder / "formats.toml").read_text(encoding="utf-8"))["format"]:
+        voc.formats.append((fm["id"], _alternation(fm["phrases"])))
+        if fm.get("supersedes"):
+            voc.supersedes[fm["id"]] = frozenset(fm["supersedes"])
+    return voc
+
+
+@lru_cache(maxsize=4)
+def _cached(folder: str, stamp: float) -> Vocabulary:
+    return load_vocabulary(Path(folder))
+
+
+def vocabulary(folder: Path | None = None) -> Vocabulary:
+    """The bundled recognition data (cached per process)."""
+    folder = folder or paths.data_dir("signatures") / "recognition"
+    stamp = max((p.stat().st_mtime for p in folder.rglob("*") if p.is_file()), default=0.0)
+    return _cached(str(folder), stamp)

@@ -1,0 +1,148 @@
+"""Recognition by component x failure kind: what an event is about when no known sentence says it.
+
+An event is read for three things (``read``):
+
+* the **components** it names: identifiers from the components' vocabularies (traceback frames,
+  kernel and file names, env vars, the source line of a failed ``assert``), and their phrases;
+* the **failure kinds** its failure text has (the exception and its message, never the frames):
+  not installed, API mismatch, unsupported arch, compile failure, contract, status, assertion, symptom;
+* the **number formats** it names (FP8, FP4, INT8 ...).
+
+A signature's ``[[rules]]`` say which combinations are its failure; ``hits`` gives the rules that
+fire on an event. A rule hit is weak evidence: a finding on it alone is ``possible``, and ``likely``
+only when the facts support it (matcher.py).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import regex
+
+from ..catalogue.loader import Catalogue, Signature
+from ..catalogue.recognition import TOKEN, Rule, Vocabulary, normalise_assert, vocabulary
+from ..model import Event
+
+FRAME_LINE = regex.compile(r'^\s*File "[^"]*", line \d+')
+NATIVE_FRAME = regex.compile(r"^\s*(?:#\d+\s+0x[0-9a-f]+|frame #\d+:|\d+\s+0x[0-9a-f]+\s)", regex.IGNORECASE)
+SYMPTOM = frozenset({"symptom"})
+STATED = frozenset({"unsupported-arch", "not-installed", "api-mismatch", "compile"})
+READ_HEAD, READ_TAIL = 40, 160  # lines of a long event that are read: its head and its newest lines
+MAX_CHARS = 20_000
+
+
+@dataclass(frozen=True)
+class Reading:
+    components: frozenset[str]
+    kinds: frozenset[str]
+    formats: frozenset[str]
+    low: str  # the event's text, lower-cased (rules' words are looked up here)
+    failure_line: int  # index of the line that carries the failure kind (the evidence line)
+
+
+def _lines(ev: Event) -> list[tuple[int, str]]:
+    n = len(ev.lines)
+    idx = range(n) if n <= READ_HEAD + READ_TAIL else [*range(READ_HEAD), *range(n - READ_TAIL, n)]
+    return [(i, ev.lines[i].text[:MAX_CHARS]) for i in idx]
+
+
+def _failure_text(ev: Event, lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """The lines that state the failure: not frames, not the source lines printed under them."""
+    out, after_frame = [], False
+    for i, t in lines:
+        if FRAME_LINE.match(t) or NATIVE_FRAME.match(t):
+            after_frame = True
+            continue
+        if after_frame and t[:1] in (" ", "\t") and not t.lstrip().startswith(("^", "~")):
+            after_frame = False
+            continue  # the source line under a frame (its assert is read separately)
+        after_frame = False
+        out.append((i, t))
+    return out
+
+
+def read(ev: Event, voc: Vocabulary) -> Reading:
+    lines = _lines(ev)
+    text = "\n".join(t for _, t in lines)
+    low = text.lower()
+    comps: set[str] = set()
+    for tok in set(TOKEN.findall(text)):
+        cs = voc.names.get(tok)
+        if cs:
+            comps |= cs
+    for cid, pat in voc.phrases:
+        if cid not in comps and pat.search(text):
+            comps.add(cid)
+    # the source line of a failed assert, as the traceback prints it
+    asserted = False
+    for _, t in lines:
+        s = t.strip()
+        if s.startswith("assert ") or s.startswith("assert("):
+            asserted = True
+            comps |= voc.asserts.get(normalise_assert(s), set())
+    failure = _failure_text(ev, lines)
+    ftext = "\n".join(t for _, t in failure)
+    for c in ev.chain[-4:]:
+        ftext += "\n" + c
+    kinds: set[str] = set()
+    first: dict[str, int] = {}
+    exc = (ev.exc_type or "").rsplit(".", 1)[-1]
+    for kid, excs, pat in voc.kinds:
+        if exc and exc in excs:
+            kinds.add(kid)
+        if pat is not None:
+            for i, t in failure:
+                if pat.search(t):
+                    kinds.add(kid)
+                    first.setdefault(kid, i)
+                    break
+            else:
+                if any(pat.search(c) for c in ev.chain[-4:]):
+                    kinds.add(kid)
+    if exc == "ImportError" and "api-mismatch" not in kinds:
+        kinds.add("not-installed")
+    if "'nonetype' object has no attribute" in ftext.lower():
+        kinds.discard("api-mismatch")  # the module was set to None when its import failed
+    if exc == "AssertionError" or (asserted and ev.is_error and not ev.message.strip()):
+        kinds.add("assertion")
+    formats = {fid for fid, pat in voc.formats if pat.search(text)}
+    for fid in list(formats):
+        formats -= voc.supersedes.get(fid, frozenset())
+    line = min((first[k] for k in kinds if k in first), default=len(ev.lines) - 1)
+    return Reading(frozenset(comps), frozenset(kinds), frozenset(formats), low, line)
+
+
+def fires(rule: Rule, r: Reading, failure: bool) -> bool:
+    if ("failure" if failure else "line") not in rule.events:
+        return False
+    if rule.components and not (rule.components & r.components):
+        return False
+    if not (rule.kinds & r.kinds):
+        return False
+    if rule.words and not any(w in r.low for w in rule.words):
+        return False
+    if rule.kinds == SYMPTOM and r.kinds & STATED:
+        return False  # a failure that states its cause (an arch gate, a missing module) is not a symptom report
+    if r.formats:
+        return bool(r.formats & rule.formats)  # an event about other formats only is not this failure
+    return not rule.require_format
+
+
+def hits(cat: Catalogue, ev: Event, voc: Vocabulary | None = None) -> list[tuple[Signature, Rule, Reading]]:
+    """(signature, its most specific rule that fires, the reading) for each signature with one."""
+    voc = voc or vocabulary()
+    r = read(ev, voc)
+    if not r.kinds:
+        return []
+    out = []
+    for sig in cat.signatures:
+        fired = [rule for rule in sig.rules if fires(rule, r, ev.is_error)]
+        if fired:
+            out.append((sig, max(fired, key=lambda x: x.specificity), r))
+    return out
+
+
+def describe(rule: Rule, r: Reading) -> str:
+    """What a rule hit rests on, for the evidence line: 'deepgemm x api-mismatch'."""
+    comps = sorted(rule.components & r.components) or sorted(rule.formats & r.formats) or ["any component"]
+    kinds = sorted(rule.kinds & r.kinds)
+    return f"{'/'.join(comps)} x {'/'.join(kinds)}"
