@@ -37,6 +37,9 @@ from ..model import (
     UnknownGroup,
 )
 
+# how much a weak hit of a signature's own pattern says, against a rule hit (recognise.score: 1-9): a
+# frame or a source location names the component only; a set of tokens or a cut message also the failure
+PATTERN_SPECIFICITY = {"frame": 4, "location": 4, "tokens": 6, "message": 8}
 REGEX_TIMEOUT = 1.0  # seconds for one pattern on one event; a runaway pattern is reported, not fatal
 MAX_EVIDENCE = 6
 
@@ -124,7 +127,7 @@ class Hit:
     pattern: Pattern
     match: Match
     group: Group
-    specificity: int = 9  # a signature's own pattern; rule hits (recognise.py) say 0-4
+    specificity: int = 0  # how much a weak hit says (PATTERN_SPECIFICITY; rule hits: recognise.score)
 
     @property
     def strong(self) -> bool:
@@ -339,7 +342,8 @@ def match_cut(cat: Catalogue, g: Group) -> list[Hit]:
             if not _cut_inside_literal(p, tail, m):
                 continue
             cut = Pattern(p.name, p.source, p.compiled, p.role, p.kinds, "message", "weak", p.exc_types)
-            hits.append(Hit(sig, cut, Match(idx, (m.start(), m.end()), tail if ev.wrapped else None), g))
+            hits.append(Hit(sig, cut, Match(idx, (m.start(), m.end()), tail if ev.wrapped else None), g,
+                            PATTERN_SPECIFICITY["message"]))
             break
     return hits
 
@@ -377,11 +381,15 @@ def claim(cat: Catalogue, groups: list[Group], claims: Claims | None = None) -> 
                     hit = Hit(sig, p, m, g)
                     break
             if hit is not None:
+                hit.specificity = PATTERN_SPECIFICITY.get(hit.pattern.kind, 4)
                 matched.append(hit)
         if not matched and g.count == 1 and g.event.is_error:
             matched = match_cut(cat, g)
         if not any(h.strong for h in matched):
-            matched += rule_hits(cat, g, {h.sig.id for h in matched})
+            reading = recognise.read(g.event)
+            # frames or a location of an FP8 component in an event about another format only (FP4, INT8)
+            matched = [h for h in matched if recognise.format_fits(h.sig, reading)]
+            matched += rule_hits(cat, g, reading, {h.sig.id for h in matched})
         if matched:
             # the failure's own message beats a signature that only recognised the frames or location,
             # and a signature's own weak pattern beats a rule over component and failure kind
@@ -409,18 +417,18 @@ def claim(cat: Catalogue, groups: list[Group], claims: Claims | None = None) -> 
     return claims
 
 
-def rule_hits(cat: Catalogue, g: Group, taken: set[str]) -> list[Hit]:
+def rule_hits(cat: Catalogue, g: Group, reading: "recognise.Reading", taken: set[str]) -> list[Hit]:
     """Weak hits from the signatures' rules over component x failure kind (recognise.py), for the
     signatures that no pattern of their own matched."""
     ev = g.event
     if not ev.lines or OTHER_FAILURE.search(ev.headline) or any(OTHER_FAILURE.search(c) for c in ev.chain[-2:]):
         return []
     out = []
-    for sig, rule, reading in recognise.hits(cat, ev):
+    for sig, rule in recognise.hits(cat, ev, reading):
         if sig.id in taken:
             continue
         p = Pattern(recognise.describe(rule, reading), "", None, "primary", frozenset(), kind="rule", strength="weak")
-        out.append(Hit(sig, p, Match(reading.failure_line, None), g, rule.specificity))
+        out.append(Hit(sig, p, Match(reading.failure_line, None), g, recognise.score(rule, reading)))
     return out
 
 
@@ -544,11 +552,13 @@ def make_finding(sig: Signature, facts: Mapping[str, Fact], hits: list[Hit], sup
     )
 
 
-def _weak_rank(sig: Signature, facts: Mapping[str, Fact]) -> tuple[int, int, int]:
+def _weak_rank(hit: Hit, facts: Mapping[str, Fact]) -> tuple:
+    sig = hit.sig
     results = evaluate_conditions(sig, facts)
     status = _weak_status(status_of(results)[0], results)
     seen = sum(1 for r in results if r.truth is Truth.HOLDS and r.source and not r.source.startswith("default"))
-    return status.rank, -seen, -sig.priority
+    # a candidate the facts rule out loses; among the rest the more telling evidence wins, then the facts
+    return status is Status.RULED_OUT, -hit.specificity, status.rank, -seen, -sig.priority
 
 
 def arbitrate(claims: Claims, facts: Mapping[str, Fact]) -> None:
@@ -556,7 +566,7 @@ def arbitrate(claims: Claims, facts: Mapping[str, Fact]) -> None:
     same DeepGEMM call frames belong to the SM120 layout gap on an RTX 5090 and to the E8M0 switch
     on a B200."""
     for fp, hits in claims.weak.items():
-        best = min(hits, key=lambda h: _weak_rank(h.sig, facts))
+        best = min(hits, key=lambda h: _weak_rank(h, facts))
         current = next((h for h in hits if any(x is h for x in claims.primary.get(h.sig.id, []))), None)
         if current is None or current is best:
             continue

@@ -20,11 +20,15 @@ import regex
 
 from ..catalogue.loader import Catalogue, Signature
 from ..catalogue.recognition import TOKEN, Rule, Vocabulary, normalise_assert, vocabulary
-from ..model import Event
+from ..model import Event, EventKind
 
 FRAME_LINE = regex.compile(r'^\s*File "[^"]*", line \d+')
 NATIVE_FRAME = regex.compile(r"^\s*(?:#\d+\s+0x[0-9a-f]+|frame #\d+:|\d+\s+0x[0-9a-f]+\s)", regex.IGNORECASE)
 SYMPTOM = frozenset({"symptom"})
+# how much a failure kind says about the cause: a missing module or an arch gate names it; a bare
+# assertion or a status code only says that something inside the component failed
+KIND_RANK = {"not-installed": 6, "api-mismatch": 6, "compile": 5, "unsupported-arch": 5, "contract": 4,
+             "symptom": 4, "status": 2, "assertion": 1, "cut-traceback": 1}
 STATED = frozenset({"unsupported-arch", "not-installed", "api-mismatch", "compile"})
 READ_HEAD, READ_TAIL = 40, 160  # lines of a long event that are read: its head and its newest lines
 MAX_CHARS = 20_000
@@ -60,7 +64,8 @@ def _failure_text(ev: Event, lines: list[tuple[int, str]]) -> list[tuple[int, st
     return out
 
 
-def read(ev: Event, voc: Vocabulary) -> Reading:
+def read(ev: Event, voc: Vocabulary | None = None) -> Reading:
+    voc = voc or vocabulary()
     lines = _lines(ev)
     text = "\n".join(t for _, t in lines)
     low = text.lower()
@@ -104,6 +109,8 @@ def read(ev: Event, voc: Vocabulary) -> Reading:
         kinds.discard("api-mismatch")  # the module was set to None when its import failed
     if exc == "AssertionError" or (asserted and ev.is_error and not ev.message.strip()):
         kinds.add("assertion")
+    if ev.kind is EventKind.TRACEBACK and not ev.exc_type and not ev.message.strip() and ev.frames:
+        kinds.add("cut-traceback")  # a paste that ends inside the frames: the failure line is missing
     formats = {fid for fid, pat in voc.formats if pat.search(text)}
     for fid in list(formats):
         formats -= voc.supersedes.get(fid, frozenset())
@@ -127,18 +134,29 @@ def fires(rule: Rule, r: Reading, failure: bool) -> bool:
     return not rule.require_format
 
 
-def hits(cat: Catalogue, ev: Event, voc: Vocabulary | None = None) -> list[tuple[Signature, Rule, Reading]]:
-    """(signature, its most specific rule that fires, the reading) for each signature with one."""
-    voc = voc or vocabulary()
-    r = read(ev, voc)
+def hits(cat: Catalogue, ev: Event, r: Reading) -> list[tuple[Signature, Rule]]:
+    """(signature, its most specific rule that fires) for each signature with one."""
     if not r.kinds:
         return []
     out = []
     for sig in cat.signatures:
         fired = [rule for rule in sig.rules if fires(rule, r, ev.is_error)]
         if fired:
-            out.append((sig, max(fired, key=lambda x: x.specificity), r))
+            out.append((sig, max(fired, key=lambda x: score(x, r))))
     return out
+
+
+def format_fits(sig: Signature, r: Reading) -> bool:
+    """Whether an event's number formats leave ``sig`` possible: a signature whose rules are about
+    FP8 does not explain an event that names only FP4 or INT8."""
+    if not r.formats or not sig.rules:
+        return True
+    return bool(r.formats & frozenset().union(*(rule.formats for rule in sig.rules)))
+
+
+def score(rule: Rule, r: Reading) -> int:
+    """How specific a rule hit is: the most telling kind it matched, plus what its rule narrows."""
+    return max((KIND_RANK.get(k, 1) for k in rule.kinds & r.kinds), default=0) + rule.specificity
 
 
 def describe(rule: Rule, r: Reading) -> str:
