@@ -389,7 +389,10 @@ def claim(cat: Catalogue, groups: list[Group], claims: Claims | None = None) -> 
             reading = recognise.read(g.event)
             # frames or a location of an FP8 component in an event about another format only (FP4, INT8)
             matched = [h for h in matched if recognise.format_fits(h.sig, reading)]
-            matched += rule_hits(cat, g, reading, {h.sig.id for h in matched})
+            # a rule that says more than a signature's own weak pattern (frames or a location) replaces it
+            ruled = rule_hits(cat, g, reading)
+            better = {h.sig.id for h in ruled if all(h.specificity > m.specificity for m in matched if m.sig is h.sig)}
+            matched = [m for m in matched if m.sig.id not in better] + [h for h in ruled if h.sig.id in better]
         if matched:
             # the failure's own message beats a signature that only recognised the frames or location,
             # and a signature's own weak pattern beats a rule over component and failure kind
@@ -417,16 +420,13 @@ def claim(cat: Catalogue, groups: list[Group], claims: Claims | None = None) -> 
     return claims
 
 
-def rule_hits(cat: Catalogue, g: Group, reading: "recognise.Reading", taken: set[str]) -> list[Hit]:
-    """Weak hits from the signatures' rules over component x failure kind (recognise.py), for the
-    signatures that no pattern of their own matched."""
+def rule_hits(cat: Catalogue, g: Group, reading: "recognise.Reading") -> list[Hit]:
+    """Weak hits from the signatures' rules over component x failure kind (recognise.py)."""
     ev = g.event
     if not ev.lines or OTHER_FAILURE.search(ev.headline) or any(OTHER_FAILURE.search(c) for c in ev.chain[-2:]):
         return []
     out = []
     for sig, rule in recognise.hits(cat, ev, reading):
-        if sig.id in taken:
-            continue
         p = Pattern(recognise.describe(rule, reading), "", None, "primary", frozenset(), kind="rule", strength="weak")
         out.append(Hit(sig, p, Match(reading.failure_line, None), g, recognise.score(rule, reading)))
     return out

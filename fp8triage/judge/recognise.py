@@ -30,6 +30,7 @@ SYMPTOM = frozenset({"symptom"})
 KIND_RANK = {"not-installed": 6, "api-mismatch": 6, "compile": 5, "unsupported-arch": 5, "contract": 4,
              "symptom": 4, "status": 2, "assertion": 1, "cut-traceback": 1}
 STATED = frozenset({"unsupported-arch", "not-installed", "api-mismatch", "compile"})
+FAILED = frozenset({"status", "assertion"})
 READ_HEAD, READ_TAIL = 40, 160  # lines of a long event that are read: its head and its newest lines
 MAX_CHARS = 20_000
 
@@ -127,20 +128,29 @@ def fires(rule: Rule, r: Reading, failure: bool) -> bool:
         return False
     if rule.words and not any(w in r.low for w in rule.words):
         return False
-    if rule.kinds == SYMPTOM and r.kinds & STATED:
+    if rule.kinds == SYMPTOM and r.kinds & (STATED | FAILED):
         return False  # a failure that states its cause (an arch gate, a missing module) is not a symptom report
     if r.formats:
         return bool(r.formats & rule.formats)  # an event about other formats only is not this failure
     return not rule.require_format
 
 
+def states_failure(ev: Event) -> bool:
+    """Whether an event is a failure for the rules: an error, or a line that no logger marked as
+    informational (a pasted sentence, a table row, a line a terminal printed on its own)."""
+    if ev.is_error:
+        return True
+    return ev.kind is EventKind.LINE and all(ln.level in (None, "ERROR", "CRITICAL", "FATAL") for ln in ev.lines[:1])
+
+
 def hits(cat: Catalogue, ev: Event, r: Reading) -> list[tuple[Signature, Rule]]:
     """(signature, its most specific rule that fires) for each signature with one."""
     if not r.kinds:
         return []
+    failure = states_failure(ev)
     out = []
     for sig in cat.signatures:
-        fired = [rule for rule in sig.rules if fires(rule, r, ev.is_error)]
+        fired = [rule for rule in sig.rules if fires(rule, r, failure)]
         if fired:
             out.append((sig, max(fired, key=lambda x: score(x, r))))
     return out
