@@ -393,6 +393,8 @@ def claim(cat: Catalogue, groups: list[Group], claims: Claims | None = None) -> 
             ruled = rule_hits(cat, g, reading)
             better = {h.sig.id for h in ruled if all(h.specificity > m.specificity for m in matched if m.sig is h.sig)}
             matched = [m for m in matched if m.sig.id not in better] + [h for h in ruled if h.sig.id in better]
+        silent = [h for h in matched if h.sig.silent and h.pattern.kind == "rule"]
+        matched = [h for h in matched if not (h.sig.silent and h.pattern.kind == "rule")]
         if matched:
             # the failure's own message beats a signature that only recognised the frames or location,
             # and a signature's own weak pattern beats a rule over component and failure kind
@@ -411,12 +413,18 @@ def claim(cat: Catalogue, groups: list[Group], claims: Claims | None = None) -> 
                 claims.facts.append(
                     Fact(fname, normalise_value(fname, value), f"log {ln.source}:{ln.lineno} (matched by {best.sig.id})", "log")
                 )
+        supported = set()
         for sig in cands:
             for p in sig.supporting:
                 m = match_pattern(p, g.event, claims, sig)
                 if m is not None:
                     claims.supporting.setdefault(sig.id, []).append(Hit(sig, p, m, g))
+                    supported.add(sig.id)
                     break
+        # a silent failure's rule (component x symptom) is a symptom line like its own symptom patterns
+        for h in silent:
+            if h.sig.id not in supported and g.fingerprint not in claims.claimed:
+                claims.supporting.setdefault(h.sig.id, []).append(h)
     return claims
 
 
@@ -522,6 +530,9 @@ def make_finding(sig: Signature, facts: Mapping[str, Fact], hits: list[Hit], sup
     ordered = sorted(hits, key=lambda h: (not h.strong, h.group.order))
     evidence = [_evidence(h, symptom) for h in ordered[:MAX_EVIDENCE]]
     evidence += [_evidence(h) for h in support[: max(0, MAX_EVIDENCE - len(evidence))]]
+    # a rule hit on a line that other evidence already shows adds nothing
+    shown = {(e.source, e.lineno) for e in evidence if e.kind != "rule"}
+    evidence = [e for e in evidence if e.kind != "rule" or (e.source, e.lineno) not in shown]
     workers: list[str] = []
     for h in hits + support:
         for w in h.group.workers:
