@@ -102,7 +102,8 @@ def read(ev: Event, voc: Vocabulary | None = None) -> Reading:
                     first.setdefault(kid, i)
                     break
             else:
-                if any(pat.search(c) for c in ev.chain[-4:]):
+                # a phrase that a terminal or the library wrapped over two lines, or a chained cause
+                if pat.search(ftext):
                     kinds.add(kid)
     if exc == "ImportError" and "api-mismatch" not in kinds:
         kinds.add("not-installed")

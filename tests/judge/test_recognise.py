@@ -1,0 +1,78 @@
+"""Recognition by component x failure kind: a failure in a wording no signature pattern knows still
+lands on its signature (`possible` alone, `likely` when the facts agree), and the number format, an
+OOM or a healthy line keep FP8 claims honest."""
+from __future__ import annotations
+
+import pytest
+
+from fp8triage.catalogue.recognition import vocabulary
+from fp8triage.pipeline import scan_text
+
+
+def top(text: str, **kw):
+    res = scan_text(text, source="paste.log", **kw)
+    return [(f.id, f.status.value) for f in res.findings]
+
+
+def test_every_rule_names_known_components_and_kinds(catalogue):
+    voc = vocabulary()
+    comps, kinds = voc.component_ids(), voc.kind_ids()
+    bad = [f"{s.id} {r.name}: {sorted((r.components - comps) | (r.kinds - kinds))}"
+           for s in catalogue.signatures for r in s.rules if (r.components - comps) or (r.kinds - kinds)]
+    assert bad == []
+
+
+@pytest.mark.parametrize("text, expected", [
+    # an API mismatch at a DeepGEMM call boundary, in words no release printed
+    ('Traceback (most recent call last):\n  File "/srv/app/moe.py", line 12, in run\n'
+     '    deep_gemm.m_grouped_fp8_gemm_nt_contiguous(a, b, d, m_indices, alignment=128)\n'
+     "TypeError: m_grouped_fp8_gemm_nt_contiguous() got multiple values for argument 'alignment'\n",
+     "deepgemm-api-mismatch"),
+    # DeepGEMM missing, reported through the wrapper's name
+    ("ImportError: the sgl_deep_gemm extension could not be loaded: libnvrtc.so.13: cannot open shared object file\n",
+     "deepgemm-not-installed"),
+    # a bare assertion inside FlashInfer's FP8 MoE path: the frames name the component
+    ('Traceback (most recent call last):\n  File "/x/flashinfer_trtllm.py", line 70, in fused_experts_none_to_flashinfer_trtllm_fp8\n'
+     "    assert routing_bias is None\nAssertionError\n", "flashinfer-fp8"),
+    # a contract check of torch's scaled GEMM in a new wording
+    ("RuntimeError: torch._scaled_mm: mat2 must be column-major with a stride multiple of 16\n", "scaled-mm-layout"),
+    # DeepGEMM's JIT, another compiler message
+    ("RuntimeError: DeepGEMM JIT: nvcc exited with status 1 while building sm90_fp8_gemm_1d2d\n", "deepgemm-jit-compile-failure"),
+])
+def test_a_new_wording_lands_on_its_signature(text, expected):
+    got = top(text)
+    assert got and got[0] == (expected, "possible"), got
+
+
+def test_facts_that_agree_make_it_likely():
+    from fp8triage.model import Fact
+
+    text = "RuntimeError: this DeepGEMM build has no kernels for the current GPU generation; arch unsupported\n"
+    assert top(text)[0] == ("deepgemm-unsupported-arch", "possible")
+    gpu = [Fact("capability", "8.9", "--fact", "cli")]
+    assert top(text, cli_facts=gpu)[0] == ("deepgemm-unsupported-arch", "likely")
+    hopper = [Fact("capability", "9.0", "--fact", "cli")]
+    assert top(text, cli_facts=hopper)[0][1] == "possible"  # DeepGEMM has SM90 kernels: the facts do not agree
+
+
+@pytest.mark.parametrize("text", [
+    # an FP4 kernel's arch abort from CUTLASS is not the FP8 one
+    "RuntimeError: cutlass_fp4_gemm: NVFP4 block-scaled GEMM is not supported on this device (requires SM100)\n",
+    # INT8 W8A8 through cutlass_scaled_mm
+    "RuntimeError: No compiled cutlass_scaled_mm for INT8 W8A8 on this GPU\n",
+    # an OOM inside DeepGEMM's frames is an OOM
+    ('Traceback (most recent call last):\n  File "/x/deep_gemm/__init__.py", line 3, in fp8_gemm_nt\n    x = torch.empty(n)\n'
+     "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n"),
+    # a healthy eval table is no symptom
+    "VLLM_USE_DEEP_GEMM=1 lm_eval --tasks gsm8k\n|gsm8k|      3|flexible-extract|     5|exact_match|0.8605|\n",
+])
+def test_other_formats_and_other_failures_get_no_fp8_claim(text):
+    fp8 = [(i, st) for i, st in top(text) if i not in ("nvfp4-requires-blackwell",)]
+    assert fp8 == [], fp8
+
+
+def test_evidence_says_what_the_rule_rests_on():
+    res = scan_text("RuntimeError: deep_gemm.fp8_gemm_nt(): unexpected keyword argument 'recipe2'\n", source="p.log")
+    ev = res.findings[0].evidence[0]
+    assert res.findings[0].id == "deepgemm-api-mismatch"
+    assert ev.lineno == 1
