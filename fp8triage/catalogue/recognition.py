@@ -134,12 +134,10 @@ def load_vocabulary(folder: Path) -> Vocabulary:
 
 
 @lru_cache(maxsize=4)
-def _cached(folder: str, stamp: float) -> Vocabulary:
+def _cached(folder: str) -> Vocabulary:
     return load_vocabulary(Path(folder))
 
 
 def vocabulary(folder: Path | None = None) -> Vocabulary:
-    """The bundled recognition data (cached per process)."""
-    folder = folder or paths.data_dir("signatures") / "recognition"
-    stamp = max((p.stat().st_mtime for p in folder.rglob("*") if p.is_file()), default=0.0)
-    return _cached(str(folder), stamp)
+    """The bundled recognition data (read once per process)."""
+    return _cached(str(folder or paths.data_dir("signatures") / "recognition"))

@@ -6,7 +6,7 @@ breaks readers; a MINOR one only adds keys."""
 from __future__ import annotations
 
 SCHEMA_VERSIONS = {
-    "scan": "1.2",  # 1.2: the optional `fleet` key
+    "scan": "1.3",  # 1.2: the optional `fleet` key; 1.3: evidence kind `rule`
     "follow": "1.0",
     "check": "2.0",  # 1 was the older envelope {"schema": "fp8triage.check/1"}
     "repro": "2.0",  # 1 was the older envelope {"schema": "fp8triage.repro/1"}

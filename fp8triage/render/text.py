@@ -332,6 +332,8 @@ def evidence_label(ev) -> str:
     """What kind of evidence a line is, when it is not the failure's own message."""
     if ev.kind == "message":
         return "" if ev.strength == "strong" else "cut message"
+    if ev.kind == "rule":
+        return f"component x failure kind: {ev.pattern}"
     return {"frame": "frame", "location": "source location", "tokens": "tokens", "symptom": "symptom"}.get(ev.kind, ev.kind)
 
 
@@ -339,7 +341,7 @@ def evidence_note(f) -> str:
     """One sentence for a finding that rests on weak evidence or symptoms."""
     if f.strength == "weak":
         return ("Weak evidence: the failure's own error line was not found (cut, reworded or missing); "
-                "the frames, source location or words below point at it.")
+                "the frames, source location, words, or the component and kind of failure below point at it.")
     if f.strength == "symptom":
         return "Symptoms only: this failure prints no error; the lines below are what it looks like."
     return ""
