@@ -26,10 +26,12 @@ from .scan.ingest import Source, expand_inputs, read_spans
 from .scan.linefeed import LineFeed
 from .facts.logfacts import STACK_PATTERNS, LogFacts
 from .facts.logfacts import triggers as fact_triggers
+from .judge import recognise
 from .judge.matcher import Claims, Group
+from .catalogue.recognition import kind_cues
 from .model import Event, Fact, InputInfo, Line, ScanResult, UnknownGroup
 from .scan.normalise import LineFormat, detect_format
-from .scan.prefilter import (ALERT, DUMP, EVIDENCE, FACT, LITERAL, LITERAL_CI, LITERAL_TAILED, REGEX, REGEX_CI, SMALL, STACK,
+from .scan.prefilter import (ALERT, CUE, DUMP, EVIDENCE, FACT, LITERAL, LITERAL_CI, LITERAL_TAILED, REGEX, REGEX_CI, SMALL, STACK,
                              STRUCTURAL, WARN, Prefilter)
 from .scan.selector import every_line, prefiltered
 from .judge.persource import judge_sources
@@ -88,6 +90,7 @@ def prefilter_rules(catalogue: Catalogue) -> list[tuple[str, int, int]]:
     rules.extend((a, LITERAL, STRUCTURAL) for a in STRUCTURAL_ANCHORS)
     rules.extend((t, REGEX_CI if ci else REGEX, FACT) for t, ci in fact_triggers())
     rules.extend((p, REGEX, STACK) for p in STACK_PATTERNS)
+    rules.extend((c, LITERAL_CI, CUE) for c in kind_cues())
     return rules
 
 
@@ -144,7 +147,10 @@ class Scanner:
             return True  # JSON escapes may hide an anchor from the prefilter
         if ev.wrapped and any(has_anchor(t.encode("utf-8"), EVIDENCE) for sep in ("", " ") for _, t in ev.unwrapped(sep)):
             return True  # a terminal cut an anchor in two
-        return any(p.compiled is not None and p.compiled.search(text) for p in self._anchorless)
+        if any(p.compiled is not None and p.compiled.search(text) for p in self._anchorless):
+            return True
+        # a line no logger marked as informational that a rule over component x failure kind claims
+        return recognise.states_failure(ev) and bool(recognise.hits(self.cat, ev, recognise.read(ev)))
 
     def on_event(self, ev: Event) -> None:
         if not self._visible(ev):

@@ -19,6 +19,7 @@ from .. import paths
 
 # a name that is one identifier is looked up in a set of tokens; anything else becomes a phrase
 _IDENT = regex.compile(r"[A-Za-z_]\w*(?:\.(?:hpp|cuh|cu|cpp|cc|h|py))?")
+FP8_FORMATS = frozenset({"fp8", "mxfp8"})
 TOKEN = regex.compile(r"[A-Za-z_]\w*(?:\.(?:hpp|cuh|cu|cpp|cc|h|py)\b)?")
 
 
@@ -70,6 +71,38 @@ class Vocabulary:
     titles: dict[str, str] = field(default_factory=dict)  # component or kind id -> title
     mined: dict[str, int] = field(default_factory=dict)  # component -> mined entries read
 
+    def components_of(self, tokens) -> set[str]:
+        """The components that ``tokens`` name: whole identifiers, or a known name with two or more
+        parts at the end of a longer one (``test_bmm_fp8``, ``flashinfer_bmm_fp8``)."""
+        out: set[str] = set()
+        names = self.names
+        for tok in tokens:
+            cs = names.get(tok)
+            if cs:
+                out |= cs
+                continue
+            if "." in tok:  # a file: its stem may be a name (test_bmm_fp8.py)
+                tok = tok.rsplit(".", 1)[0]
+                if tok in names:
+                    out |= names[tok]
+                    continue
+            i = tok.find("_", 1)
+            while i > 0:
+                rest = tok[i + 1:]
+                if "_" in rest and rest in names:
+                    out |= names[rest]
+                    break
+                i = tok.find("_", i + 1)
+        return out
+
+    def names_fp8(self, text: str) -> bool:
+        """Whether ``text`` names an FP8 component or an FP8 format (a cue line worth an event)."""
+        if self.components_of(set(TOKEN.findall(text))):
+            return True
+        if any(pat.search(text) for _, pat in self.phrases):
+            return True
+        return any(fid in FP8_FORMATS and pat.search(text) for fid, pat in self.formats)
+
     def component_ids(self) -> set[str]:
         return {c for cs in self.names.values() for c in cs} | {c for c, _ in self.phrases}
 
@@ -81,6 +114,13 @@ def _alternation(items: list[str]) -> regex.Pattern | None:
     if not items:
         return None
     return regex.compile("|".join(f"(?:{p})" for p in items), regex.IGNORECASE | regex.MULTILINE)
+
+
+def kind_cues(folder: Path | None = None) -> list[str]:
+    """The failure kinds' cue words for the scan's prefilter (kinds.toml only: cheap to read)."""
+    folder = folder or paths.data_dir("signatures") / "recognition"
+    kinds = tomllib.loads((folder / "kinds.toml").read_text(encoding="utf-8"))["kind"]
+    return sorted({c for k in kinds for c in k.get("cues", [])})
 
 
 def normalise_assert(line: str) -> str:

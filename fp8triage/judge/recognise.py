@@ -70,11 +70,7 @@ def read(ev: Event, voc: Vocabulary | None = None) -> Reading:
     lines = _lines(ev)
     text = "\n".join(t for _, t in lines)
     low = text.lower()
-    comps: set[str] = set()
-    for tok in set(TOKEN.findall(text)):
-        cs = voc.names.get(tok)
-        if cs:
-            comps |= cs
+    comps = voc.components_of(set(TOKEN.findall(text)))
     for cid, pat in voc.phrases:
         if cid not in comps and pat.search(text):
             comps.add(cid)

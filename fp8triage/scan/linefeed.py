@@ -37,15 +37,22 @@ from ..facts.logfacts import LogFacts
 from ..model import Event, Line
 from .normalise import LineFormat, normalise, strip
 from .redact import redact
-from .prefilter import ALERT, DUMP, EVIDENCE, FACT, STACK, WARN
+from .prefilter import ALERT, CUE, DUMP, EVIDENCE, FACT, STACK, WARN
+from ..catalogue.recognition import vocabulary
 from .selector import WRAP_WIDTH_MIN, may_be_tail
 
 QUIET_LEVELS = frozenset({"INFO", "DEBUG", "TRACE"})  # an ALERT word on such a line starts no event
 
 
 def starts_event(bits: int, line: Line) -> bool:
-    """May this line start an event (given its prefilter bits and its decoded level)?"""
-    return bool(bits & EVIDENCE) or (bool(bits & ALERT) and line.level not in QUIET_LEVELS)
+    """May this line start an event (given its prefilter bits and its decoded level)? A failure
+    kind's cue word starts one where the line also names an FP8 component or format (a sentence of
+    a write-up, a kernel-selection line with no error word)."""
+    if bits & EVIDENCE:
+        return True
+    if line.level in QUIET_LEVELS:
+        return False
+    return bool(bits & ALERT) or (bool(bits & CUE) and vocabulary().names_fp8(line.text))
 
 
 def may_be_wrapped_warning(bits: int, raw: bytes) -> bool:

@@ -42,6 +42,7 @@ FACT = 4  # a log-fact trigger: log facts may be found in the line
 DUMP = 16  # an environment-dump header
 ALERT = 32  # a generic error/warning word: starts an event unless the line is INFO/DEBUG
 STACK = 64  # names a serving stack (read for the ``stack`` fact until the first-ranked stack is named)
+CUE = 256  # a failure kind's cue word ("not supported", "NaN output"): starts an event on a line that names FP8 (linefeed.py)
 WARN = 128  # a warning's word (WARNING, UserWarning): starts no event by itself (linefeed.py: a warning no signature claims)
 EVENT = EVIDENCE | ALERT  # bits that may start an event
 NOTABLE = EVENT  # the name used before issue 13

@@ -44,8 +44,6 @@ KNOWN_MISSES = {
     "091": "the ImportError (libcudart) and the line naming vllm.third_party.deep_gemm are separate events",
     "094": "NaN at sampling on B200 described in prose around an NVFP4 model; nothing names DeepGEMM or UE8M0",
     "112": "CuTe DSL segfault: the FP8 dtype and the compile step are on lines before the crash",
-    "127": "'No feasible kernel found' carries no error word, so the line starts no event",
-    "133": "a gdb backtrace quoted in prose: the native frames name bmm_fp8 but no line states a failure",
 }
 
 # Exact-message evidence switched off: what components, failure kinds, facts and symptoms alone do
