@@ -248,3 +248,39 @@ def test_history_for_an_unknown_signature_id_is_an_error_not_silence(tmp_path):
     assert r.exit_code == 0 and "(none: no recorded run found deepgemm-fp32-sf-sm100)" in r.output
     r = run(["history", "--db", str(db), "--signature", "deepgemm-unknown-sf-transformation"])
     assert r.exit_code == 0 and "deepgemm-unknown-sf-transformation  [likely" in r.output
+
+
+DEEPGEMM_ENGINE_LOG = ROOT / "signatures" / "samples" / "deepgemm-unsupported-arch" / "match" / "vllm-h100-mqa-logits-arch-major.log"
+OOM_ENGINE_LOG = """(EngineCore_DP0 pid=7001) INFO 11-03 08:00:00 [gpu_model_runner.py:2602] Starting to load model Qwen/Qwen3-32B-FP8...
+(EngineCore_DP0 pid=7001) ERROR 11-03 08:02:00 [core.py:708] EngineCore failed to start.
+(EngineCore_DP0 pid=7001) ERROR 11-03 08:02:00 [core.py:708] Traceback (most recent call last):
+(EngineCore_DP0 pid=7001) ERROR 11-03 08:02:00 [core.py:708]   File "/usr/local/lib/python3.12/dist-packages/vllm/v1/worker/gpu_model_runner.py", line 2910, in profile_run
+(EngineCore_DP0 pid=7001) ERROR 11-03 08:02:00 [core.py:708]     hidden_states = self._dummy_run(self.max_num_tokens)
+(EngineCore_DP0 pid=7001) ERROR 11-03 08:02:00 [core.py:708] torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.
+"""
+
+
+def test_a_group_keeps_the_label_it_was_explained_by(tmp_path):
+    """issue 24, item 9: "EngineCore failed to start." seen under a DeepGEMM root cause does not become
+    UNKNOWN (with a suggestion to write a signature for it) after an unrelated OOM scan."""
+    db = tmp_path / "h.db"
+    first = scan_text(DEEPGEMM_ENGINE_LOG.read_text(), source="deepgemm.log")
+    assert first.findings[0].id == "deepgemm-unsupported-arch" and first.findings[0].consequences
+    history.record_run(first, 3, path=db)
+    later = scan_text(OOM_ENGINE_LOG, source="oom.log")
+    assert any(u.headline == "EngineCore failed to start." for u in later.unknown)  # no root cause this time
+    history.record_run(later, 4, path=db)
+    groups = {g["headline"]: g for g in history.query(db)["groups"]}
+    engine = groups["EngineCore failed to start."]
+    assert (engine["signature_id"], engine["kind"], engine["status"], engine["runs"]) == (
+        "deepgemm-unsupported-arch", "consequence", "likely", 2)
+    assert "EngineCore failed to start." not in {g["headline"] for g in history.query(db, status="unknown")["groups"]}
+    r = run(["history", "--db", str(db)])
+    assert r.exit_code == 0
+    out = r.output
+    assert "follows from deepgemm-unsupported-arch" in out and "UNKNOWN  [unknown]\n    EngineCore" not in out
+    engine_fp = engine["fingerprint"]
+    assert f"--from-fingerprint {engine_fp}" not in out
+    # only the OOM traceback is unknown, and it is what the suggestion names
+    oom_fp = next(g["fingerprint"] for g in groups.values() if "OutOfMemoryError" in g["headline"])
+    assert f"--from-fingerprint {oom_fp}" in out
