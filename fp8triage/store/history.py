@@ -45,13 +45,10 @@ class HistoryError(TriageError):
 
 def data_dir() -> Path:
     """fp8triage's data directory: ``$FP8TRIAGE_DATA_DIR``, else ``$XDG_DATA_HOME/fp8triage``,
-    else ``~/.local/share/fp8triage``."""
-    own = os.environ.get(DATA_DIR_VAR, "").strip()
-    if own:
-        return Path(own).expanduser()
-    base = os.environ.get("XDG_DATA_HOME") or ""
-    root = Path(base) if base.strip() and os.path.isabs(base) else Path.home() / ".local" / "share"
-    return root / "fp8triage"
+    else ``~/.local/share/fp8triage`` (``fp8triage.paths.user_data_dir``)."""
+    from ..paths import user_data_dir
+
+    return user_data_dir()
 
 
 def default_path() -> Path:
