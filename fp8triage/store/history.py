@@ -287,13 +287,14 @@ def _group_rows(result) -> list[dict[str, Any]]:
             fp = c.get("fingerprint")
             if fp and fp not in rows:
                 rows[fp] = {"fingerprint": fp, "kind": "consequence", "signature_id": f.id, "status": f.status.value,
-                            "headline": c.get("headline", ""), "count": int(c.get("count") or 1), "sample": []}
+                            "headline": mask(c.get("headline", ""))[:300], "count": int(c.get("count") or 1), "sample": []}
     for u in result.unknown:
         if u.fingerprint in rows:
             continue
         rows[u.fingerprint] = {
+            # a group's headline across runs is the masked message (the report shows the real text)
             "fingerprint": u.fingerprint, "kind": u.kind, "signature_id": None, "status": "unknown",
-            "headline": u.headline, "count": u.count,
+            "headline": mask(u.headline)[:300], "count": u.count,
             "sample": [{"source": ln.source, "line": ln.lineno, "text": ln.text, "worker": ln.worker}
                        for ln in u.sample[-SAMPLE_LINES:]],
         }
