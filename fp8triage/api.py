@@ -38,7 +38,11 @@ def prepare(*, facts: Iterable[str] = (), model: str | None = None, env_files: I
 
     got = gather(facts, model, env_files, facts_from)
     cat = catalogue if catalogue is not None else load_catalogue(list(signatures))
-    return Prepared(cat, got.cli, got.other, got.notes)
+    notes = list(got.notes)
+    for d in cat.drafts:  # a scaffold not filled in yet is never matched: say so, once per run
+        notes.append(f"signature {d.id} is a draft (draft = true in {d.path}) and was not used; "
+                     f"`fp8triage signatures validate {d.path.parent}` says what is missing")
+    return Prepared(cat, got.cli, got.other, notes)
 
 
 def triage(

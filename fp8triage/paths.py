@@ -31,5 +31,22 @@ def cache_dir() -> Path:
     return Path(base) / "fp8triage"
 
 
+def user_data_dir() -> Path:
+    """fp8triage's data directory: ``$FP8TRIAGE_DATA_DIR``, else ``$XDG_DATA_HOME/fp8triage``, else
+    ``~/.local/share/fp8triage`` (the history database, the user catalogue)."""
+    own = os.environ.get("FP8TRIAGE_DATA_DIR", "").strip()
+    if own:
+        return Path(own).expanduser()
+    base = os.environ.get("XDG_DATA_HOME") or ""
+    root = Path(base) if base.strip() and os.path.isabs(base) else Path.home() / ".local" / "share"
+    return root / "fp8triage"
+
+
+def user_signatures_dir() -> Path:
+    """The user catalogue: ``signatures/`` in the data directory. Every scan loads it after the
+    bundled catalogue (when it exists); ``fp8triage signatures new`` writes there by default."""
+    return user_data_dir() / "signatures"
+
+
 def schema_path(name: str) -> Path:
     return _PKG / "schemas" / f"{name}.schema.json"

@@ -325,7 +325,9 @@ CASCADE_LOOKBACK = 200  # lines: "WorkerProc failed to start." is printed just b
 def consequence_kind(u: UnknownGroup) -> str | None:
     """The cascade kind of an unknown error group (``cascades.CASCADES``), read from its masked
     headline and sample lines, as batch and follow mode both see it."""
-    return cascade_kind(u.headline + "\n" + "\n".join(ln.text for ln in u.sample))
+    from .scan.fingerprint import mask
+
+    return cascade_kind(mask(u.headline) + "\n" + "\n".join(ln.text for ln in u.sample))
 
 
 def follows_from(u: UnknownGroup, first: dict[str, int]) -> bool:

@@ -71,12 +71,13 @@ def render(cat) -> str:
         "",
         "## On the public corpus",
         "",
-        f"`tests/e2e/test_corpus_accuracy.py` scans every case of the public development corpus (`../shared/corpus`, "
-        f"{len(rows)} real excerpts from public threads, two of them generated on the project's H200) with the bundled "
-        "catalogue and the real scan pipeline (`fp8triage.pipeline.scan_text`, no facts besides those in the log).",
+        f"`tests/e2e/test_corpus_accuracy.py` scans every case of the public development corpus ({len(rows)} real "
+        "excerpts from public threads, two of them generated on the project's H200; an optional checkout beside "
+        "this repository, `../shared/corpus`, which CI provides) with the bundled catalogue and the real scan "
+        "pipeline (`fp8triage.pipeline.scan_text`, no facts besides those in the log).",
         "",
-        "- **Positive case**: correct when the expected signature (the corpus README's label -> id table) is the "
-        "top finding, whatever its status.",
+        "- **Positive case**: correct when the expected signature (the label -> id table of the corpus's own "
+        "README) is the top finding, whatever its status.",
         "- **Negative case** (`not_fp8`): correct when no finding reaches status `likely` or `confirmed`.",
         "",
         f"Positives: {sum(r['ok'] for r in pos)} of {len(pos)}; negatives: {sum(r['ok'] for r in neg)} of {len(neg)}.",

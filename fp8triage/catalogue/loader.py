@@ -123,6 +123,8 @@ class Signature:
 class Catalogue:
     signatures: list[Signature]
     version: str  # content hash of every signature file, so runs can say which catalogue judged them
+    # signatures marked ``draft = true`` (a scaffold not filled in yet): loaded and checked, never matched
+    drafts: list[Signature] = field(default_factory=list)
 
     def get(self, sig_id: str) -> Signature | None:
         return next((s for s in self.signatures if s.id == sig_id), None)
@@ -282,9 +284,16 @@ def signature_files(dirs: Iterable[Path]) -> list[Path]:
     return files
 
 
-def load_catalogue(extra_dirs: Iterable[Path] = (), builtin: bool = True) -> Catalogue:
-    """Load the bundled signatures plus any user directories. Raises CatalogueError."""
+def load_catalogue(extra_dirs: Iterable[Path] = (), builtin: bool = True, user: bool | None = None) -> Catalogue:
+    """Load the bundled signatures, then the user catalogue (``paths.user_signatures_dir()``, when
+    it exists; ``user`` defaults to ``builtin``), then ``extra_dirs``. A signature marked
+    ``draft = true`` goes to ``Catalogue.drafts``, out of matching. Raises CatalogueError."""
     dirs: list[Path] = [paths.data_dir("signatures")] if builtin else []
+    extra_dirs = [Path(d) for d in extra_dirs]
+    if builtin if user is None else user:
+        own = paths.user_signatures_dir()
+        if own.is_dir() and not any(_same(own, d) for d in [*dirs, *extra_dirs]):
+            dirs.append(own)
     problems: list[Problem] = []
     for d in extra_dirs:
         d = Path(d)
@@ -295,6 +304,7 @@ def load_catalogue(extra_dirs: Iterable[Path] = (), builtin: bool = True) -> Cat
             for other in sorted(p for p in d.iterdir() if p.suffix.lower() in (".yaml", ".yml", ".json", ".tml")):
                 problems.append(Problem(str(other), "", f"is not read: signatures are TOML files; write it as {other.stem}.toml"))
     sigs: list[Signature] = []
+    drafts: list[Signature] = []
     seen: dict[str, Path] = {}
     files = signature_files(dirs)
     digest = hashlib.sha256()
@@ -336,7 +346,7 @@ def load_catalogue(extra_dirs: Iterable[Path] = (), builtin: bool = True) -> Cat
             problems.append(Problem(str(f), "id", f"{sig.id!r} is already defined in {seen[sig.id]}; ids must be unique"))
             continue
         seen[sig.id] = f
-        sigs.append(sig)
+        (drafts if data.get("draft") else sigs).append(sig)
     if problems:
         raise CatalogueError(problems)
     if marker is not None and not cached:
@@ -348,7 +358,14 @@ def load_catalogue(extra_dirs: Iterable[Path] = (), builtin: bool = True) -> Cat
         except (OSError, TypeError, ValueError):
             pass  # not writable: validate again next time
     version = hashlib.sha256(b"".join(f.name.encode() + b"\0" + raw[f] for f in files if f in raw)).hexdigest()[:12]
-    return Catalogue(sigs, version)
+    return Catalogue(sigs, version, drafts)
+
+
+def _same(a: Path, b: Path) -> bool:
+    try:
+        return a.resolve() == Path(b).resolve()
+    except OSError:
+        return False
 
 
 @lru_cache(maxsize=1)

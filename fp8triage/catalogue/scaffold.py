@@ -143,7 +143,7 @@ def scaffold_from_fingerprint(sig_id: str, fingerprint: str, sig_dir: Path | Non
     made = sigtools.scaffold(sig_id, sig_dir, d.anchor, pattern=d.pattern, header=header)
     sample = group.get("sample") or []
     if sample:
-        sdir = sigtools.samples_dir(Path(sig_dir) if sig_dir is not None else sigtools.builtin_dir()) / sig_id / "match"
+        sdir = made[0].parent / "samples" / sig_id / "match"
         sdir.mkdir(parents=True, exist_ok=True)
         sfile = sdir / f"history-{group['fingerprint']}.log"
         sfile.write_text("\n".join(s.get("text", "") for s in sample) + "\n", encoding="utf-8")

@@ -156,13 +156,17 @@ def validate(sig_dir: Path | None = None, *, require_samples: bool = True) -> li
     if not d.is_dir():
         return [Problem(str(d), "", "is not a directory of signature files")]
     try:
-        cat = load(d if sig_dir is not None else None)
+        cat = load(d) if sig_dir is not None else load_catalogue(user=False)
     except CatalogueError as e:
         return list(e.problems)
     problems: list[Problem] = []
-    for sig in cat.signatures:
+    for sig in cat.drafts:
+        problems.append(Problem(str(sig.path), "draft", "is true: scans do not use this signature yet; fill in "
+                                "what this list names, then delete the line `draft = true`"))
+    every = cat.signatures + cat.drafts
+    for sig in every:
         problems += _placeholders(sig)
-    ids = set(cat.ids)
+    ids = set(cat.ids) | {s.id for s in cat.drafts}
     root = samples_dir(d)
     if root.is_dir():
         for sd in sorted(p for p in root.iterdir() if p.is_dir()):
@@ -172,7 +176,7 @@ def validate(sig_dir: Path | None = None, *, require_samples: bool = True) -> li
     by_sig: dict[str, dict[str, list[Sample]]] = {}
     for s in samples:
         by_sig.setdefault(s.sig_id, {}).setdefault(s.kind, []).append(s)
-    for sig in cat.signatures:
+    for sig in every:
         have = by_sig.get(sig.id, {})
         from .regexsafety import stress_problems  # catastrophic backtracking on stress inputs (issue 9)
 
@@ -361,8 +365,11 @@ def cross_check(sample: Sample, cat: Catalogue) -> SampleResult:
 def test_samples(
     sig_dir: Path | None = None, ids: Iterable[str] | None = None, *, cross: bool = True, cat: Catalogue | None = None
 ) -> list[SampleResult]:
-    """The harness CI runs: every sample through the real pipeline, plus the cross-check."""
+    """The harness CI runs: every sample through the real pipeline, plus the cross-check. Drafts
+    are tested too (their author checks them before deleting ``draft = true``)."""
     cat = cat or load(sig_dir)
+    if cat.drafts:
+        cat = Catalogue(cat.signatures + cat.drafts, f"{cat.version}:drafts")
     unknown = [i for i in (ids or []) if cat.get(i) is None]
     if unknown:
         raise SigToolsError(f"unknown signature id(s): {', '.join(unknown)}")
@@ -400,7 +407,7 @@ def sample_excerpt(sig_id: str, sig_dir: Path | None = None, max_lines: int = 12
 
 
 def show(cat: Catalogue, sig_id: str, sig_dir: Path | None = None) -> dict:
-    sig = cat.get(sig_id)
+    sig = cat.get(sig_id) or next((d for d in cat.drafts if d.id == sig_id), None)
     if sig is None:
         near = sorted(cat.ids, key=lambda i: -_similar(i, sig_id))[:3]
         raise SigToolsError(f"no signature {sig_id!r}; did you mean: {', '.join(near)}?")
@@ -632,6 +639,9 @@ def docs_path() -> Path:
 # -- scaffolding ------------------------------------------------------------------------------
 
 SCAFFOLD = '''id = "{id}"
+# a draft is never matched: fill in every TODO, add samples, run `fp8triage signatures validate`,
+# then delete the next line
+draft = true
 title = "TODO: one line naming the failure"
 severity = "high"
 stacks = ["vllm"]
@@ -662,11 +672,12 @@ action = {{ kind = "note", text = "TODO" }}
 
 def scaffold(sig_id: str, sig_dir: Path | None = None, anchor: str = "", pattern: str | None = None,
              header: str = "") -> list[Path]:
-    """Write signatures/ID.toml (valid against the schema) and its sample folders. ``pattern``: the
+    """Write ID.toml (valid against the schema, ``draft = true``) and its sample folders into
+    ``sig_dir`` (default: the user catalogue, ``paths.user_signatures_dir()``). ``pattern``: the
     evidence regex (default: the anchor, escaped); ``header``: comment lines put on top."""
     if not ID_RE.match(sig_id):
         raise SigToolsError(f"{sig_id!r} is not a kebab-case id; write e.g. deepgemm-unknown-sf-transformation")
-    d = Path(sig_dir) if sig_dir is not None else builtin_dir()
+    d = Path(sig_dir) if sig_dir is not None else paths.user_signatures_dir()
     if d.exists() and not d.is_dir():
         raise SigToolsError(f"{d} is not a directory")
     try:

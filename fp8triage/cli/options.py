@@ -36,6 +36,40 @@ def jobs_option(f):
                              "split into byte ranges scanned at once; the result is the same as with one process.")(f)
 
 
+class Stopped(KeyboardInterrupt):
+    """SIGTERM or SIGHUP stopped a command (``stop_on_signals``); ``exit_code`` is 128 + the signal."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.exit_code = 128 + signum
+
+
+def stop_on_signals(fn):
+    """SIGTERM and SIGHUP stop the command the way Ctrl-C does: ``handle_errors`` prints
+    "interrupted" and exits 128 + the signal (a parallel scan installs its own handlers, which
+    stop its workers first, and restores these; follow mode closes with its summary)."""
+
+    @functools.wraps(fn)
+    def wrapper(*a, **kw):
+        import signal
+        import threading
+
+        if threading.current_thread() is not threading.main_thread():
+            return fn(*a, **kw)
+
+        def stop(signum, _frame):
+            raise Stopped(signum)
+
+        old = {s: signal.signal(s, stop) for s in (signal.SIGTERM, signal.SIGHUP)}
+        try:
+            return fn(*a, **kw)
+        finally:
+            for s, h in old.items():
+                signal.signal(s, h)
+
+    return wrapper
+
+
 def handle_errors(fn):
     """The one place where the core's typed errors (``fp8triage.errors.TriageError``) become one
     sentence on stderr: exit code 2 for a fault in the command line's own words, else 1."""
@@ -56,7 +90,7 @@ def handle_errors(fn):
             os.dup2(devnull, sys.stdout.fileno())
             sys.exit(0)
         except KeyboardInterrupt as e:
-            # Ctrl-C: 130; SIGTERM/SIGHUP during a parallel scan: 128 + the signal (parallel.Interrupted)
+            # Ctrl-C: 130; SIGTERM/SIGHUP: 128 + the signal (Stopped, or parallel.Interrupted)
             click.echo("interrupted", err=True)
             sys.exit(getattr(e, "exit_code", 130))
 

@@ -5,7 +5,7 @@ import sys
 
 import click
 
-from .options import fact_options, handle_errors, jobs_option, write_output
+from .options import fact_options, handle_errors, jobs_option, stop_on_signals, write_output
 
 FORMATS = ("html", "markdown")
 DEFAULT_OUTPUT = {"html": "triage.html", "markdown": "triage.md"}
@@ -45,6 +45,7 @@ def infer_format(fmt: str | None, output: str | None) -> str:
                    "--env-file and live facts apply to every log.")
 @jobs_option
 @handle_errors
+@stop_on_signals
 def report(logs, output, fmt, fact_args, model_dir, env_files, facts_from, signature_dirs, confirm, device,
            repro_timeout, verbose, one_machine=False, jobs=0):
     """Write a self-contained HTML or Markdown triage report.

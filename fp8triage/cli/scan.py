@@ -6,7 +6,7 @@ import sys
 import click
 
 from .exitcodes import FAIL_ON, Exit, exit_code
-from .options import fact_options, handle_errors, jobs_option, use_color, write_output
+from .options import fact_options, handle_errors, jobs_option, stop_on_signals, use_color, write_output
 
 FORMATS = ("text", "json", "jsonl", "markdown", "html")
 
@@ -44,6 +44,7 @@ FORMATS = ("text", "json", "jsonl", "markdown", "html")
                    "is the local scan's. ADDRESS: HOST:PORT, ray://HOST:PORT or auto (the cluster this machine "
                    "belongs to); without one, Ray starts on this machine. Needs the fleet extra.")
 @handle_errors
+@stop_on_signals
 def scan(logs, fmt, output, fact_args, model_dir, env_files, facts_from, signature_dirs, confirm, device,
          repro_timeout, fail_on, verbose, color, exhaustive, follow=False, db_path=None, no_history=False, one_machine=False, jobs=1,
          ray_address=None):

@@ -167,14 +167,21 @@ def _got(got) -> str:
 @signatures.command("new")
 @click.argument("sig_id", metavar="ID")
 @click.option("--dir", "sig_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Where to write it, created if missing (default: the bundled signatures/).")
+              help="Where to write it, created if missing (default: the user catalogue, signatures/ in the data "
+                   "directory, which every scan loads).")
 @click.option("--anchor", default="", help="Literal error text the evidence contains (seeds anchors and the regex).")
 @click.option("--from-fingerprint", "fingerprint", metavar="FP", help="Start from an unknown error group in the history "
               "database (`fp8triage history --status unknown` lists them): its message becomes the pattern, its lines a match sample.")
 @click.option("--db", "db_path", type=click.Path(dir_okay=False), envvar="FP8TRIAGE_DB", help="History database for --from-fingerprint.")
 @handle_errors
 def new_cmd(sig_id, sig_dir, anchor, fingerprint=None, db_path=None):
-    """Scaffold signatures/ID.toml (valid against the schema) and its sample folders."""
+    """Scaffold ID.toml (valid against the schema) and its sample folders, as a draft.
+
+    The default folder is the user catalogue: signatures/ in the data directory
+    ($FP8TRIAGE_DATA_DIR, else $XDG_DATA_HOME/fp8triage, else ~/.local/share/fp8triage), which
+    every scan loads after the bundled catalogue. The file starts with `draft = true`: scans do
+    not use it until that line is deleted; `signatures validate DIR` lists what is still missing."""
+    from .. import paths
     from ..catalogue import sigtools
 
     if fingerprint:
@@ -185,6 +192,6 @@ def new_cmd(sig_id, sig_dir, anchor, fingerprint=None, db_path=None):
         made = sigtools.scaffold(sig_id, sig_dir, anchor)
     for p in made:
         click.echo(str(p))
-    where = f" {shlex.quote(str(sig_dir))}" if sig_dir is not None else ""
-    click.echo(f"fill in the TODOs, add samples, then run: fp8triage signatures validate{where} && "
-               f"fp8triage signatures test{where}", err=True)
+    where = f" {shlex.quote(str(sig_dir if sig_dir is not None else paths.user_signatures_dir()))}"
+    click.echo(f"a draft (scans do not use it yet): fill in the TODOs, add samples, run fp8triage signatures "
+               f"validate{where} && fp8triage signatures test{where}, then delete the line `draft = true`", err=True)

@@ -12,9 +12,12 @@ earliest and latest time among the sources it was seen on; the timeline counts t
 sources up to each of those times. A log's own timestamps are not used: their format and
 zone differ between stacks, and many lines carry none.
 
-A fact *differs* when the values it has on the affected sources and on the unaffected ones
-are not the same set (GPU model, capability, vLLM or torch version, a dispatch env var).
-Facts that every source shares (``--fact``, the checkpoint, the live machine) never differ.
+A fact *differs* (sets the affected sources apart) when an affected source has a value of it
+that no unaffected source has, and the fact is known on the unaffected side too (GPU model,
+capability, vLLM or torch version, a dispatch env var). A fact known only on the affected side
+(read from the failure's own lines, or missing from the other logs) and a fact whose affected
+values all occur on unaffected sources as well do not differ. Facts that every source shares
+(``--fact``, the checkpoint, the live machine) never differ.
 
 Core only: returns plain data (``ScanResult.fleet``); the renderers draw it.
 """
@@ -140,8 +143,9 @@ def fleet_view(result: ScanResult, sources: Sequence[Source]) -> dict[str, Any]:
 
 
 def _differs(affected: list[dict[str, set[str]]], unaffected: list[dict[str, set[str]]]) -> list[dict[str, Any]]:
-    """Facts whose values on the affected sources are not those on the unaffected ones; each
-    side lists value → number of sources (a source without the fact counts as "unknown")."""
+    """Facts with a value on the affected sources that no unaffected source has (and known on
+    both sides); each side lists value → number of sources (a source without the fact counts
+    as "unknown")."""
     if not unaffected:
         return []
     names = sorted({n for side in (affected, unaffected) for fs in side for n in fs})
@@ -151,8 +155,8 @@ def _differs(affected: list[dict[str, set[str]]], unaffected: list[dict[str, set
         u = _tally(unaffected, name)
         known_a = {v for v in a if v != "unknown"}
         known_u = {v for v in u if v != "unknown"}
-        if not known_a or known_a == known_u:
-            continue
+        if not known_a or not known_u or known_a <= known_u:
+            continue  # not known on one side, or every affected value runs unaffected elsewhere
         out.append({"fact": name, "affected": dict(list(a.items())[:MAX_VALUES]),
                     "unaffected": dict(list(u.items())[:MAX_VALUES])})
     return out

@@ -658,14 +658,15 @@ def unknown_groups(
 
 
 def unknown_of(g: Group) -> UnknownGroup:
-    """The unknown-error view of a group: masked headline, the last lines as its sample."""
-    from ..scan.fingerprint import mask
+    """The unknown-error view of a group: the headline of its first occurrence as it was written
+    (redacted; the mask is for the fingerprint only), the last lines as its sample."""
+    from ..scan.redact import redact
 
     ev = g.event
     return UnknownGroup(
         fingerprint=g.fingerprint,
         kind=ev.kind.value,
-        headline=mask(ev.headline)[:300],
+        headline=redact(ev.headline)[:300],
         sample=ev.lines[-8:],
         count=g.count,
         workers=g.workers,

@@ -127,6 +127,13 @@ class Assembler:
             b = self.open.get(self._last)
             if b is not None and self._wrap(b, line, indented_ok=True):
                 return
+        if (w is None and line.level is None and self._last is not None and right_after
+                and not (unprefixed_tb is not None and unprefixed_tb.kind is EventKind.TRACEBACK)):
+            # a multi-line record logged once under one prefix (SGLang's "[... TP0] Scheduler hit an
+            # exception: Traceback ..." and the frames after it): its later lines belong to that worker
+            b = self.open.get(self._last)
+            if b is not None and b.kind is EventKind.TRACEBACK and self._continue(b, line):
+                return
         self._last = w
         b = self.open.get(w)
         if b is not None:

@@ -45,13 +45,10 @@ class HistoryError(TriageError):
 
 def data_dir() -> Path:
     """fp8triage's data directory: ``$FP8TRIAGE_DATA_DIR``, else ``$XDG_DATA_HOME/fp8triage``,
-    else ``~/.local/share/fp8triage``."""
-    own = os.environ.get(DATA_DIR_VAR, "").strip()
-    if own:
-        return Path(own).expanduser()
-    base = os.environ.get("XDG_DATA_HOME") or ""
-    root = Path(base) if base.strip() and os.path.isabs(base) else Path.home() / ".local" / "share"
-    return root / "fp8triage"
+    else ``~/.local/share/fp8triage`` (``fp8triage.paths.user_data_dir``)."""
+    from ..paths import user_data_dir
+
+    return user_data_dir()
 
 
 def default_path() -> Path:
@@ -290,13 +287,14 @@ def _group_rows(result) -> list[dict[str, Any]]:
             fp = c.get("fingerprint")
             if fp and fp not in rows:
                 rows[fp] = {"fingerprint": fp, "kind": "consequence", "signature_id": f.id, "status": f.status.value,
-                            "headline": c.get("headline", ""), "count": int(c.get("count") or 1), "sample": []}
+                            "headline": mask(c.get("headline", ""))[:300], "count": int(c.get("count") or 1), "sample": []}
     for u in result.unknown:
         if u.fingerprint in rows:
             continue
         rows[u.fingerprint] = {
+            # a group's headline across runs is the masked message (the report shows the real text)
             "fingerprint": u.fingerprint, "kind": u.kind, "signature_id": None, "status": "unknown",
-            "headline": u.headline, "count": u.count,
+            "headline": mask(u.headline)[:300], "count": u.count,
             "sample": [{"source": ln.source, "line": ln.lineno, "text": ln.text, "worker": ln.worker}
                        for ln in u.sample[-SAMPLE_LINES:]],
         }
@@ -337,7 +335,12 @@ def _write(conn: sqlite3.Connection, result, exit_code: int, mode: str, when: st
                 "first_seen = MIN(first_seen, excluded.first_seen), "
                 "last_run = CASE WHEN excluded.last_seen >= last_seen THEN excluded.last_run ELSE last_run END, "
                 "last_seen = MAX(last_seen, excluded.last_seen), "
-                "signature_id = excluded.signature_id, kind = excluded.kind, headline = excluded.headline, "
+                # a group keeps the label it was explained by: a run that sees it without its root cause
+                # (a consequence line under another failure) does not make it unknown again
+                "signature_id = COALESCE(excluded.signature_id, signature_id), "
+                "kind = CASE WHEN excluded.signature_id IS NULL AND signature_id IS NOT NULL THEN kind ELSE excluded.kind END, "
+                "headline = CASE WHEN excluded.signature_id IS NULL AND signature_id IS NOT NULL THEN headline "
+                "ELSE excluded.headline END, "
                 "sample = CASE WHEN excluded.sample = '[]' THEN sample ELSE excluded.sample END",
                 [g["fingerprint"], algo, g["kind"], redact(g["headline"]), g["signature_id"], g["count"], now, run_id,
                  now, run_id, sample],
@@ -401,17 +404,28 @@ def _rows(conn: sqlite3.Connection, sql: str, args: Iterable) -> list[dict[str, 
     return [dict(zip(cols, r)) for r in cur.fetchall()]
 
 
+# whether a group (alias ``s``: a sighting of it) was ever explained by a signature
+_EXPLAINED = ("{neg}EXISTS (SELECT 1 FROM sightings s3 WHERE s3.fingerprint = s.fingerprint "
+              "AND s3.algorithm = s.algorithm AND s3.signature_id IS NOT NULL)")
+
+
 def query(path: str | os.PathLike | None = None, *, signature: str | None = None, status: str | None = None,
           since: str | None = None, limit: int = 50) -> dict[str, Any]:
     """Recurring groups and findings matching the filters, most recurring first. Raises HistoryError."""
     p = resolve_path(path)
     conn = connect(p, create=False)
     try:
-        where, args = _filters(signature, status, since, "s")
+        where, args = _filters(signature, None if status == "unknown" else status, since, "s")
+        if status == "unknown":  # groups no signature explains: never seen under one
+            where = (where + " AND " if where else " WHERE ") + "s.status = 'unknown' AND " + _EXPLAINED.format(neg="NOT ")
         groups = _rows(conn, f"""
-            SELECT s.fingerprint, s.algorithm, g.kind, g.headline, g.signature_id,
-                   (SELECT s2.status FROM sightings s2 WHERE s2.fingerprint = s.fingerprint AND s2.algorithm = s.algorithm
-                    ORDER BY s2.run_id DESC LIMIT 1) AS status,
+            SELECT s.fingerprint, s.algorithm, g.kind, g.headline,
+                   COALESCE(g.signature_id, (SELECT s2.signature_id FROM sightings s2 WHERE s2.fingerprint = s.fingerprint
+                    AND s2.algorithm = s.algorithm AND s2.signature_id IS NOT NULL ORDER BY s2.run_id DESC LIMIT 1))
+                    AS signature_id,
+                   -- the status of the latest sighting that explained it (a group keeps its label), else 'unknown'
+                   COALESCE((SELECT s2.status FROM sightings s2 WHERE s2.fingerprint = s.fingerprint AND s2.algorithm = s.algorithm
+                    AND s2.signature_id IS NOT NULL ORDER BY s2.run_id DESC LIMIT 1), 'unknown') AS status,
                    COUNT(DISTINCT s.run_id) AS runs, COUNT(DISTINCT r.host) AS hosts, SUM(s.count) AS events,
                    MIN(r.time) AS first_seen, MAX(r.time) AS last_seen, MAX(s.run_id) AS last_run,
                    g.runs AS runs_total, g.count AS events_total, g.first_seen AS first_seen_ever

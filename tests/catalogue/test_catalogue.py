@@ -258,16 +258,21 @@ def test_new_scaffolds_a_valid_signature(tmp_path):
     assert r.exit_code == 0, r.output
     assert (tmp_path / "frob-failure.toml").exists()
     assert (tmp_path / "samples" / "frob-failure" / "match").is_dir()
-    # it loads (the schema holds), but validate says it is not done while the TODO text is in it
+    # it loads (the schema holds) as a draft, kept out of matching; validate says it is not done
+    # while it is a draft and the TODO text is in it
     from fp8triage.catalogue.loader import load_catalogue
 
-    assert load_catalogue([tmp_path]).get("frob-failure") is not None
+    loaded = load_catalogue([tmp_path])
+    assert loaded.get("frob-failure") is None and [d.id for d in loaded.drafts] == ["frob-failure"]
     todo = sigtools.validate(tmp_path, require_samples=False)
-    assert todo and {p.message for p in todo} == {"still holds the scaffold's TODO text; write the real content"}
-    assert {"title", "summary", "remedies.0.id"} <= {p.key for p in todo}
+    assert todo and {p.message for p in todo if p.key != "draft"} == {"still holds the scaffold's TODO text; write the real content"}
+    assert {"draft", "title", "summary", "remedies.0.id"} <= {p.key for p in todo}
     f = tmp_path / "frob-failure.toml"
     f.write_text(f.read_text().replace("todo-remedy", "check-frob").replace("TODO", "Frobnication explained"))
+    assert [p.key for p in sigtools.validate(tmp_path, require_samples=False)] == ["draft"]
+    f.write_text(f.read_text().replace("draft = true\n", ""))
     assert sigtools.validate(tmp_path, require_samples=False) == []
+    assert load_catalogue([tmp_path]).get("frob-failure") is not None
     # and validate with samples required says what is missing
     probs = sigtools.validate(tmp_path)
     assert {p.message.split(";")[0] for p in probs} == {"no match sample", "no near-miss sample"}
@@ -281,6 +286,7 @@ def test_new_creates_a_missing_dir_and_its_hint_checks_that_dir(tmp_path):
     assert r.exit_code == 0, r.output
     assert (d / "frob-failure.toml").is_file()
     assert f"fp8triage signatures validate {d} && fp8triage signatures test {d}" in r.stderr
+    assert "draft = true" in r.stderr
     f = tmp_path / "file"
     f.write_text("x")
     r = CliRunner().invoke(cli, ["signatures", "new", "frob-failure", "--dir", str(f)])

@@ -99,3 +99,37 @@ def test_output_names_the_source_of_each_finding(two_machines: Path):
 def test_one_log_output_does_not_add_a_source_line():
     r = run(["scan", str(EXAMPLE)])
     assert "\n  in " not in r.output
+
+
+def _fleet_differs(tmp_path: Path, pods: dict[str, str]) -> tuple[dict, str]:
+    d = tmp_path / "pods"
+    d.mkdir(parents=True)
+    for name, text in pods.items():
+        (d / f"{name}.log").write_text(text)
+    res = scan_paths([str(d)])
+    (f,) = res.fleet["findings"]
+    return {x["fact"]: x for x in f["differs"]}, run(["scan", str(d)]).output
+
+
+def test_the_fleet_view_lists_only_facts_that_set_the_affected_sources_apart(tmp_path: Path):
+    """issue 24, item 12: a fact whose values do not differ (known only on the affected pods, or with
+    the affected pods' value on unaffected pods too) was listed as if it told them apart."""
+    text = EXAMPLE.read_text()
+    head = "".join(ln for ln in text.splitlines(keepends=True)[:18] if " ERROR " not in ln)
+    same_gpu = head  # an unaffected pod on the same GPU and vLLM
+    other = head.replace("0.24.0", "0.23.1").replace("NVIDIA GeForce RTX 5090", "NVIDIA H100").replace(
+        "compute capability 12.0", "compute capability 9.0")
+    silent = "INFO 08-11 09:14:02 starting\n"  # a pod whose log names no fact
+    differs, out = _fleet_differs(tmp_path / "1", {"pod-a": text, "pod-b": text, "pod-c": same_gpu,
+                                                   "pod-d": other, "pod-e": silent})
+    # pod-c runs the affected GPU and version unaffected: neither sets the affected pods apart
+    assert "gpu" not in differs and "vllm" not in differs, differs
+    differs, out = _fleet_differs(tmp_path / "2", {"pod-a": text, "pod-b": text, "pod-e": silent})
+    assert differs == {}  # nothing is known on the unaffected side: no difference shown
+    assert "no fact read from the logs sets the affected sources apart" in out and "unaffected unknown" not in out
+    # what does set them apart is still listed
+    differs, out = _fleet_differs(tmp_path / "3", {"pod-a": text, "pod-b": text, "pod-d": other, "pod-e": silent})
+    assert differs["gpu"]["affected"] == {"NVIDIA GeForce RTX 5090": 2}
+    assert differs["gpu"]["unaffected"] == {"NVIDIA H100": 1, "unknown": 1}
+    assert differs["vllm"]["affected"] == {"0.24.0": 2}
+    assert "gpu: affected NVIDIA GeForce RTX 5090 (2); unaffected NVIDIA H100 (1), unknown (1)" in out

@@ -149,3 +149,48 @@ def test_sglang_main_process_lines_are_read_by_both_scans_alike():
     fast, slow = scan_text(text, source="s.log"), scan_text(text, source="s.log", exhaustive=True)
     assert [(f.id, f.fingerprints) for f in fast.findings] == [(f.id, f.fingerprints) for f in slow.findings]
     assert [u.fingerprint for u in fast.unknown] == [u.fingerprint for u in slow.unknown]
+
+
+SGLANG_TP = """[2026-08-14 09:02:33] server_args=ServerArgs(model_path='Qwen/Qwen3-32B-FP8', tp_size=2)
+[2026-08-14 09:03:51 TP0] Scheduler hit an exception: Traceback (most recent call last):
+  File "/sgl-workspace/sglang/python/sglang/srt/layers/quantization/fp8_utils.py", line 388, in cutlass_w8a8_block_fp8_linear_with_fallback
+    output = fp8_blockwise_scaled_mm(
+  File "/usr/local/lib/python3.12/dist-packages/sgl_kernel/gemm.py", line 48, in fp8_blockwise_scaled_mm
+    return torch.ops.sgl_kernel.fp8_blockwise_scaled_mm.default(
+RuntimeError: No implemented fp8_blockwise_scaled_mm for current compute capability: 120
+
+[2026-08-14 09:03:51 TP1] Scheduler hit an exception: Traceback (most recent call last):
+  File "/sgl-workspace/sglang/python/sglang/srt/layers/quantization/fp8_utils.py", line 388, in cutlass_w8a8_block_fp8_linear_with_fallback
+    output = fp8_blockwise_scaled_mm(
+  File "/usr/local/lib/python3.12/dist-packages/sgl_kernel/gemm.py", line 48, in fp8_blockwise_scaled_mm
+    return torch.ops.sgl_kernel.fp8_blockwise_scaled_mm.default(
+RuntimeError: No implemented fp8_blockwise_scaled_mm for current compute capability: 120
+
+"""
+
+
+def test_sglang_traceback_logged_under_a_worker_prefix_is_one_event_of_that_worker():
+    # SGLang logs "Scheduler hit an exception: <traceback>" as one record: only its first line has
+    # the "[... TP0]" prefix. The frames and the exception line are that worker's traceback, not a
+    # second, worker-less one (the header alone was listed as an unknown error, the workers lost).
+    for exhaustive in (False, True):
+        res = scan_text(SGLANG_TP, source="sglang.log", exhaustive=exhaustive)
+        assert [f.id for f in res.findings] == ["cutlass-fp8-unsupported-arch"]
+        f = res.findings[0]
+        assert f.count == 2 and sorted(f.workers) == ["TP0", "TP1"]
+        assert sorted(w for ev in f.evidence for w in ev.workers) == ["TP0", "TP1"]
+        assert not [u for u in res.unknown if "Traceback" in u.headline], res.unknown
+    evs = [e for e in assemble(SGLANG_TP) if e.kind is EventKind.TRACEBACK]
+    assert [(e.workers, e.exc_type, len(e.frames)) for e in evs] == [(["TP0"], "RuntimeError", 2), (["TP1"], "RuntimeError", 2)]
+
+
+def test_sglang_samples_list_no_root_cause_traceback_as_unknown():
+    # the project's own SGLang samples: their root-cause traceback is the finding, on its worker
+    from fp8triage.catalogue import sigtools
+
+    samples = [s for s in sigtools.find_samples() if s.kind == "match" and "TP0] Scheduler hit" in s.text()]
+    assert len(samples) >= 3
+    for s in samples:
+        res = scan_text(s.path.read_bytes(), source=str(s.path))
+        assert res.findings and "TP0" in res.findings[0].workers, s.path
+        assert not [u for u in res.unknown if "Traceback (most recent call last)" in u.headline], (s.path, res.unknown)

@@ -41,4 +41,25 @@ def test_unknown_error_masking_groups_repeats():
     )
     r = scan_text(text)
     assert len(r.unknown) == 1 and r.unknown[0].count == 5
-    assert "<N>" in r.unknown[0].headline
+    # the mask is for the fingerprint only: the group shows its first occurrence as it was written
+    assert r.unknown[0].headline == ("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 0.12 GiB. "
+                                     "GPU 0 has a total capacity of 79.33 GiB")
+
+
+def test_an_unknown_group_shows_the_real_text_of_its_first_occurrence_redacted():
+    """issue 24, item 12: the headline was shown masked ("GPU<N> has a total capacity of <N> GiB")."""
+    from click.testing import CliRunner
+
+    from fp8triage.cli import cli
+
+    text = "".join(
+        f"ValueError: weight shard {i} of layer 7 has shape [128, {i}] (url https://h/x?token=abcdef123456{i})\n"
+        for i in range(3)
+    )
+    r = scan_text(text)
+    assert len(r.unknown) == 1 and r.unknown[0].count == 3
+    head = r.unknown[0].headline
+    assert head.startswith("ValueError: weight shard 0 of layer 7 has shape [128, 0]") and "<N>" not in head
+    assert "abcdef123456" not in head and "<redacted>" in head
+    out = CliRunner().invoke(cli, ["scan", "-", "--no-history"], input=text).output
+    assert "weight shard 0 of layer 7 has shape [128, 0]" in out and "<N>" not in out and "abcdef123456" not in out
