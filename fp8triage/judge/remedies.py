@@ -10,8 +10,9 @@ Four rules, in this order, decide how a remedy fits:
 3. The code path: a remedy that ``covers`` only some FP8 code paths (``linear``: the dense FP8
    linears; ``experts``: the MoE experts) does not fit when the failing trace runs through another
    one (``trace_path``), and one that covers the failing path comes first.
-4. Already in force: an environment variable the facts already show at the remedy's value, or a
-   package already at the version the remedy installs, was in force when the failure happened, so
+4. Already in force: an environment variable the facts already show at the remedy's value, a
+   package already at the version the remedy installs, or the experts backend a remedy switches to
+   already running (``experts_implementation``), was in force when the failure happened, so
    it is not the fix; it is listed last with ``in_force`` saying where it was seen.
 
 The trace also gives facts the conditions can use (``trace_facts``): a trace through the MoE
@@ -43,6 +44,10 @@ _LINEAR_CALL = regex.compile(r"\bself\.(?:[qkvo]_proj|qkv_proj|o_proj|gate_proj|
 # a model file or class of a mixture of experts (the decoder layers of such a model run experts)
 _MOE_MODEL = regex.compile(r"(?i)(?:modeling_\w*moe\w*\.py|\w*Moe\w*ForCausalLM|/mixtral/|modeling_mixtral|deepseek_v[23])")
 
+# transformers' experts backends name their forward: deepgemm_fp8_fp4_experts_forward,
+# fp8_grouped_mm_experts_forward, ...
+_EXPERTS_BACKEND = regex.compile(r"(?i)^\w*?(deepgemm_megamoe|deepgemm|grouped_mm|batched_mm|sonicmoe)\w*experts_forward$")
+
 PATH_TEXT = {"experts": "the MoE experts", "linear": "the dense FP8 linears"}
 
 
@@ -66,19 +71,26 @@ def trace_path(events: Iterable[Event]) -> tuple[str | None, str]:
 
 def trace_facts(events: Sequence[Event]) -> list[Fact]:
     """Facts the failing traces show: ``moe = true`` when a trace runs through the MoE experts or
-    an MoE model's code."""
+    an MoE model's code; ``experts_implementation`` when it runs through one of transformers'
+    experts backends (``fp8_grouped_mm_experts_forward``: grouped_mm)."""
     path, how = trace_path(events)
+    out: list[Fact] = []
     for ev in events:
         src = f"log {ev.lines[0].source}:{ev.lines[0].lineno}" if ev.lines else "log"
+        backend = next((m.group(1).lower() for _p, func in reversed(ev.frames)
+                        for m in [_EXPERTS_BACKEND.match(func)] if m), None)
+        if backend:
+            out.append(Fact("experts_implementation", backend,
+                            f"{src} (the trace runs through transformers' {backend} experts)", "log"))
         if path == "experts":
-            return [Fact("moe", "true", f"{src} (the trace runs through the MoE experts: {how})", "log")]
+            return out + [Fact("moe", "true", f"{src} (the trace runs through the MoE experts: {how})", "log")]
         for p, func in ev.frames:
             if _MOE_MODEL.search(p) or _MOE_MODEL.search(func):
-                return [Fact("moe", "true", f"{src} (the trace runs through an MoE model: {_short(p)})", "log")]
+                return out + [Fact("moe", "true", f"{src} (the trace runs through an MoE model: {_short(p)})", "log")]
         m = _MOE_MODEL.search(ev.text)
         if m:
-            return [Fact("moe", "true", f"{src} (the trace names an MoE model: {m.group(0)})", "log")]
-    return []
+            return out + [Fact("moe", "true", f"{src} (the trace names an MoE model: {m.group(0)})", "log")]
+    return out
 
 
 def _short(path: str) -> str:
@@ -150,7 +162,15 @@ def in_force(spec: RemedySpec, facts: Mapping[str, Fact]) -> str:
         return ""
     if isinstance(a, Install):
         return _installed(a.spec, facts)
+    if isinstance(a, Code):
+        m = _SETS_EXPERTS.search(a.snippet())
+        f = facts.get("experts_implementation")
+        if m and f is not None and f.value.strip().lower() == m.group(1).lower():
+            return f"the experts already run {f.value} ({f.source})"
     return ""
+
+
+_SETS_EXPERTS = regex.compile(r"""experts_implementation(?:\(\s*|\s*=\s*)['"](\w+)['"]""")
 
 
 def _installed(spec: str, facts: Mapping[str, Fact]) -> str:

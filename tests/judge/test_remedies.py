@@ -195,3 +195,28 @@ def test_the_v0240_pin_is_named_only_to_a_vllm_that_has_it(tmp_path, version, pi
     assert fitting[0] == "vllm-disable-deepgemm"
     assert ("deepgemm-with-sm120" in fitting) is pin_text
     assert ("deepgemm-nv-dev" in fitting) is not pin_text
+
+
+def test_switching_the_experts_to_the_backend_they_already_run_is_in_force():
+    r = CliRunner().invoke(cli, ["check", "--no-probe", "--format", "json", "--fact", "capability=10.0",
+                                 "--fact", "stack=transformers", "--fact", "transformers=5.10.0", "--fact", "moe=true",
+                                 "--fact", "scale_dtype=float32", "--fact", "experts_implementation=grouped_mm"])
+    doc = json.loads(r.output)
+    rems = next(f for f in doc["findings"] if f["id"] == "ue8m0-silent-corruption")["remedies"]
+    grouped = next(x for x in rems if x["id"] == "experts-grouped-mm")
+    assert grouped is rems[-1] and "the experts already run grouped_mm (--fact)" == grouped["in_force"]
+    assert rems[0]["applies"] == "holds" and rems[0]["id"] != "experts-grouped-mm"
+
+
+def test_the_trace_names_the_experts_backend_that_failed():
+    from fp8triage.judge.remedies import trace_facts
+    from fp8triage.scan.events import Assembler
+    from fp8triage.scan.normalise import LineFormat, normalise
+
+    evs = []
+    asm = Assembler(evs.append)
+    for i, raw in enumerate(MOE_SAMPLE.read_text().splitlines(), 1):
+        asm.feed(normalise(raw.encode(), "moe.log", i, LineFormat()), True)
+    asm.finish()
+    got = {f.name: f.value for f in trace_facts([e for e in evs if e.frames])}
+    assert got == {"experts_implementation": "deepgemm", "moe": "true"}
