@@ -192,6 +192,15 @@ EXTRACTORS: list[Extractor] = [
         _one("quantization"),
         trigger=r"\bquantization[=:]|--quantization[ \t]|quant_method",
     ),
+    # a mixture-of-experts architecture named in the log ("Resolved architecture: Qwen3MoeForCausalLM",
+    # "loaded FP8: MixtralForCausalLM")
+    Extractor(
+        "moe-architecture",
+        ("ForCausalLM", "ForConditionalGeneration"),
+        regex.compile(r"\b\w*(?:Moe|MoE|Mixtral|DeepseekV[23]|GptOss)\w*For(?:CausalLM|ConditionalGeneration)\b"),
+        lambda m: [("moe", "true")],
+        trigger=r"(?:Moe|MoE|Mixtral|DeepseekV[23]|GptOss)[A-Za-z0-9_]*For(?:CausalLM|ConditionalGeneration)",
+    ),
     # vLLM's tuned-config file names: "configs/E=128,N=768,device_name=NVIDIA_B200,dtype=fp8_w8a8,
     # block_shape=[128,128].json" (fused MoE) and "N=4096,K=4096,device_name=...,block_shape=[128,128]"
     # (block-FP8 linear); the GPU in device_name is read with the other GPU names

@@ -209,3 +209,9 @@ def test_vllm_tuning_config_warning_names_the_gpu_the_block_size_and_moe():
                    "dtype=fp8_w8a8,block_shape=[128,128].json")
     assert (linear["gpu"][0], linear["capability"][0]) == ("NVIDIA B200", "10.0")
     assert "moe" not in linear
+
+
+def test_an_moe_architecture_named_in_the_log_says_moe():
+    assert facts("(EngineCore_DP0 pid=200) INFO [model.py:547] Resolved architecture: Qwen3MoeForCausalLM")["moe"][0] == "true"
+    assert facts("loaded FP8: MixtralForCausalLM")["moe"][0] == "true"
+    assert "moe" not in facts("Resolved architecture: Qwen3ForCausalLM")
