@@ -186,9 +186,12 @@ class Remedy:
     applies: Truth  # HOLDS: the facts say it fits; UNKNOWN: may fit; FAILS: does not fit (verbose only)
     why: str = ""
     repro: tuple[str, ...] = ()  # repro ids that check this remedy on the local GPU
+    # where the facts show this action already in force (applies is then FAILS: it did not prevent
+    # the failure, so it is not the fix); "" when they do not
+    in_force: str = ""
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        d = {
             "id": self.id,
             "title": self.title,
             "action": self.action,
@@ -197,6 +200,9 @@ class Remedy:
             "why": self.why,
             "repro": list(self.repro),
         }
+        if self.in_force:
+            d["in_force"] = self.in_force
+        return d
 
 
 @dataclass

@@ -138,7 +138,8 @@ def parse(data: Mapping[str, Any]) -> Action:
 class RemedySpec:
     """One ``[[remedies]]`` table of a signature, parsed at load: the action typed, the ``when``
     conditions parsed (``catalogue/conditions.py``); ``table`` is the action as written (JSON
-    output carries it)."""
+    output carries it); ``covers``: the FP8 code paths the remedy takes off the failing kernel
+    (``linear``, ``experts``; empty: every path)."""
 
     id: str
     title: str
@@ -148,3 +149,4 @@ class RemedySpec:
     why: str = ""
     repro: tuple[str, ...] = ()
     rank: int = 50
+    covers: tuple[str, ...] = ()

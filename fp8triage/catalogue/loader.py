@@ -237,7 +237,8 @@ def build_signature(path: Path, data: dict[str, Any], schema_checked: bool = Fal
     for i, r in enumerate(data.get("remedies", [])):
         when, more = parse_conditions(r.get("when", []), f"remedies.{i}.when")
         remedies.append(RemedySpec(r["id"], r["title"], actions.parse(r["action"]), r["action"], when,
-                                   r.get("why", ""), tuple(r.get("repro", [])), int(r.get("rank", 50))))
+                                   r.get("why", ""), tuple(r.get("repro", [])), int(r.get("rank", 50)),
+                                   tuple(r.get("covers", []))))
         errors += more
     problems += [Problem(name, key, message) for key, message in errors]
     if problems:

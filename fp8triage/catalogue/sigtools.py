@@ -409,8 +409,7 @@ def sample_excerpt(sig_id: str, sig_dir: Path | None = None, max_lines: int = 12
 def show(cat: Catalogue, sig_id: str, sig_dir: Path | None = None) -> dict:
     sig = cat.get(sig_id) or next((d for d in cat.drafts if d.id == sig_id), None)
     if sig is None:
-        near = sorted(cat.ids, key=lambda i: -_similar(i, sig_id))[:3]
-        raise SigToolsError(f"no signature {sig_id!r}; did you mean: {', '.join(near)}?")
+        raise SigToolsError(f"no signature {sig_id!r}{did_you_mean(sig_id, cat.ids)}")
     d = sig.data
     return {
         "id": sig.id,
@@ -438,8 +437,13 @@ def show(cat: Catalogue, sig_id: str, sig_dir: Path | None = None) -> dict:
     }
 
 
-def _similar(a: str, b: str) -> int:
-    return len(set(a.split("-")) & set(b.split("-")))
+def did_you_mean(name: str, ids) -> str:
+    """"; did you mean X, Y?" with the ids closest to a mistyped ``name`` (difflib), closest first,
+    or a pointer to the list when none is close."""
+    import difflib
+
+    close = difflib.get_close_matches(name, list(ids), n=3, cutoff=0.5)
+    return f"; did you mean {', '.join(close)}?" if close else "; `fp8triage signatures list` lists them"
 
 
 # -- search (SQLite FTS via sqlite-utils) -----------------------------------------------------

@@ -1,7 +1,6 @@
 """`fp8triage remedy ID`: the remedy actions of a signature for the current facts, for runbooks."""
 from __future__ import annotations
 
-import difflib
 import json
 import sys
 
@@ -46,13 +45,14 @@ def remedy(sig_id, fmt, show_all, fact_args, model_dir, env_files, facts_from, s
     cat = load_catalogue(signature_dirs)
     sig = cat.get(sig_id)
     if sig is None:
-        close = difflib.get_close_matches(sig_id, cat.ids, n=3, cutoff=0.4)
-        hint = f"; did you mean {', '.join(close)}?" if close else "; `fp8triage signatures list` lists them"
-        raise click.ClickException(f"no signature with id {sig_id!r}{hint}")
+        from ..catalogue.sigtools import did_you_mean
+
+        raise click.ClickException(f"no signature with id {sig_id!r}{did_you_mean(sig_id, cat.ids)}")
     chosen, _conflicts = resolve(gather(fact_args, model_dir, env_files, facts_from).all, facts_from)
     remedies = build_remedies(sig, chosen)
     fitting = [r for r in remedies if r.applies.value != "fails"]
-    shown = remedies if show_all else fitting
+    # one already in force is listed (as a comment in sh) so that the reader knows it was tried
+    shown = remedies if show_all else [r for r in remedies if r.applies.value != "fails" or r.in_force]
     from ..render.remedy import remedy_dict, render_sh, render_text
 
     if fmt == "json":

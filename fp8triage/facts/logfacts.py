@@ -171,21 +171,52 @@ EXTRACTORS: list[Extractor] = [
         trigger="(?:" + "|".join(sorted(DISPATCH_ENV_VARS, key=len, reverse=True)) + r")[ \t]*(?:=|:[ \t])",
     ),
     # the model
+    # "Loading model: X" and vLLM's "Starting to load model X...", but not "Loading model from
+    # scratch..." or "Loading model weights took 3 s" (a word, not a name)
     Extractor(
         "model",
-        ("model=", "--model", "model_path", "pretrained=", "Loading model"),
+        ("model=", "--model", "model_path", "pretrained=", "Loading model", "load model"),
         regex.compile(
-            r"(?:\bmodel='|\bmodel=\"|--model(?:-path)?[= ]+|\bmodel_path[=:]\s*['\"]?|pretrained=|Loading model:?\s*)(?P<v>[\w./~-]+[\w-])"
+            r"(?:\bmodel='|\bmodel=\"|--model(?:-path)?[= ]+|\bmodel_path[=:]\s*['\"]?|pretrained=|(?:Loading|Starting to load) model:?\s*"
+            r"(?!(?:from|weights?|in|on|with|to|took|using|config|checkpoints?|shards?|files?|state|and|for|the|a)\b))(?P<v>[\w./~-]+[\w-])"
         ),
         _one("model"),
-        trigger=r"""\bmodel='|\bmodel="|--model|\bmodel_path[=:]|pretrained=|Loading model""",
+        trigger=r"""\bmodel='|\bmodel="|--model|\bmodel_path[=:]|pretrained=|Loading model|Starting to load model""",
     ),
+    # the method in use; "quantization=None" (vLLM's engine config of an unquantized model) is no method
     Extractor(
         "quantization",
         ("quantization", "quant_method"),
-        regex.compile(r"(?:\bquantization[=:]\s*['\"]?|--quantization\s+|quant_method['\"]?\s*[:=]\s*['\"]?)(?P<v>[\w-]+)"),
+        regex.compile(r"(?:\bquantization[=:]\s*['\"]?|--quantization\s+|quant_method['\"]?\s*[:=]\s*['\"]?)"
+                      r"(?!(?:None|none|null|NULL|False|false)\b)(?P<v>[\w-]+)"),
         _one("quantization"),
         trigger=r"\bquantization[=:]|--quantization[ \t]|quant_method",
+    ),
+    # a mixture-of-experts architecture named in the log ("Resolved architecture: Qwen3MoeForCausalLM",
+    # "loaded FP8: MixtralForCausalLM")
+    Extractor(
+        "moe-architecture",
+        ("ForCausalLM", "ForConditionalGeneration"),
+        regex.compile(r"\b\w*(?:Moe|MoE|Mixtral|DeepseekV[23]|GptOss)\w*For(?:CausalLM|ConditionalGeneration)\b"),
+        lambda m: [("moe", "true")],
+        trigger=r"(?:Moe|MoE|Mixtral|DeepseekV[23]|GptOss)[A-Za-z0-9_]*For(?:CausalLM|ConditionalGeneration)",
+    ),
+    # vLLM's tuned-config file names: "configs/E=128,N=768,device_name=NVIDIA_B200,dtype=fp8_w8a8,
+    # block_shape=[128,128].json" (fused MoE) and "N=4096,K=4096,device_name=...,block_shape=[128,128]"
+    # (block-FP8 linear); the GPU in device_name is read with the other GPU names
+    Extractor(
+        "tuning-config-moe",
+        ("device_name=",),
+        regex.compile(r"\bE=\d+,N=\d+,device_name="),
+        lambda m: [("moe", "true")],
+        trigger=r"E=[0-9]+,N=[0-9]+,device_name=",
+    ),
+    Extractor(
+        "tuning-config-block",
+        ("block_shape=",),
+        regex.compile(r"device_name=[\w-]+,dtype=fp8\w*,block_shape=\[(?P<n>\d+),\s*(?P<k>\d+)\]"),
+        lambda m: [("weight_block_size", f"{m.group('n')},{m.group('k')}")],
+        trigger=r"block_shape=\[",
     ),
     Extractor(
         "experts-implementation",
@@ -223,6 +254,8 @@ _GPU_NAME = regex.compile(
     r"|GB\d{2,3}|GH200|[BHA]\d{3}|H20|L40S?|L20|L4|A[1-4]0G?|A16|A2|T4|V100|P100|Jetson\s+T\d000|DGX\s*Spark))"
     r"(?![\w])"
 )
+
+_DEVICE_NAME = regex.compile(r"(?<=device_name=)NVIDIA_[\w-]+?(?=,|\.json|\s|$)")
 
 # Which serving stack wrote the log: paths and banners.
 STACK_MARKERS: list[tuple[str, regex.Pattern]] = [
@@ -358,6 +391,8 @@ class LogFacts:
                     if value:
                         yield name, value, ""
         if any(a in text for a in GPU_ANCHORS) and _GPU_CONTEXT.search(text):
+            if "device_name=" in text:  # vLLM writes the name with underscores: NVIDIA_GeForce_RTX_5090
+                text = _DEVICE_NAME.sub(lambda m: m.group(0).replace("_", " "), text)
             for m in _GPU_NAME.finditer(text):
                 if _advice(text, m.start()):
                     continue

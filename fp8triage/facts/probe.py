@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Mapping
 
 from . import gpus
-from .vocabulary import DISPATCH_ENV_VARS, normalise_capability
+from .vocabulary import DISPATCH_ENV_VARS, implied_facts, normalise_capability
 from ..model import Fact
 from ..scan.redact import redact_env_value
 
@@ -257,6 +257,8 @@ def derive_capabilities(facts: Iterable[Fact]) -> list[Fact]:
     A capability derived from a live GPU name gets origin "derived"; one derived from a GPU
     named on the command line, in a log or in a dump keeps that origin, so that
     ``--fact gpu="NVIDIA B200"`` outranks the live probe's capability just as the name does.
+    Also the facts another fact implies (``vocabulary.implied_facts``: a weight block size means
+    block granularity), so every path that derives capabilities derives those too.
     """
     facts = list(facts)
     have_cc = {f.origin for f in facts if f.name == "capability"}
@@ -273,4 +275,4 @@ def derive_capabilities(facts: Iterable[Fact]) -> list[Fact]:
         cc, arch = hit
         have_cc.add(origin)
         derived.append(Fact("capability", cc, f"derived ({arch}) from GPU name {f.value!r} at {f.source}", origin))
-    return derived
+    return derived + implied_facts(facts + derived)

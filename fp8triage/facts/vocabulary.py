@@ -128,8 +128,12 @@ def parse_cli_fact(text: str) -> Fact:
     name, value = text.split("=", 1)
     canon = canonical_name(name)
     if canon is None:
+        import difflib
+
+        close = difflib.get_close_matches(name.strip(), sorted(FACTS), n=3, cutoff=0.6)
+        hint = f"did you mean {', '.join(close)}? " if close else ""
         raise FactError(
-            f"--fact {name.strip()!r} is not a known fact; known facts: " + ", ".join(sorted(FACTS))
+            f"--fact {name.strip()!r} is not a known fact; {hint}known facts: " + ", ".join(sorted(FACTS))
         )
     value = normalise_value(canon, value)
     problem = check_value(canon, value)
@@ -149,8 +153,10 @@ def check_value(name: str, value: str) -> str | None:
     v = value.strip()
     if spec is None:
         return None
-    if not v and spec.kind not in ("text", "env"):
-        return "the value is empty"
+    if not v and spec.kind != "env":  # an environment variable may be set to the empty string
+        return f"the value is empty; give one, e.g. {_EXAMPLE.get(name, name + '=VALUE')}"
+    if name == "weight_block_size" and not re.fullmatch(r"\d+,\d+", v):
+        return "a block size is N,K, e.g. 128,128 (per-tensor or per-channel: --fact fp8_granularity=tensor)"
     if spec.kind == "capability":
         cc = normalise_capability(v)
         if cc is None or not re.fullmatch(r"\d{1,2}\.\d", v) or not (1 <= int(cc.split(".")[0]) <= 13):
@@ -192,7 +198,33 @@ def normalise_value(name: str, value: str) -> str:
             return "false"
     if spec.kind == "version":
         return v.lstrip("vV")
+    if name == "weight_block_size":
+        # "[128, 128]", "(128, 128)", "128x128" as a config or a log writes it -> "128,128"
+        import re
+
+        m = re.fullmatch(r"[\[(]?\s*(\d+)\s*[,x×]\s*(\d+)\s*[\])]?", v)
+        if m:
+            return f"{m.group(1)},{m.group(2)}"
     return v
+
+
+# what an empty --fact NAME= is told to write
+_EXAMPLE = {"gpu": "--fact gpu='NVIDIA B200'", "model": "--fact model=Qwen/Qwen3-30B-A3B-FP8",
+            "capability": "--fact capability=12.0", "stack": "--fact stack=vllm",
+            "weight_block_size": "--fact weight_block_size=128,128", "quantization": "--fact quantization=fp8"}
+
+
+def implied_facts(facts: Iterable[Fact]) -> list[Fact]:
+    """Facts that another fact implies, with the origin of the fact they come from: a weight
+    block size means block granularity. Only where no fact of that name and origin was given."""
+    facts = list(facts)
+    have = {(f.name, f.origin) for f in facts}
+    out: list[Fact] = []
+    for f in facts:
+        if f.name == "weight_block_size" and f.value.strip() and ("fp8_granularity", f.origin) not in have:
+            have.add(("fp8_granularity", f.origin))
+            out.append(Fact("fp8_granularity", "block", f"implied by weight_block_size={f.value} ({f.source})", f.origin))
+    return out
 
 
 def normalise_capability(v: str) -> str | None:

@@ -14,7 +14,7 @@ Matching is read-only: nothing here changes the catalogue or the events.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, Sequence
 
 import regex
 
@@ -458,20 +458,12 @@ def evaluate_conditions(sig: Signature, facts: Mapping[str, Fact], absent: froze
     return [evaluate(c, facts, absent) for c in sig.conditions]
 
 
-def build_remedies(sig: Signature, facts: Mapping[str, Fact]) -> list[Remedy]:
-    out: list[tuple[int, int, int, Remedy]] = []
-    for i, r in enumerate(sig.remedies):
-        results = [evaluate(c, facts) for c in r.when]
-        truth, decide, contra = combine([ConditionResult(x.fact, x.expect, x.truth, x.value, x.source, "require") for x in results])
-        why = r.why
-        if truth is Truth.UNKNOWN and decide:
-            why = (why + " " if why else "") + f"(fits if: {', '.join(x.expect for x in results if x.truth is Truth.UNKNOWN)})"
-        elif truth is Truth.FAILS:
-            why = (why + " " if why else "") + f"(does not fit: {'; '.join(contra)})"
-        rem = Remedy(r.id, r.title, dict(r.table), r.action.snippet(), truth, why, r.repro)
-        order = {Truth.HOLDS: 0, Truth.UNKNOWN: 1, Truth.FAILS: 2}[truth]
-        out.append((order, r.rank, i, rem))
-    return [r for *_k, r in sorted(out, key=lambda t: t[:3])]
+def build_remedies(sig: Signature, facts: Mapping[str, Fact], events: Sequence[Event] = ()) -> list[Remedy]:
+    """The signature's remedies judged on ``facts`` and the failing ``events``, best first
+    (``remedies.build``: conditions, stack, the code path in the trace, what is already in force)."""
+    from .remedies import build
+
+    return build(sig.remedies, facts, events)
 
 
 def status_of(results: list[ConditionResult]) -> tuple[Status, list[str], list[str]]:
@@ -550,7 +542,7 @@ def make_finding(sig: Signature, facts: Mapping[str, Fact], hits: list[Hit], sup
         evidence=evidence,
         conditions=results,
         facts=_used_facts(results, facts),
-        remedies=build_remedies(sig, facts),
+        remedies=build_remedies(sig, facts, [h.group.event for h in hits]),
         references=sig.references,
         repro=list(sig.repro),
         count=sum(h.group.count for h in hits) or len(support),

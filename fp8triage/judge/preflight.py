@@ -159,7 +159,21 @@ def preflight(
         mode = "facts-from=live; judging this machine: packages and variables not found here count as absent"
     else:
         mode = f"facts-from={facts_from}; the facts describe another machine: facts not given are unknown"
-    return CheckResult(findings, chosen, conflicts, checkpoint, mode, judged, catalogue.version, _consistency(chosen), absent)
+    warnings = _no_gpu(chosen, probe) + _consistency(chosen)
+    return CheckResult(findings, chosen, conflicts, checkpoint, mode, judged, catalogue.version, warnings, absent)
+
+
+def _no_gpu(chosen: Mapping[str, Fact], probe) -> list[str]:
+    """A warning when this machine was probed and no source named a GPU: the risks that depend on
+    the GPU stay undecided, which a reader should not take for a clean bill."""
+    if probe is None or "gpu" in chosen or "capability" in chosen:
+        return []
+    why = "; ".join(n for n in probe.notes if "nvidia-smi" in n or "CUDA" in n or "GPU" in n)
+    return [
+        "no GPU found on this machine" + (f" ({why})" if why else "")
+        + ": conditions on the GPU stay unknown; to judge a target machine give its GPU with "
+        "--fact gpu='NVIDIA B200' or --fact capability=10.0"
+    ]
 
 
 def _consistency(chosen: Mapping[str, Fact]) -> list[str]:

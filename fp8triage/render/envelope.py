@@ -6,11 +6,11 @@ breaks readers; a MINOR one only adds keys."""
 from __future__ import annotations
 
 SCHEMA_VERSIONS = {
-    "scan": "1.3",  # 1.2: the optional `fleet` key; 1.3: evidence kind `rule`
-    "follow": "1.0",
-    "check": "2.0",  # 1 was the older envelope {"schema": "fp8triage.check/1"}
+    "scan": "1.3",  # 1.2: the optional `fleet` key; 1.3: a remedy's optional `in_force`, evidence kind `rule`
+    "follow": "1.1",  # 1.1: a remedy's optional `in_force`
+    "check": "2.1",  # 1 was the older envelope {"schema": "fp8triage.check/1"}; 2.1: a remedy's `in_force`
     "repro": "2.0",  # 1 was the older envelope {"schema": "fp8triage.repro/1"}
-    "remedy": "1.0",
+    "remedy": "1.1",  # 1.1: a remedy's optional `in_force`
     "history": "1.0",
     "env": "1.0",
     "facts": "1.0",

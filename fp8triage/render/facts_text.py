@@ -142,11 +142,14 @@ def _finding_text(f: Finding, verbose: bool) -> list[str]:
         out.append(f"  would be decided by: {', '.join(f.decide)} (give them with --fact NAME=VALUE)")
     if f.contradicted_by:
         out.append("  ruled out because: " + "; ".join(f.contradicted_by))
-    remedies = [r for r in f.remedies if verbose or r.applies is not Truth.FAILS]
+    remedies = [r for r in f.remedies if verbose or r.applies is not Truth.FAILS or r.in_force]
     if remedies:
         out.append("  remedy:")
         for i, r in enumerate(remedies, 1):
             fit = {Truth.HOLDS: "", Truth.UNKNOWN: " (may fit)", Truth.FAILS: " (does not fit these facts)"}[r.applies]
+            if r.in_force:
+                out.append(f"    {i}. {r.title} (already in force: {r.in_force})")
+                continue
             out.append(f"    {i}. {r.title}{fit}")
             for ln in r.snippet.splitlines():
                 out.append(f"         {ln}")

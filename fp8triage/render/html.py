@@ -371,7 +371,7 @@ def _finding_view(f: Finding, index: int, verbose: bool) -> dict[str, Any]:
     remedies = []
     hidden = 0
     for j, r in enumerate(f.remedies):
-        if r.applies is Truth.FAILS and not verbose:
+        if r.applies is Truth.FAILS and not verbose and not r.in_force:
             hidden += 1
             continue
         remedies.append({
@@ -381,7 +381,7 @@ def _finding_view(f: Finding, index: int, verbose: bool) -> dict[str, Any]:
             "snippet": clip(r.snippet, 8000),
             "lang": _snippet_lang(r.action),
             "applies": r.applies.value,
-            "fit": REMEDY_FIT[r.applies],
+            "fit": "already in force: not the fix" if r.in_force else REMEDY_FIT[r.applies],
             "why": clip(r.why),
             "repro": [clip(x, 200) for x in r.repro],
         })

@@ -36,7 +36,8 @@ def render_sh(sig, remedies) -> str:
     if not remedies:
         out.append("# no remedy fits the given facts (exit 5); see `fp8triage remedy --all`")
     for i, r in enumerate(remedies, 1):
-        out.append(f"# {i}. {r.title} [{r.applies.value}]" + (f" - {r.why}" if r.why else ""))
+        state = "already in force" if r.in_force else r.applies.value
+        out.append(f"# {i}. {r.title} [{state}]" + (f" - {r.why}" if r.why else ""))
         line = shell_line(r.action)
         if r.applies.value == "fails":
             out.append(_comment(line or r.snippet))
@@ -53,7 +54,7 @@ def render_text(sig, remedies) -> str:
     if not remedies:
         out.append("  no remedy fits the given facts")
     for i, r in enumerate(remedies, 1):
-        out.append(f"  {i}. {r.title}  [{r.applies.value}]")
+        out.append(f"  {i}. {r.title}  [{'already in force' if r.in_force else r.applies.value}]")
         out.extend("       " + ln for ln in (r.snippet or "").splitlines())
         if r.why:
             out.append(f"       {r.why}" if r.why.startswith("(") else f"       ({r.why})")

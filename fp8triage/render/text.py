@@ -199,13 +199,18 @@ def render_finding(f: Finding, st: _Style, verbose: bool, top: bool, sources: in
             src = f"  (from {clean(c.source)})" if c.source else ""
             role = "" if c.role == "require" else "  [supporting]"
             out.append(f"    {mark} {val}{src}; expects {clean(c.expect)}{role}")
-    rems = [r for r in f.remedies if verbose or r.applies is not Truth.FAILS]
+    rems = [r for r in f.remedies if verbose or r.applies is not Truth.FAILS or r.in_force]
     if rems:
         out.append("")
         out.append(f"  {st('Remedies', '1')} (ready to paste)")
         for i, r in enumerate(rems, 1):
             fit = {Truth.HOLDS: "", Truth.UNKNOWN: "  (may apply)", Truth.FAILS: "  (does not apply here)"}[r.applies]
+            if r.in_force:
+                fit = "  (already in force: not the fix)"
             out.append(f"    {i}. {clean(r.title)}{fit}")
+            if r.in_force:
+                out.extend(_wrap(f"{r.in_force}; it did not prevent this failure", width, "       "))
+                continue
             if r.action.get("kind") in ("env", "install", "config", "code", "command"):
                 for line in clean(r.snippet).splitlines() or [""]:
                     out.append(f"       {st(line, '32')}")

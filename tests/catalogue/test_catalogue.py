@@ -311,6 +311,16 @@ def test_show_unknown_id_suggests():
     assert r.exit_code == 1 and "did you mean" in r.output and "\nTraceback" not in r.output
 
 
+@pytest.mark.parametrize("cmd", [["signatures", "show"], ["remedy"]])
+def test_unknown_id_suggests_the_closest_ids_not_the_first_in_the_alphabet(cmd):
+    """issue 24, item 12: a typo gets the id it is closest to; nothing close gets the list command."""
+    r = CliRunner().invoke(cli, [*cmd, "ue8m0packassert"])
+    assert r.exit_code == 1 and "did you mean ue8m0-pack-assert?" in r.output
+    assert "arch-specific-instruction-unsupported" not in r.output
+    r = CliRunner().invoke(cli, [*cmd, "zzzz"])
+    assert r.exit_code == 1 and "did you mean" not in r.output and "signatures list" in r.output
+
+
 def test_list_lists_every_signature(catalogue):
     r = CliRunner().invoke(cli, ["signatures", "list", "--format", "json"])
     assert r.exit_code == 0

@@ -153,6 +153,10 @@ def test_docs_list_every_fact():
     ("scale_fmt=e8m0", "scale_fmt is one of float, ue8m0"),
     ("stack=kserve", "stack is one of vllm, sglang"),
     ("gpu_count=two", "gpu_count takes a whole number"),
+    # issue 24, item 12: an empty value is no value
+    ("gpu=", "the value is empty; give one, e.g. --fact gpu='NVIDIA B200'"),
+    ("model= ", "the value is empty"),
+    ("weight_block_size=128", "a block size is N,K, e.g. 128,128"),
 ])
 def test_bad_fact_values_are_one_clear_usage_error(arg, words):
     from click.testing import CliRunner
@@ -167,7 +171,8 @@ def test_bad_fact_values_are_one_clear_usage_error(arg, words):
 
 @pytest.mark.parametrize("arg,value", [("capability=sm_120", "12.0"), ("capability=12", "12.0"), ("cc=(9, 0)", "9.0"),
                                        ("vllm=v0.24.0+cu130", "0.24.0+cu130"), ("moe=yes", "true"),
-                                       ("gpu=NVIDIA B200", "NVIDIA B200"), ("VLLM_USE_DEEP_GEMM=0", "0")])
+                                       ("gpu=NVIDIA B200", "NVIDIA B200"), ("VLLM_USE_DEEP_GEMM=0", "0"),
+                                       ("CUDA_VISIBLE_DEVICES=", ""), ("weight_block_size=[128, 128]", "128,128")])
 def test_good_fact_values_are_accepted_and_normalised(arg, value):
     assert parse_cli_fact(arg).value == value
 
@@ -180,3 +185,24 @@ def test_conflict_rule_says_when_the_first_value_of_one_origin_won():
     assert conflicts[0]["rule"].endswith("; the first value seen wins within one origin")
     chosen, conflicts = resolve([facts[0], Fact("capability", "9.0", "--fact", "cli")], "log")
     assert chosen["capability"].value == "9.0" and "first value seen" not in conflicts[0]["rule"]
+
+
+# -- issue 24, item 12 ----------------------------------------------------------------------------
+
+
+def test_unknown_fact_name_suggests_the_closest():
+    with pytest.raises(FactError, match=r"did you mean capability\? known facts"):
+        parse_cli_fact("capabilty=12.0")
+
+
+def test_a_weight_block_size_means_block_granularity():
+    import json
+
+    r = CliRunner().invoke(cli, ["check", "--no-probe", "--format", "json", "--fact", "weight_block_size=128,128",
+                                 "--fact", "capability=12.0", "--fact", "stack=vllm", "--fact", "vllm=0.24.0"])
+    doc = json.loads(r.output)
+    gran = doc["facts"]["fp8_granularity"] if isinstance(doc["facts"], dict) else next(
+        f for f in doc["facts"] if f["name"] == "fp8_granularity")
+    assert gran["value"] == "block" and "weight_block_size=128,128" in gran["source"]
+    risk = next(f for f in doc["findings"] if f["id"] == "preflight-sm120-vllm-deepgemm")
+    assert risk["status"] == "likely"  # every deciding fact holds: block granularity is no longer unknown

@@ -161,3 +161,57 @@ def test_a_known_name_right_next_to_the_word_gpu_is_read(prefilter, text, capabi
                                   "GPU blocks: 21312, CPU blocks: 2048 (A2 of plan)"])
 def test_gpu_in_a_stats_line_is_no_fact_trigger(prefilter, text):
     assert not _fact_line(prefilter, text)
+
+
+# -- issue 24, items 8 and 12 ---------------------------------------------------------------------
+
+VLLM_011 = [
+    "(APIServer pid=1) INFO 10-08 12:00:03 [api_server.py:1839] vLLM API server version 0.11.0",
+    "(EngineCore_DP0 pid=200) INFO 10-08 12:00:09 [core.py:77] Initializing a V1 LLM engine (v0.11.0) with config: "
+    "model='Qwen/Qwen3-8B', speculative_config=None, tokenizer='Qwen/Qwen3-8B', dtype=torch.bfloat16, "
+    "load_format=auto, tensor_parallel_size=1, quantization=None, enforce_eager=False",
+    "(EngineCore_DP0 pid=200) INFO 10-08 12:00:12 [gpu_model_runner.py:2602] Starting to load model Qwen/Qwen3-8B...",
+    "(EngineCore_DP0 pid=200) INFO 10-08 12:00:12 [default_loader.py:267] Loading model from scratch...",
+    "(EngineCore_DP0 pid=200) INFO 10-08 12:00:20 [default_loader.py:314] Loading weights took 7.21 seconds",
+]
+
+
+def test_vllm_011_start_up_names_one_model_and_no_quantization_method(tmp_path):
+    from click.testing import CliRunner
+
+    from fp8triage.cli import cli
+
+    got = [f for f in facts_from_lines(Line("server.log", i, t) for i, t in enumerate(VLLM_011, 1))]
+    assert [f.value for f in got if f.name == "model"] == ["Qwen/Qwen3-8B"]
+    assert not [f for f in got if f.name == "quantization"]
+    log = tmp_path / "vllm.log"
+    log.write_text("\n".join(VLLM_011) + "\n")
+    r = CliRunner().invoke(cli, ["scan", str(log), "--no-history", "-v"])
+    assert "CONFLICT" not in r.output and "from" not in [ln.split(" = ")[-1] for ln in r.output.splitlines()]
+    assert "quantization = None" not in r.output
+
+
+def test_loading_model_with_a_name_is_still_read():
+    assert facts("Loading model: deepseek-ai/DeepSeek-V3")["model"][0] == "deepseek-ai/DeepSeek-V3"
+
+
+def test_vllm_tuning_config_warning_names_the_gpu_the_block_size_and_moe():
+    got = facts(
+        "(EngineCore_DP0 pid=200) WARNING 10-08 12:00:30 [fused_moe.py:798] Using default MoE config. Performance "
+        "might be sub-optimal! Config file not found at /usr/local/lib/python3.12/dist-packages/vllm/model_executor/"
+        "layers/fused_moe/configs/E=128,N=768,device_name=NVIDIA_GeForce_RTX_5090,dtype=fp8_w8a8,block_shape=[128,128].json")
+    assert got["gpu"][0] == "NVIDIA GeForce RTX 5090"
+    assert got["capability"][0] == "12.0"
+    assert got["moe"][0] == "true"
+    assert got["weight_block_size"][0] == "128,128"
+    linear = facts("WARNING [fp8_utils.py:812] Using default W8A8 Block FP8 kernel config. Performance might be "
+                   "sub-optimal! Config file not found at /x/configs/N=4096,K=4096,device_name=NVIDIA_B200,"
+                   "dtype=fp8_w8a8,block_shape=[128,128].json")
+    assert (linear["gpu"][0], linear["capability"][0]) == ("NVIDIA B200", "10.0")
+    assert "moe" not in linear
+
+
+def test_an_moe_architecture_named_in_the_log_says_moe():
+    assert facts("(EngineCore_DP0 pid=200) INFO [model.py:547] Resolved architecture: Qwen3MoeForCausalLM")["moe"][0] == "true"
+    assert facts("loaded FP8: MixtralForCausalLM")["moe"][0] == "true"
+    assert "moe" not in facts("Resolved architecture: Qwen3ForCausalLM")

@@ -346,3 +346,21 @@ def test_a_variables_default_reads_as_a_sentence():
     assert r.truth is Truth.HOLDS and r.value == "1"
     assert r.note == "DeepGEMM is on unless VLLM_USE_DEEP_GEMM=0; VLLM_USE_DEEP_GEMM is not set, so its default '1' applies"
     assert r.source == "its default: not set anywhere we looked"
+
+
+# -- issue 24, item 12: a machine without a GPU says so ------------------------------------------------
+
+
+def test_check_on_a_machine_without_a_gpu_says_so(cat):
+    from fp8triage.render.facts_text import render_check_text
+
+    probe = Probe([Fact("python", "3.12.3", "platform", "live")],
+                  notes=["nvidia-smi not found or failed: no GPU facts from it"])
+    text = render_check_text(preflight(cat, [], [], probe=probe))
+    assert "warning: no GPU found on this machine (nvidia-smi not found" in text
+    assert "--fact gpu=" in text
+    # a GPU named on the command line, or one the probe found: no such warning
+    given = preflight(cat, [Fact("gpu", "NVIDIA B200", "--fact", "cli")], [], probe=probe)
+    assert not any("no GPU" in w for w in given.warnings)
+    found = Probe([Fact("gpu", "NVIDIA H200", "nvidia-smi", "live")])
+    assert not any("no GPU" in w for w in preflight(cat, [], [], probe=found).warnings)
