@@ -319,6 +319,8 @@ class Assembler:
         prev = last.text if last else ""
         if not stripped or (line.text[:1] in (" ", "\t") and not indented_ok):
             return False
+        if line.text[:1] in ("(", "["):
+            return False  # may be another record's worker or logger prefix (the selectors' rule: selector.may_be_tail)
         # a line's width is its logger/worker prefix (removed from its text) plus its text, so a
         # prefixed line can be cut with little text; a line that ends a sentence was not cut
         prefixed = last is not None and (last.level is not None or last.worker is not None)
@@ -359,6 +361,8 @@ class Assembler:
             return True
         if b.cont >= MAX_CONTINUATION:
             return False
+        if line.worker is None and text[:1] in ("(", "["):
+            return False  # may be another record's worker or logger prefix (the selectors' rule: selector.next_line_of)
         if (TRACEBACK_START.search(text) or FRAME.match(text) or PARTIAL_FRAME.match(text) or CHAIN_MARKER.match(text)
                 or LOGLIKE.match(stripped)):
             return False
