@@ -229,6 +229,7 @@ class Finding:
     from_facts_only: bool = False  # no log evidence: a risk judged from the facts
     strength: str = "strong"  # strongest evidence: strong (the message), weak (frames/location/tokens), symptom
     source: str | None = None  # the log (one machine) whose evidence and facts judged it; None: every source
+    failure: bool = False  # its evidence holds a failure (an error, an assertion, a traceback), not only warnings or lines
 
     def to_dict(self) -> dict[str, Any]:
         return {

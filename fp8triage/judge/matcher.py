@@ -26,6 +26,7 @@ from ..facts.vocabulary import canonical_name, normalise_value
 from ..model import (
     ConditionResult,
     Event,
+    EventKind,
     Evidence,
     Fact,
     Finding,
@@ -271,6 +272,21 @@ def match_pattern(p: Pattern, ev: Event, claims: Claims, sig: Signature) -> Matc
     return None
 
 
+# a line of source code that holds a message: a raise, a check macro, a logger call (a quoted excerpt)
+QUOTED_SOURCE = regex.compile(
+    r"^\s*(?:\d+\s*[|:]?\s*)?(?:[-+>]\s*)?(?:raise\s+\w[\w.]*\(|throw\s|(?:TORCH|TLLM|FLASHINFER|TVM_FFI)_\w*CHECK\w*\(|"
+    r"DG_(?:HOST|DEVICE)_ASSERT\(|STD_TORCH_CHECK\(|logger\.\w+\(|warnings\.warn\()"
+)
+
+
+def quoted_source(ev: Event, m: Match) -> bool:
+    """Whether a match lies on a quoted line of source code rather than on a printed message."""
+    if ev.kind is not EventKind.LINE and ev.kind is not EventKind.ERROR:
+        return False
+    line = m.text if m.text is not None else ev.lines[min(m.line, len(ev.lines) - 1)].text
+    return bool(QUOTED_SOURCE.match(line))
+
+
 PARTIAL_MIN = 14  # characters of a cut message that must match the start of a known one
 _NOT_PARTIAL = regex.compile(r"\(\?[=!<]|\\A|\\K|\(\?s\)|\(\?[a-z]*s[a-z]*\)")
 
@@ -378,6 +394,10 @@ def claim(cat: Catalogue, groups: list[Group], claims: Claims | None = None) -> 
             for p in sorted(sig.primary, key=lambda p: p.strength != "strong"):
                 m = match_pattern(p, g.event, claims, sig)
                 if m is not None:
+                    if p.strength == "strong" and quoted_source(g.event, m):
+                        # the message inside a quoted source excerpt (a write-up that shows the library's
+                        # `raise`): what the library can say, not what the reporter hit
+                        p = Pattern(p.name, p.source, p.compiled, p.role, p.kinds, p.flags, "message", "weak", p.exc_types)
                     hit = Hit(sig, p, m, g)
                     break
             if hit is not None:
@@ -616,6 +636,8 @@ def judge(
     for sig_id, hs in claims.primary.items():
         first_line[sig_id] = min(h.group.order for h in hs)
         failure[sig_id] = any(h.group.event.is_error for h in hs)
+    for f in findings:
+        f.failure = failure.get(f.id, False)
     findings.sort(
         key=lambda f: (
             f.status.rank,

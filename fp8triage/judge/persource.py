@@ -130,7 +130,9 @@ def judge_sources(
 
     def order(f: Finding):
         sig = cat.get(f.id)
-        return (f.status.rank, f.from_facts_only, f.severity.rank, -(sig.priority if sig else 50))
+        # as judge orders one source's findings: the failure's own message before weak evidence
+        return (f.status.rank, f.from_facts_only, not f.failure, f.strength != "strong", f.severity.rank,
+                -(sig.priority if sig else 50))
 
     out.findings.sort(key=order)  # stable: ties keep source order, then judge's order
     out.ruled.sort(key=lambda f: rank.get(f.source, -1))

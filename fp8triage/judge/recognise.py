@@ -31,6 +31,13 @@ KIND_RANK = {"not-installed": 6, "api-mismatch": 6, "compile": 5, "unsupported-a
              "symptom": 4, "status": 2, "assertion": 1, "cut-traceback": 1}
 STATED = frozenset({"unsupported-arch", "not-installed", "api-mismatch", "compile"})
 FAILED = frozenset({"status", "assertion"})
+# what an assert line checks, for a bare AssertionError (the traceback prints the assert, not a message)
+ASSERT_CHECKS = (
+    ("unsupported-arch", regex.compile(r"\b(?:arch\w*|capability|is_sm\d+\w*|sm_?\d+|is_(?:hopper|blackwell|ada)|"
+                                       r"has_device_capability|get_device_capability|is_device_capability\w*)\b", regex.I)),
+    ("contract", regex.compile(r"\.(?:shape|size|stride|dim|ndim|dtype|is_contiguous)\b|%|\bdivisible\b|\bcontiguous\b", regex.I)),
+    ("not-installed", regex.compile(r"\b(?:is_\w+_available|\w+_available)\b", regex.I)),
+)
 READ_HEAD, READ_TAIL = 40, 160  # lines of a long event that are read: its head and its newest lines
 MAX_CHARS = 20_000
 
@@ -74,13 +81,15 @@ def read(ev: Event, voc: Vocabulary | None = None) -> Reading:
     for cid, pat in voc.phrases:
         if cid not in comps and pat.search(text):
             comps.add(cid)
-    # the source line of a failed assert, as the traceback prints it
+    # the source line of a failed assert, as the traceback prints it: its component, and what it checks
     asserted = False
+    checks: set[str] = set()
     for _, t in lines:
         s = t.strip()
         if s.startswith("assert ") or s.startswith("assert("):
             asserted = True
             comps |= voc.asserts.get(normalise_assert(s), set())
+            checks |= {kind for kind, rx in ASSERT_CHECKS if rx.search(s)}
     failure = _failure_text(ev, lines)
     ftext = "\n".join(t for _, t in failure)
     for c in ev.chain[-4:]:
@@ -107,6 +116,8 @@ def read(ev: Event, voc: Vocabulary | None = None) -> Reading:
         kinds.discard("api-mismatch")  # the module was set to None when its import failed
     if exc == "AssertionError" or (asserted and ev.is_error and not ev.message.strip()):
         kinds.add("assertion")
+        if not ev.message.strip():
+            kinds |= checks  # a bare AssertionError: what its assert line checks is the failure's kind
     if ev.kind is EventKind.TRACEBACK and not ev.exc_type and not ev.message.strip() and ev.frames:
         kinds.add("cut-traceback")  # a paste that ends inside the frames: the failure line is missing
     formats = {fid for fid, pat in voc.formats if pat.search(text)}

@@ -76,3 +76,30 @@ def test_evidence_says_what_the_rule_rests_on():
     ev = res.findings[0].evidence[0]
     assert res.findings[0].id == "deepgemm-api-mismatch"
     assert ev.lineno == 1
+
+
+def test_the_error_the_reporter_hit_outranks_a_message_quoted_from_the_source():
+    text = (
+        "The guard in transformers/integrations/deepgemm.py looks like this:\n\n"
+        '    raise NotImplementedError("DeepGEMM has no float32 scale-factor path on Blackwell (SM100): these scales are plain float32")\n\n'
+        "but what we actually hit on the H100 box is:\n\n"
+        "Traceback (most recent call last):\n"
+        '  File "/srv/app.py", line 3, in <module>\n'
+        "    out = deep_gemm.fp8_gemm_nt(a, b, d, recipe=(1, 128, 128))\n"
+        "TypeError: fp8_gemm_nt() got an unexpected keyword argument 'recipe'\n"
+    )
+    res = scan_text(text, source="issue.md")
+    assert res.findings[0].id == "deepgemm-api-mismatch"
+    quoted = [f for f in res.findings if f.id == "deepgemm-fp32-sf-sm100"]
+    assert not quoted or quoted[0].strength == "weak"
+
+
+def test_a_bare_assertion_is_read_by_what_its_assert_line_checks():
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/x/sglang/srt/layers/quantization/fp8_utils.py", line 90, in apply_w8a8_block_fp8_linear\n'
+        "    assert is_sm90_supported() or is_sm100_supported()\n"
+        "AssertionError\n"
+    )
+    got = top(text)
+    assert got and got[0][0] == "fp8-unsupported-capability", got
