@@ -145,6 +145,7 @@ class Claims:
     facts: list[Fact] = field(default_factory=list)  # facts captured by named groups
     warnings: list[str] = field(default_factory=list)
     timed_out: set[tuple[str, str]] = field(default_factory=set)  # (sig id, pattern name): skipped from then on
+    context: set[str] = field(default_factory=set)  # components named by the groups read so far (symptom rules)
 
 
 def _candidates(cat: Catalogue, text: str) -> list[Signature]:
@@ -383,6 +384,7 @@ def claim(cat: Catalogue, groups: list[Group], claims: Claims | None = None) -> 
     """Match each group against the catalogue. Can be called again with new groups (follow mode)."""
     claims = claims or Claims()
     for g in groups:
+        reading = None
         text = g.event.text
         if g.event.wrapped:  # an anchor may be cut in two by the wrap
             text = "\n".join([text, *(t for sep in ("", " ") for _, t in g.event.unwrapped(sep))])
@@ -406,13 +408,16 @@ def claim(cat: Catalogue, groups: list[Group], claims: Claims | None = None) -> 
         if not matched and g.count == 1 and g.event.is_error:
             matched = match_cut(cat, g)
         if not any(h.strong for h in matched):
-            reading = recognise.read(g.event)
+            reading = recognise.read(g.event, context=frozenset(claims.context))
             # frames or a location of an FP8 component in an event about another format only (FP4, INT8)
             matched = [h for h in matched if recognise.format_fits(h.sig, reading)]
             # a rule that says more than a signature's own weak pattern (frames or a location) replaces it
             ruled = rule_hits(cat, g, reading)
             better = {h.sig.id for h in ruled if all(h.specificity > m.specificity for m in matched if m.sig is h.sig)}
             matched = [m for m in matched if m.sig.id not in better] + [h for h in ruled if h.sig.id in better]
+        # what the groups so far name is the context of a later symptom line (a write-up that names
+        # DeepGEMM, then shows a zero eval score): earlier groups only, so follow mode reads the same
+        claims.context |= (reading or recognise.read(g.event)).components
         silent = [h for h in matched if h.sig.silent and h.pattern.kind == "rule"]
         matched = [h for h in matched if not (h.sig.silent and h.pattern.kind == "rule")]
         if matched:

@@ -47,8 +47,10 @@ class Reading:
     components: frozenset[str]
     kinds: frozenset[str]
     formats: frozenset[str]
-    low: str  # the event's text, lower-cased (rules' words are looked up here)
+    low: str  # the failure text (message, chained causes; not frames), lower-cased: rules' words are looked up here
     failure_line: int  # index of the line that carries the failure kind (the evidence line)
+    inner: frozenset[str] = frozenset()  # components the failure line or the innermost frame names
+    context: frozenset[str] = frozenset()  # components earlier events of the same log named
 
 
 def _lines(ev: Event) -> list[tuple[int, str]]:
@@ -72,11 +74,20 @@ def _failure_text(ev: Event, lines: list[tuple[int, str]]) -> list[tuple[int, st
     return out
 
 
-def read(ev: Event, voc: Vocabulary | None = None) -> Reading:
+def _innermost(ev: Event, lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """The failure line(s) and the innermost frame with its source line."""
+    out = _failure_text(ev, lines)[-3:]
+    for k in range(len(lines) - 1, -1, -1):
+        if FRAME_LINE.match(lines[k][1]) or NATIVE_FRAME.match(lines[k][1]):
+            out += lines[k:k + 2]
+            break
+    return out
+
+
+def read(ev: Event, voc: Vocabulary | None = None, context: frozenset[str] = frozenset()) -> Reading:
     voc = voc or vocabulary()
     lines = _lines(ev)
     text = "\n".join(t for _, t in lines)
-    low = text.lower()
     comps = voc.components_of(set(TOKEN.findall(text)))
     for cid, pat in voc.phrases:
         if cid not in comps and pat.search(text):
@@ -90,6 +101,8 @@ def read(ev: Event, voc: Vocabulary | None = None) -> Reading:
             asserted = True
             comps |= voc.asserts.get(normalise_assert(s), set())
             checks |= {kind for kind, rx in ASSERT_CHECKS if rx.search(s)}
+    # the components the failure itself names: its message, or the innermost frame and its source line
+    inner = voc.components_of(set(TOKEN.findall("\n".join(t for _, t in _innermost(ev, lines)))))
     failure = _failure_text(ev, lines)
     ftext = "\n".join(t for _, t in failure)
     for c in ev.chain[-4:]:
@@ -124,14 +137,16 @@ def read(ev: Event, voc: Vocabulary | None = None) -> Reading:
     for fid in list(formats):
         formats -= voc.supersedes.get(fid, frozenset())
     line = min((first[k] for k in kinds if k in first), default=len(ev.lines) - 1)
-    return Reading(frozenset(comps), frozenset(kinds), frozenset(formats), low, line)
+    return Reading(frozenset(comps), frozenset(kinds), frozenset(formats), ftext.lower(), line, frozenset(inner & comps), context)
 
 
 def fires(rule: Rule, r: Reading, failure: bool) -> bool:
     if ("failure" if failure else "line") not in rule.events:
         return False
     if rule.components and not (rule.components & r.components):
-        return False
+        # a symptom line takes its component from what the log named before it
+        if not (rule.kinds == SYMPTOM and rule.components & r.context):
+            return False
     if not (rule.kinds & r.kinds):
         return False
     if rule.words and not any(w in r.low for w in rule.words):
@@ -174,7 +189,9 @@ def format_fits(sig: Signature, r: Reading) -> bool:
 
 def score(rule: Rule, r: Reading) -> int:
     """How specific a rule hit is: the most telling kind it matched, plus what its rule narrows."""
-    return max((KIND_RANK.get(k, 1) for k in rule.kinds & r.kinds), default=0) + rule.specificity
+    kind = max((KIND_RANK.get(k, 1) for k in rule.kinds & r.kinds), default=0)
+    # the component where the failure happened says more than one the traceback passed through
+    return kind + rule.specificity + bool(rule.components & r.inner)
 
 
 def describe(rule: Rule, r: Reading) -> str:
