@@ -68,6 +68,8 @@ def scan(logs, fmt, output, fact_args, model_dir, env_files, facts_from, signatu
     \b
     Exit codes: 0 nothing found, 1 error, 2 usage error,
                 3 known root cause found, 4 only unknown errors found,
+                5 nothing could be read (every input was skipped: binary,
+                empty, an archive without logs),
                 130 interrupted (Ctrl-C), 143/129 stopped by SIGTERM/SIGHUP.
     """
     from ..api import prepare
@@ -97,7 +99,7 @@ def scan(logs, fmt, output, fact_args, model_dir, env_files, facts_from, signatu
     result = triage_with_progress(logs, prepared=prepared, facts_from=facts_from, exhaustive=exhaustive, jobs=jobs,
                                   one_machine=one_machine, confirm=confirm, device=device,
                                   repro_timeout=repro_timeout, ray=ray_address)
-    code = exit_code([f.status.value for f in result.findings], len(result.unknown), fail_on)
+    code = exit_code([f.status.value for f in result.findings], len(result.unknown), fail_on, result.nothing_read)
     write_output(output, render(result, fmt, code, verbose, use_color(color) and not output, fail_on))
     if output:
         top = result.findings[0].id if result.findings else "no known root cause"
@@ -126,6 +128,8 @@ def _exit_note(code: Exit, result=None, fail_on: str = "unknown") -> str:
         return "exit 3: known root cause found"
     if code is Exit.UNKNOWN_ONLY:
         return "exit 4: only errors that no signature knows"
+    if code is Exit.NOTHING_READ:
+        return "exit 5: nothing could be read (every input was skipped); not a clean bill of health"
     if code is not Exit.OK:
         return f"exit {int(code)}"
     found = []
