@@ -60,7 +60,9 @@ def run_follow(target: str, prepared, *, prefer: str, fmt: str, fail_on: str, db
         signal.signal(signal.SIGTERM, old)
     result = fl.result()
     result.meta["run_id"] = run_id
-    code = exit_code([f.status.value for f in result.findings], len(result.unknown), fail_on)
+    for w in result.warnings:  # binary input, no text line: said once, on stderr (stdout is the notice stream)
+        click.echo(f"fp8triage: warning: {redact(w)}", err=True)
+    code = exit_code([f.status.value for f in result.findings], len(result.unknown), fail_on, result.nothing_read)
     if not no_history:
         from .history import record_or_warn
 

@@ -229,7 +229,7 @@ def test_binary_garbage_in_the_middle_is_read_around(tmp_path):
 
     rnd = random.Random(7)
     lines = EXAMPLE.read_bytes().split(b"\n")
-    data = b"\n".join(lines[:20]) + b"\n" + bytes(rnd.randrange(256) for _ in range(6000)) + b"\n" + b"\n".join(lines[20:])
+    data = b"\n".join(lines[:20]) + b"\n" + bytes(rnd.randrange(256) for _ in range(16_000)) + b"\n" + b"\n".join(lines[20:])
     log = tmp_path / "server.log"
     log.write_bytes(data)
     r = scan_paths([str(log)])
