@@ -448,7 +448,7 @@ def test_50mb_single_line_without_newline(tmp_path):
         for _ in range(50):
             fh.write(os.urandom(1 << 20).replace(b"\n", b"."))
     res = run_cli_measured(str(f))
-    assert res["rc"] in (0, 4), res["stderr"]
+    assert res["rc"] == 5, res["stderr"]  # random bytes: no text line in them, skipped (nothing could be read)
     assert res["doc"]["inputs"][0]["lines"] == 1
     assert res["peak_mb"] < MEMORY_LIMIT_MB, res["peak_mb"]
 
