@@ -84,7 +84,8 @@ def run_follow(target: str, prepared, *, prefer: str, fmt: str, fail_on: str, db
     else:
         found = ", ".join(f"{f.id} ({f.status.value}, {f.count}x)" for f in result.findings) or "no known root cause"
         _emit(fmt, f"-- {'interrupted' if interrupted else 'end of input'}: {fl.lines_total} lines; {found}; "
-                   f"{len(result.unknown)} unknown error group(s); exit {int(code)}")
+                   f"{len(result.unknown)} unknown error group(s); exit {int(code)}"
+                   + (": nothing could be read (see the warning)" if code == 5 else ""))
     return int(code)
 
 

@@ -496,10 +496,15 @@ class Follower:
     def result(self) -> ScanResult:
         sc = self.scanner
         fmt = self.fmt.name if self.fmt else "text"
+        why = None
         if self.skipped or (self.bytes_total and sc.dirty and not sc.text_lines):
             fmt = "binary"
+            why = None if self.skipped else f"{self.source}: binary data with no text line, not a text log; skipped"
         elif not self.bytes_total:
             fmt = "empty"
+            why = f"{self.source}: empty; nothing to scan (a pod that never started writes no log)"
+        if why and why not in sc.warnings:
+            sc.warnings.append(why)
         sc.inputs = [InputInfo(self.source, self.bytes_total, self.lines_total, fmt)]
         res = sc.result(self.facts, self.prefer, self.started)
         res.meta["mode"] = "follow"

@@ -443,3 +443,11 @@ def test_text_stream_says_when_it_clips_a_long_line():
     assert "ROOT CAUSE deepgemm-unknown-sf-transformation" in p.stdout
     assert "[line clipped: 5,083 characters]" in p.stdout  # the line, less its newline and trailing space
     assert max(len(x) for x in p.stdout.splitlines()) < 400
+
+
+def test_follow_of_an_empty_pipe_is_no_clean_bill_of_health():
+    """`kubectl logs -f` of a pod that never started: end of input with nothing in it is exit 5, said why."""
+    p = subprocess.run([sys.executable, "-m", "fp8triage", "scan", "--follow", "-", "--no-history"], input="",
+                       capture_output=True, text=True, env=_env(), timeout=120)
+    assert p.returncode == 5, p.stdout + p.stderr
+    assert "<stdin>: empty" in p.stderr and "exit 5" in p.stdout.splitlines()[-1]
