@@ -28,7 +28,7 @@ FORMATS = ("text", "json", "jsonl", "markdown", "html")
 @click.option("--color/--no-color", default=None, help="Colour the text output (default: only on a terminal; NO_COLOR is honoured).")
 @click.option("--no-prefilter", "exhaustive", is_flag=True,
               help="Decode and assemble every line instead of only the neighbourhood of anchor hits (slow; for checking).")
-@click.option("--follow", is_flag=True, help="Follow one growing file (survives rotation and truncation) or '-' (a pipe, "
+@click.option("--follow", is_flag=True, help="Follow one growing file (survives rotation and truncation), a named pipe, or '-' (a pipe, "
               "e.g. kubectl logs -f): print each finding as soon as its event is complete (text, or one JSON object per "
               "line with --format json); Ctrl-C ends with a summary and the exit code.")
 @click.option("--db", "db_path", type=click.Path(dir_okay=False), envvar="FP8TRIAGE_DB",
@@ -49,8 +49,11 @@ def scan(logs, fmt, output, fact_args, model_dir, env_files, facts_from, signatu
          ray_address=None):
     """Find the root cause of FP8 failures in server logs.
 
-    LOG can be a file, a directory (searched for *.log, *.txt, *.gz, ...), a .gz file, or "-"
-    for standard input (also the default when input is piped). Plain text, Docker/k8s JSON
+    LOG can be a file, a directory (searched for *.log, *.txt, *.gz, ...), a .gz file, a
+    .tar, .tar.gz or .zip support bundle (each log in it is a log of its own), a named pipe or
+    a process substitution (<(kubectl logs pod)), or "-" for standard input (also the default
+    when input is piped). NUL padding and binary garbage inside a log are read around; a file
+    with no text line is skipped with a warning. Plain text, Docker/k8s JSON
     lines, `kubectl logs --prefix` and ANSI colours are understood.
 
     LOG can also be a URL of an object or a prefix in object storage (s3://, gs://, file://;
