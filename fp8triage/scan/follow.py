@@ -96,6 +96,8 @@ class Notice:
 def _split(buf: bytes) -> tuple[list[bytes], bytes]:
     parts = buf.split(b"\n")
     rest = parts.pop()
+    if len(rest) > MAX_PARTIAL and b"\x00" in rest:  # NUL padding (copytruncate): the text after it is a line
+        rest = rest.replace(b"\x00", b"")
     if len(rest) > MAX_PARTIAL:
         parts.append(rest[:MAX_PARTIAL])
         rest = b""

@@ -196,7 +196,7 @@ def read_spans(src: Source, chunk_size: int | None = None, start: int = 0,
             src.bytes_read += len(data)
             last = data.rfind(b"\n")
             if last < 0:
-                buf = carry + data
+                buf = _squeeze(carry + data)
                 if len(buf) > MAX_LINE:
                     line = _cut_long(src, buf) + b"\n"
                     yield line, 0, len(line)
@@ -212,7 +212,7 @@ def read_spans(src: Source, chunk_size: int | None = None, start: int = 0,
                 start = first + 1
             if last + 1 > start:
                 yield data, start, last + 1
-            carry = data[last + 1 :]
+            carry = _squeeze(data[last + 1 :])
             if len(carry) > MAX_LINE:
                 line = _cut_long(src, carry) + b"\n"
                 yield line, 0, len(line)
@@ -286,6 +286,15 @@ def _read_upto(fh: BinaryIO, n: int) -> bytes:
             break
         out += piece
     return bytes(out)
+
+
+def _squeeze(buf: bytes) -> bytes:
+    """A line longer than MAX_LINE less its NUL bytes: logrotate's copytruncate pads the head of a
+    file with megabytes of NULs and no newline, and the text that follows them on the same line
+    is a log line (the selector removes a line's NULs in any case: ``binary.clean_span``)."""
+    if len(buf) > MAX_LINE and buf.find(b"\x00") >= 0:
+        return buf.replace(b"\x00", b"")
+    return buf
 
 
 def _cut_long(src: Source, buf: bytes) -> bytes:

@@ -218,8 +218,13 @@ def test_nul_padded_head_is_read_like_grep(tmp_path, pad):
     log.write_bytes(b"\x00" * pad + EXAMPLE.read_bytes())
     r = scan_paths([str(log)])
     assert _top(r) == ("deepgemm-unknown-sf-transformation", _crash_line(EXAMPLE.read_bytes()))
-    assert not any("binary" in w or "skipped" in w for w in r.warnings)
-    assert r.inputs[0].format == "text"
+    assert r.warnings == []  # not "binary data", not "a line is longer than ..." (the padding has no newline)
+    assert r.inputs[0].format == "text" and r.inputs[0].lines == EXAMPLE.read_bytes().count(b"\n")
+    # the first line after the padding is read too: a traceback that starts there is whole
+    log.write_bytes(b"\x00" * pad + CRASH.split("\n", 1)[1].encode())
+    r = scan_paths([str(log)])
+    assert _top(r) == ("deepgemm-unknown-sf-transformation", ASSERT_LINE - 1)
+    assert r.findings[0].evidence[0].text.startswith("RuntimeError") and r.unknown == []
 
 
 def test_binary_garbage_in_the_middle_is_read_around(tmp_path):
