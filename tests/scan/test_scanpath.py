@@ -463,7 +463,7 @@ def test_follow_mode_line_bits_equal_the_re_reference_on_every_corpus_and_sample
         for raw in Path(path).read_bytes().split(b"\n"):
             assert pf.line_bits(raw) == pf.classify(raw), (path, raw[:120])
             n += 1
-    assert n > 2000
+    assert n > (2000 if corpus else 1000)
 
 
 def test_a_large_scan_without_hyperscan_says_why_it_is_slow(cat, monkeypatch):
