@@ -174,7 +174,7 @@ class Scanner:
         dirty = is_dirty(raw, 0, len(raw))
         self.dirty = self.dirty or dirty
         if self.text_lines < 1 or dirty:
-            raw, text = clean_span(raw)
+            raw, text = clean_span(raw, self.text_lines < 1)
             self.text_lines += text
         bits = self.prefilter.line_bits(raw)
         if not bits and not self.feed.open and not self.feed.dump_open:
@@ -191,7 +191,8 @@ class Scanner:
         dirty = is_dirty(buf, start, end)
         self.dirty = self.dirty or dirty
         if dirty or (end - start < SMALL_SPAN and self.text_lines < 1):
-            buf, text = clean_span(buf[start:end])
+            # every line is looked at only until the source's first text line (is it all binary?)
+            buf, text = clean_span(buf if (start, end) == (0, len(buf)) else buf[start:end], self.text_lines < 1)
             start, end = 0, len(buf)
             self.text_lines += text
         else:

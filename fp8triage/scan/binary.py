@@ -95,12 +95,15 @@ def is_dirty(buf: bytes, start: int, end: int) -> bool:
     return any(buf.find(b, start, end) >= 0 for b in DIRTY)
 
 
-def clean_span(data: bytes) -> tuple[bytes, int]:
-    """The text regions of a span, and how many text lines it holds. Only a line with a byte no
-    text has (``DIRTY``) is changed: its NUL bytes are removed (logrotate's padding, UTF-16's
-    high bytes), and it is blanked when it is still mostly non-text. Lines stay where they are
-    (the newlines are kept), so line numbers are those of the file; a line is read the same
-    whichever span it comes in (follow mode's blocks, a parallel scan's ranges)."""
+def clean_span(data: bytes, count: bool = True) -> tuple[bytes, int]:
+    """The text regions of a span, and (``count``) how many text lines it holds. Only a line with
+    a byte no text has (``DIRTY``) is changed: its NUL bytes are removed (logrotate's padding,
+    UTF-16's high bytes), and it is blanked when it is still mostly non-text. Lines stay where
+    they are (the newlines are kept), so line numbers are those of the file; a line is read the
+    same whichever span it comes in (follow mode's blocks, a parallel scan's ranges). Without
+    ``count`` only the dirty lines are visited (bytes.find from one to the next)."""
+    if not count:
+        return _clean_dirty_lines(data), 0
     lines = data.split(b"\n")
     text = 0
     changed = False
@@ -108,18 +111,49 @@ def clean_span(data: bytes) -> tuple[bytes, int]:
         if not ln:
             continue
         dirty = b"\x00" in ln or b"\xff" in ln
-        if dirty and b"\x00" in ln:
-            ln = ln.replace(b"\x00", b"")
-        bad = len(ln.translate(None, _PRINTABLE))
-        if bad and not ln.isascii():
-            bad = round(_non_text(ln) * len(ln))
-        if dirty and bad > len(ln) * MAX_NON_TEXT:
-            ln = b""
-        elif len(ln) >= MIN_TEXT_LINE and bad <= len(ln) * 0.1:
-            text += 1
         if dirty:
+            ln = _clean_line(ln)
             lines[i] = ln
             changed = True
+        if len(ln) >= MIN_TEXT_LINE and _bad(ln) <= len(ln) * 0.1:
+            text += 1
     return (b"\n".join(lines) if changed else data), text
 
 
+def _bad(ln: bytes) -> int:
+    """How many bytes of the line are no text (approximately, for UTF-8)."""
+    bad = len(ln.translate(None, _PRINTABLE))
+    if bad and not ln.isascii():
+        bad = round(_non_text(ln) * len(ln))
+    return bad
+
+
+def _clean_line(ln: bytes) -> bytes:
+    """A dirty line without its NUL bytes, or blank when it is still mostly non-text."""
+    ln = ln.replace(b"\x00", b"")
+    return b"" if _bad(ln) > len(ln) * MAX_NON_TEXT else ln
+
+
+def _clean_dirty_lines(data: bytes) -> bytes:
+    out = []
+    pos = 0
+    n = len(data)
+    nxt = {b: data.find(b) for b in DIRTY}
+    while True:
+        for b, at in nxt.items():
+            if 0 <= at < pos:
+                nxt[b] = data.find(b, pos)
+        hits = [at for at in nxt.values() if at >= 0]
+        if not hits:
+            break
+        i = min(hits)
+        start = data.rfind(b"\n", pos, i) + 1 or pos
+        end = data.find(b"\n", i)
+        end = n if end < 0 else end
+        out.append(data[pos:start])
+        out.append(_clean_line(data[start:end]))
+        pos = end
+    if not out:
+        return data
+    out.append(data[pos:])
+    return b"".join(out)

@@ -383,3 +383,29 @@ def test_process_substitution_and_fifo_are_read_as_streams(tmp_path):
     out, err = proc.communicate(timeout=120)
     assert proc.returncode == 3, err
     assert f"{fifo}:" in out  # evidence names the pipe with its line numbers
+
+
+def test_dirty_lines_are_read_the_same_whichever_span_they_come_in():
+    """A line is cleaned on its own: the whole span, its lines one by one, with or without the
+    text-line count, give the same bytes and the same line count (follow mode's blocks and a
+    parallel scan's ranges read what the batch scan reads)."""
+    import random
+
+    from fp8triage.scan.binary import clean_span
+
+    rnd = random.Random(5)
+    parts = []
+    for _ in range(300):
+        k = rnd.randrange(4)
+        if k == 0:
+            parts.append(bytes(rnd.randrange(256) for _ in range(rnd.randrange(1, 80))).replace(b"\n", b""))
+        elif k == 1:
+            parts.append(b"\x00" * rnd.randrange(1, 50) + b"INFO text after padding")
+        else:
+            parts.append("ERROR ünïcode line \u2588".encode() + (b"\xff" if k == 3 else b""))
+    data = b"\n".join(parts) + b"\n"
+    whole, text = clean_span(data)
+    assert clean_span(data, count=False)[0] == whole
+    by_line = b"\n".join(clean_span(p)[0] for p in parts) + b"\n"
+    assert by_line == whole and whole.count(b"\n") == data.count(b"\n")
+    assert b"\x00" not in whole and text > 0  # (a stray 0xFF in a text line stays: it decodes as U+FFFD)
