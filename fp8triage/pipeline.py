@@ -343,8 +343,6 @@ class Scanner:
         )
 
 
-
-
 def skip_reason(src: Source, binary: bool, text_lines: int) -> str | None:
     """Why a source read to its end gave nothing to triage: empty, or bytes no text has and no
     text line at all (``text_lines``: how many it held; true for a source without such bytes)."""
