@@ -13,10 +13,10 @@ with a warning; an archive holds at most ``MAX_MEMBERS`` sources.
 from __future__ import annotations
 
 import gzip
-import io
 import tarfile
 import threading
 import zipfile
+import zlib
 from pathlib import Path, PurePosixPath
 from typing import BinaryIO
 
@@ -90,14 +90,19 @@ def _too_big(arg: str, name: str, size: int, warnings: list[str]) -> bool:
 
 
 def _tar_members(path: Path, warnings: list[str]) -> list[tuple[str, int, int]]:
-    out = []
-    with tarfile.open(path, "r|*") as tf:  # one pass, also through gzip
-        for ti in tf:
-            if not ti.isreg() or not _wanted(ti.name) or _too_big(str(path), ti.name, ti.size, warnings):
-                continue
-            out.append((ti.name, ti.size, ti.offset_data))
-            if len(out) > MAX_MEMBERS:
-                break
+    out: list[tuple[str, int, int]] = []
+    try:
+        with tarfile.open(path, "r|*") as tf:  # one pass, also through gzip
+            for ti in tf:
+                if not ti.isreg() or not _wanted(ti.name) or _too_big(str(path), ti.name, ti.size, warnings):
+                    continue
+                out.append((ti.name, ti.size, ti.offset_data))
+                if len(out) > MAX_MEMBERS:
+                    break
+    except (OSError, EOFError, tarfile.TarError, gzip.BadGzipFile, zlib.error) as e:
+        if not out:
+            raise
+        warnings.append(f"{path}: the archive breaks off ({e or 'truncated'}); read the {len(out)} logs before it")
     return out
 
 
@@ -132,27 +137,51 @@ def _size(p: Path) -> int | None:
 _local = threading.local()  # the open .tar.gz stream, reused while members are read in order
 
 
-class _Member(io.RawIOBase):
-    """``size`` bytes of ``fh`` from where it stands; closing it leaves ``fh`` open (``owner``: closed with it)."""
+class _Member:
+    """``size`` bytes of ``fh`` from where it stands, read as ``ingest`` reads a file (``read``,
+    ``peek``). A compressed archive that breaks off inside the member first gives what it decoded
+    before the break (the next read raises, and the scan says the stream is truncated); closing it
+    leaves ``fh`` open (``owner``: closed with it)."""
 
     def __init__(self, fh, size: int, owner=None):
-        super().__init__()
         self.fh, self.left, self.owner = fh, size, owner
+        self._head = b""
+        self._broken: BaseException | None = None
 
-    def readinto(self, b) -> int:
-        n = min(len(b), self.left)
-        data = self.fh.read(n) if n else b""
-        b[:len(data)] = data
-        self.left -= len(data)
-        return len(data)
+    def peek(self, n: int = 1) -> bytes:
+        if len(self._head) < n:
+            self._head += self._read(n - len(self._head))
+        return self._head
 
-    def readable(self) -> bool:
-        return True
+    def read(self, n: int = -1) -> bytes:
+        if n is None or n < 0:
+            n = self.left + len(self._head)
+        head, self._head = self._head[:n], self._head[n:]
+        return head + self._read(n - len(head))
+
+    def _read(self, n: int) -> bytes:
+        out = bytearray()
+        while len(out) < n and self.left > 0:
+            if self._broken is not None:
+                if out:
+                    break
+                raise self._broken
+            step = min(n - len(out), self.left, 1 << 16)
+            try:
+                piece = self.fh.read1(step) if hasattr(self.fh, "read1") else self.fh.read(step)
+            except (EOFError, OSError, zlib.error) as e:
+                self._broken = e
+                continue
+            if not piece:
+                break
+            self.left -= len(piece)
+            out += piece
+        return bytes(out)
 
     def close(self) -> None:
-        if self.owner is not None and not self.closed:
+        if self.owner is not None:
             self.owner.close()
-        super().close()
+            self.owner = None
 
 
 def open_member(src) -> BinaryIO:
@@ -160,13 +189,13 @@ def open_member(src) -> BinaryIO:
     archive, name, kind, offset = src.member
     if kind == "zip":
         zf = zipfile.ZipFile(archive)
-        return io.BufferedReader(_Member(zf.open(name), src.size or 0, owner=zf))  # type: ignore[return-value]
+        return _Member(zf.open(name), src.size or 0, owner=zf)  # type: ignore[return-value]
     with open(archive, "rb") as probe:
         compressed = probe.read(2) == b"\x1f\x8b"
     if not compressed:
         fh = open(archive, "rb")  # noqa: SIM115 - closed with the member
         fh.seek(offset)
-        return io.BufferedReader(_Member(fh, src.size or 0, owner=fh))  # type: ignore[return-value]
+        return _Member(fh, src.size or 0, owner=fh)  # type: ignore[return-value]
     # a .tar.gz is read forward: members in order reuse one stream (no decompression from the start each time)
     cached = getattr(_local, "gz", None)
     if cached is None or cached[0] != archive or cached[1].tell() > offset:
@@ -176,4 +205,4 @@ def open_member(src) -> BinaryIO:
         _local.gz = cached
     gz = cached[1]
     gz.seek(offset)
-    return io.BufferedReader(_Member(gz, src.size or 0))  # type: ignore[return-value]
+    return _Member(gz, src.size or 0)  # type: ignore[return-value]

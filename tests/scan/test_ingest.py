@@ -409,3 +409,25 @@ def test_dirty_lines_are_read_the_same_whichever_span_they_come_in():
     by_line = b"\n".join(clean_span(p)[0] for p in parts) + b"\n"
     assert by_line == whole and whole.count(b"\n") == data.count(b"\n")
     assert b"\x00" not in whole and text > 0  # (a stray 0xFF in a text line stays: it decodes as U+FFFD)
+
+
+def test_truncated_tar_gz_bundle_reads_what_it_holds(tmp_path):
+    """A support bundle cut off in transfer: the logs before the break are read (the member the
+    break falls in up to the break), and the warnings say so."""
+    import io
+    import tarfile
+
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w:gz") as tf:
+        for name in ("a/server.log", "b/server.log"):
+            ti = tarfile.TarInfo(name)
+            ti.size = len(EXAMPLE.read_bytes())
+            tf.addfile(ti, io.BytesIO(EXAMPLE.read_bytes()))
+    data = buf.getvalue()
+    bundle = tmp_path / "bundle.tgz"
+    bundle.write_bytes(data[: int(len(data) * 0.75)])
+    r = scan_paths([str(bundle)])
+    assert r.findings and r.findings[0].id == "deepgemm-unknown-sf-transformation"
+    assert any("breaks off" in w for w in r.warnings) and any("truncated" in w for w in r.warnings)
+    p = _cli(str(bundle))
+    assert p.returncode == 3 and "Traceback" not in p.stderr
