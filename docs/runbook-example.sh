@@ -7,6 +7,8 @@
 # exit 3: a known root cause                        -> eval the remedy (environment variables) and
 #                                                      restart SERVER_COMMAND with it, or print it
 # exit 4: only errors that no signature knows       -> escalate with their fingerprints, exit 4
+# exit 5: nothing could be read (every input was     -> say why (the warnings), exit 5: an empty or
+#         skipped: binary, empty, no log in a bundle)    binary file is no clean bill of health
 # exit 1/2: fp8triage could not run                 -> fail the step, exit 1
 #
 # FP8TRIAGE overrides the command (default: fp8triage, else python3 -m fp8triage).
@@ -66,6 +68,11 @@ case $code in
     field '"\n".join("  %s %s" % (u["fingerprint"], u["headline"][:100]) for u in doc["unknown_errors"])'
     echo "runbook: to teach fp8triage one: fp8triage signatures new ID --from-fingerprint FP"
     exit 4
+    ;;
+  5)
+    echo "runbook: nothing in $log could be read; not healthy, just unknown:" >&2
+    field '"\n".join("  " + w for w in doc["warnings"])' >&2
+    exit 5
     ;;
   *)
     echo "runbook: fp8triage could not triage $log (exit $code)" >&2

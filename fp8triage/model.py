@@ -284,6 +284,9 @@ class UnknownGroup:
         }
 
 
+SKIPPED_FORMATS = ("skipped", "binary", "empty", "gzip+binary", "gzip+empty")  # InputInfo.format of a source not read
+
+
 @dataclass(frozen=True)
 class InputInfo:
     source: str
@@ -306,6 +309,12 @@ class ScanResult:
     ruled_out: list[Finding] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)  # problems with the input that did not stop the scan
     fleet: dict[str, Any] | None = None  # several sources: per finding, the pods/hosts it was seen on (judge/fleet.py)
+
+    @property
+    def nothing_read(self) -> bool:
+        """Every input was skipped (binary, empty, an archive without logs): "nothing found" is
+        then no clean bill of health (the CLI's exit code 5)."""
+        return bool(self.inputs) and all(i.format in SKIPPED_FORMATS for i in self.inputs)
 
     @property
     def top(self) -> Finding | None:

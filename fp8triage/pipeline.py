@@ -17,7 +17,7 @@ from datetime import datetime, timezone
 from typing import Callable, Iterable, Sequence
 
 from . import __version__
-from .scan.binary import HEAD, binary_kind
+from .scan.binary import HEAD, SMALL_SPAN, clean_span, is_dirty, signature_kind
 from .judge.cascades import cascade_kind
 from .catalogue.loader import Catalogue, load_catalogue
 from .facts.envdump import ENV_DUMP_ANCHORS, DumpReader
@@ -128,6 +128,8 @@ class Scanner:
         self._overflow = 0
         self._anchorless: list | None = None  # the patterns of signatures without anchors, read when first needed
         self.first_emit: dict[str, int] = {}  # fingerprint -> the line whose feeding completed its first event
+        self.text_lines = 0  # text seen in the current source (a dirty span's text lines; 1 per clean span)
+        self.dirty = False  # the current source holds bytes no text has (binary.DIRTY)
 
     # -- events -----------------------------------------------------------------------------
     def _visible(self, ev: Event) -> bool:
@@ -175,6 +177,11 @@ class Scanner:
         """One line, classified on its own (follow mode). None: the line was not decoded (no
         prefilter hit while no event and no dump is open: it changes nothing, the selectors'
         rule)."""
+        dirty = is_dirty(raw, 0, len(raw))
+        self.dirty = self.dirty or dirty
+        if self.text_lines < 1 or dirty:
+            raw, text = clean_span(raw, self.text_lines < 1)
+            self.text_lines += text
         bits = self.prefilter.line_bits(raw)
         if not bits and not self.feed.open and not self.feed.dump_open:
             self.feed.lineno = lineno
@@ -183,7 +190,19 @@ class Scanner:
 
     def select(self, buf: bytes, start: int, end: int, lineno: int, fmt: LineFormat) -> int:
         """Feed the lines of buf[start:end] that the selector picks (every line when exhaustive);
-        returns the next line number."""
+        returns the next line number. A span with bytes no text has (NUL padding, binary garbage)
+        is read by its text regions (``binary.clean_span``: same lines, same line numbers)."""
+        if end <= start:
+            return lineno
+        dirty = is_dirty(buf, start, end)
+        self.dirty = self.dirty or dirty
+        if dirty or (end - start < SMALL_SPAN and self.text_lines < 1):
+            # every line is looked at only until the source's first text line (is it all binary?)
+            buf, text = clean_span(buf if (start, end) == (0, len(buf)) else buf[start:end], self.text_lines < 1)
+            start, end = 0, len(buf)
+            self.text_lines += text
+        else:
+            self.text_lines += 1
         if self.exhaustive:
             return every_line(self.prefilter, self.feed, buf, start, end, lineno)
         return prefiltered(self.prefilter, self.feed, buf, start, end, lineno, jsonl=fmt.jsonl)
@@ -196,13 +215,19 @@ class Scanner:
 
     def scan_source(self, src: Source) -> None:
         self.use_source(src.name)
+        if src.skip:
+            self.inputs.append(InputInfo(src.name, 0, 0, "skipped"))
+            self.warnings.append(f"{src.name}: {src.skip}")
+            return
         fmt: LineFormat | None = None
         lineno = 1
         binary = False  # a binary file is skipped with a warning (its lines are still counted)
+        self.text_lines = 0
+        self.dirty = False
         for buf, start, end in read_spans(src):
             if fmt is None:
                 fmt = detect_format(buf[start:min(end, start + 65536)])
-                kind = binary_kind(buf[start:min(end, start + HEAD)])
+                kind = signature_kind(buf[start:min(end, start + HEAD)])
                 if kind:
                     binary = True
                     src.warnings.append(f"{src.name}: {kind}, not a text log; skipped")
@@ -216,7 +241,12 @@ class Scanner:
         if fmt is None:
             self.feed.begin(src.name, LineFormat())
         self.feed.end(lineno - 1)
-        fmt_name = "binary" if binary else (fmt.name if fmt else "text")
+        skipped = skip_reason(src, binary, self.text_lines or not self.dirty)
+        if skipped and not binary:
+            src.warnings.append(f"{src.name}: {skipped}")
+        fmt_name = "binary" if binary or (skipped and src.bytes_read) else (fmt.name if fmt else "text")
+        if not src.bytes_read:
+            fmt_name = "empty"
         if src.compressed:
             fmt_name = "gzip+" + fmt_name
         self.inputs.append(InputInfo(src.name, src.bytes_read, lineno - 1, fmt_name))
@@ -317,6 +347,18 @@ class Scanner:
             ruled_out=ruled,
             warnings=warnings,
         )
+
+
+def skip_reason(src: Source, binary: bool, text_lines: int) -> str | None:
+    """Why a source read to its end gave nothing to triage: empty, or bytes no text has and no
+    text line at all (``text_lines``: how many it held; true for a source without such bytes)."""
+    if binary:
+        return "skipped"
+    if not src.bytes_read:
+        return "empty; nothing to scan (a pod that never started writes no log)"
+    if not text_lines:
+        return "binary data with no text line, not a text log; skipped"
+    return None
 
 
 CASCADE_LOOKBACK = 200  # lines: "WorkerProc failed to start." is printed just before its traceback

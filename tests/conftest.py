@@ -2,11 +2,12 @@
 and the isolation of the user's data and cache directories (no test writes into them)."""
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
-from corpuspath import corpus_dir  # noqa: F401 (relative to the checkout only, see corpuspath.py)
+from corpuspath import corpus_dir, skip_without_corpus  # (relative to the checkout only, see corpuspath.py)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -27,7 +28,7 @@ def catalogue():
 def corpus() -> Path:
     c = corpus_dir()
     if c is None:
-        pytest.skip("the public corpus (../shared/corpus) is not beside this checkout")
+        skip_without_corpus()
     return c
 
 
@@ -36,16 +37,38 @@ def corpus() -> Path:
 @pytest.fixture(scope="session", autouse=True)
 def isolated_user_dirs(tmp_path_factory):
     """Every test (and every process a test starts with a copy of this environment) writes its
-    history database and caches under a temporary directory, never into the user's own
-    (tests/e2e/test_user_dirs.py shows it)."""
+    history database and caches under a temporary directory, never into the user's own: HOME and
+    the XDG directories point there too, so what other programs write (Chromium's crash reports
+    in ~/.config/chromium, rustup's ~/.rustup/settings.toml, pip's cache) stays out of the real
+    home (tests/e2e/test_user_dirs.py shows it). The user's pip configuration is still read
+    (PIP_CONFIG_FILE): a package index or a wheel folder set there keeps working."""
     base = tmp_path_factory.mktemp("user-dirs")
+    home = base / "home"
+    home.mkdir()
     with pytest.MonkeyPatch.context() as mp:
+        pip_conf = _user_pip_config()
+        if pip_conf is not None and "PIP_CONFIG_FILE" not in os.environ:
+            mp.setenv("PIP_CONFIG_FILE", str(pip_conf))
+        mp.setenv("HOME", str(home))
         mp.delenv("FP8TRIAGE_DB", raising=False)
         mp.setenv("FP8TRIAGE_DATA_DIR", str(base / "data"))
         mp.setenv("XDG_DATA_HOME", str(base / "xdg-data"))
         mp.setenv("XDG_CACHE_HOME", str(base / "xdg-cache"))
+        mp.setenv("XDG_CONFIG_HOME", str(base / "xdg-config"))
+        mp.setenv("XDG_STATE_HOME", str(base / "xdg-state"))
         mp.delenv("FP8TRIAGE_CACHE_DIR", raising=False)
         yield base
+
+
+def _user_pip_config() -> Path | None:
+    """The user's own pip configuration file, where pip looks for it."""
+    home = Path.home()
+    xdg = os.environ.get("XDG_CONFIG_HOME")
+    for c in ([Path(xdg) / "pip" / "pip.conf"] if xdg else []) + [home / ".config" / "pip" / "pip.conf",
+                                                                  home / ".pip" / "pip.conf"]:
+        if c.is_file():
+            return c
+    return None
 
 
 # -- running on several cores (`make test` runs `pytest -n 2`, with pytest-xdist) --------------------

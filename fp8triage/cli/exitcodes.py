@@ -10,6 +10,7 @@ class Exit(enum.IntEnum):
     USAGE = 2  # bad command line
     KNOWN = 3  # a known root cause was found (status at or above the threshold)
     UNKNOWN_ONLY = 4  # no known root cause, but errors that no signature knows
+    NOTHING_READ = 5  # nothing found because nothing could be read: every input was skipped (binary, empty, an archive without logs)
 
 
 # --fail-on thresholds, strictest first: what counts towards a non-zero exit
@@ -23,8 +24,9 @@ COUNTED = {
 }
 
 
-def exit_code(statuses: list[str], unknown_groups: int, fail_on: str = "unknown") -> Exit:
-    """Exit code for a scan/check given the finding statuses and the number of unknown error groups."""
+def exit_code(statuses: list[str], unknown_groups: int, fail_on: str = "unknown", nothing_read: bool = False) -> Exit:
+    """Exit code for a scan/check given the finding statuses and the number of unknown error groups.
+    ``nothing_read``: every input was skipped, so "nothing found" is no clean bill of health."""
     if fail_on not in FAIL_ON:
         raise ValueError(f"fail_on must be one of {FAIL_ON}")
     if fail_on == "never":
@@ -33,4 +35,6 @@ def exit_code(statuses: list[str], unknown_groups: int, fail_on: str = "unknown"
         return Exit.KNOWN
     if fail_on == "unknown" and unknown_groups:
         return Exit.UNKNOWN_ONLY
+    if nothing_read and not statuses and not unknown_groups:
+        return Exit.NOTHING_READ
     return Exit.OK

@@ -60,7 +60,9 @@ def run_follow(target: str, prepared, *, prefer: str, fmt: str, fail_on: str, db
         signal.signal(signal.SIGTERM, old)
     result = fl.result()
     result.meta["run_id"] = run_id
-    code = exit_code([f.status.value for f in result.findings], len(result.unknown), fail_on)
+    for w in result.warnings:  # binary input, no text line: said once, on stderr (stdout is the notice stream)
+        click.echo(f"fp8triage: warning: {redact(w)}", err=True)
+    code = exit_code([f.status.value for f in result.findings], len(result.unknown), fail_on, result.nothing_read)
     if not no_history:
         from .history import record_or_warn
 
@@ -82,7 +84,8 @@ def run_follow(target: str, prepared, *, prefer: str, fmt: str, fail_on: str, db
     else:
         found = ", ".join(f"{f.id} ({f.status.value}, {f.count}x)" for f in result.findings) or "no known root cause"
         _emit(fmt, f"-- {'interrupted' if interrupted else 'end of input'}: {fl.lines_total} lines; {found}; "
-                   f"{len(result.unknown)} unknown error group(s); exit {int(code)}")
+                   f"{len(result.unknown)} unknown error group(s); exit {int(code)}"
+                   + (": nothing could be read (see the warning)" if code == 5 else ""))
     return int(code)
 
 

@@ -28,7 +28,7 @@ FORMATS = ("text", "json", "jsonl", "markdown", "html")
 @click.option("--color/--no-color", default=None, help="Colour the text output (default: only on a terminal; NO_COLOR is honoured).")
 @click.option("--no-prefilter", "exhaustive", is_flag=True,
               help="Decode and assemble every line instead of only the neighbourhood of anchor hits (slow; for checking).")
-@click.option("--follow", is_flag=True, help="Follow one growing file (survives rotation and truncation) or '-' (a pipe, "
+@click.option("--follow", is_flag=True, help="Follow one growing file (survives rotation and truncation), a named pipe, or '-' (a pipe, "
               "e.g. kubectl logs -f): print each finding as soon as its event is complete (text, or one JSON object per "
               "line with --format json); Ctrl-C ends with a summary and the exit code.")
 @click.option("--db", "db_path", type=click.Path(dir_okay=False), envvar="FP8TRIAGE_DB",
@@ -50,8 +50,11 @@ def scan(logs, fmt, output, fact_args, model_dir, env_files, facts_from, signatu
          ray_address=None):
     """Find the root cause of FP8 failures in server logs.
 
-    LOG can be a file, a directory (searched for *.log, *.txt, *.gz, ...), a .gz file, or "-"
-    for standard input (also the default when input is piped). Plain text, Docker/k8s JSON
+    LOG can be a file, a directory (searched for *.log, *.txt, *.gz, ...), a .gz file, a
+    .tar, .tar.gz or .zip support bundle (each log in it is a log of its own), a named pipe or
+    a process substitution (<(kubectl logs pod)), or "-" for standard input (also the default
+    when input is piped). NUL padding and binary garbage inside a log are read around; a file
+    with no text line is skipped with a warning. Plain text, Docker/k8s JSON
     lines, `kubectl logs --prefix` and ANSI colours are understood.
 
     LOG can also be a URL of an object or a prefix in object storage (s3://, gs://, file://;
@@ -69,6 +72,8 @@ def scan(logs, fmt, output, fact_args, model_dir, env_files, facts_from, signatu
     \b
     Exit codes: 0 nothing found, 1 error, 2 usage error,
                 3 known root cause found, 4 only unknown errors found,
+                5 nothing could be read (every input was skipped: binary,
+                empty, an archive without logs),
                 130 interrupted (Ctrl-C), 143/129 stopped by SIGTERM/SIGHUP.
     """
     from ..api import prepare
@@ -98,7 +103,7 @@ def scan(logs, fmt, output, fact_args, model_dir, env_files, facts_from, signatu
     result = triage_with_progress(logs, prepared=prepared, facts_from=facts_from, exhaustive=exhaustive, jobs=jobs,
                                   one_machine=one_machine, confirm=confirm, device=device,
                                   repro_timeout=repro_timeout, ray=ray_address)
-    code = exit_code([f.status.value for f in result.findings], len(result.unknown), fail_on)
+    code = exit_code([f.status.value for f in result.findings], len(result.unknown), fail_on, result.nothing_read)
     write_output(output, render(result, fmt, code, verbose, use_color(color) and not output, fail_on))
     if output:
         top = result.findings[0].id if result.findings else "no known root cause"
@@ -127,6 +132,8 @@ def _exit_note(code: Exit, result=None, fail_on: str = "unknown") -> str:
         return "exit 3: known root cause found"
     if code is Exit.UNKNOWN_ONLY:
         return "exit 4: only errors that no signature knows"
+    if code is Exit.NOTHING_READ:
+        return "exit 5: nothing could be read (every input was skipped); not a clean bill of health"
     if code is not Exit.OK:
         return f"exit {int(code)}"
     found = []

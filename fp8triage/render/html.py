@@ -452,6 +452,9 @@ def _verdict(result: ScanResult) -> dict[str, Any]:
             n = len(result.unknown)
             return {"kind": "unknown", "headline": "No known root cause",
                     "text": f"{n} error group{'s' if n != 1 else ''} that no signature knows (listed below)."}
+        if result.nothing_read:
+            return {"kind": "unknown", "headline": "Nothing was read",
+                    "text": "Every input was skipped (binary, empty, an archive without logs): see the warnings."}
         return {"kind": "clear", "headline": "Nothing found",
                 "text": "No known FP8 failure and no unrecognised errors in the scanned input."}
     others = len(result.findings) - 1

@@ -281,6 +281,8 @@ def render_text(result: ScanResult, *, color: bool = False, verbose: bool = Fals
     if not result.findings:
         if result.unknown:
             out.append(st("No known FP8 failure matched.", "1") + f" {len(result.unknown)} error group(s) that no signature knows are listed below.")
+        elif result.nothing_read:
+            out.append(st("Nothing was read: every input was skipped (see the warnings above).", "1"))
         else:
             out.append(st("No known FP8 failure and no errors found.", "1"))
     for i, f in enumerate(result.findings):

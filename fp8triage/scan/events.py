@@ -384,28 +384,48 @@ class Assembler:
             return True
         return False
 
+    def peek(self, w: str | None) -> Event | None:
+        """The event ``w``'s open builder would give if it closed now, when that event is
+        structurally complete (a traceback past its exception line, an error or assertion line),
+        else None. The builder stays open: follow mode looks at a quiet input's open events
+        without completing them (the next line or the expiry still decides where they end)."""
+        b = self.open.get(w)
+        if b is None or b.provisional or not b.lines:
+            return None
+        if b.kind is EventKind.TRACEBACK:
+            if b.state not in ("exc", "exc-blank"):
+                return None
+        elif b.kind in (EventKind.WARNING, EventKind.LINE):
+            return None
+        return self._event(b, w)
+
     def _close(self, w: str | None) -> None:
         b = self.open.pop(w, None)
         if b is None or b.provisional:
             return  # (a provisional warning that nothing continued is dropped unseen)
+        self.emit(self._event(b, w))
+
+    @staticmethod
+    def _event(b: _Builder, w: str | None) -> Event:
+        lines = list(b.lines)
         # trailing blank lines are not part of the event
-        while len(b.lines) > 1 and not b.lines[-1].text.strip():
-            b.lines.pop()
-        if b.kind is EventKind.TRACEBACK and b.exc_type is None and not b.message:
+        while len(lines) > 1 and not lines[-1].text.strip():
+            lines.pop()
+        message = b.message
+        if b.kind is EventKind.TRACEBACK and b.exc_type is None and not message:
             # frames without an exception line (a cut paste): its innermost frame is the headline
-            frame_lines = [ln.text.strip() for ln in b.lines if FRAME.match(ln.text)]
-            b.message = frame_lines[-1] if frame_lines else b.lines[-1].text.strip()
-        ev = Event(
+            frame_lines = [ln.text.strip() for ln in lines if FRAME.match(ln.text)]
+            message = frame_lines[-1] if frame_lines else lines[-1].text.strip()
+        return Event(
             kind=b.kind,
-            lines=b.lines,
+            lines=lines,
             exc_type=b.exc_type,
-            message=b.message,
-            frames=b.frames,
-            chain=b.chain,
-            wrapped=b.wrapped,
+            message=message,
+            frames=list(b.frames),
+            chain=list(b.chain),
+            wrapped=list(b.wrapped),
             workers=[w] if w else [],
         )
-        self.emit(ev)
 
 
 def _join_wrapped(message: str, piece: str) -> str:

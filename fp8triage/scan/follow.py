@@ -8,8 +8,16 @@ environment-dump reader, log facts, assembler); ``Follower.feed`` takes one line
 (``Scanner.feed_line``, its bits from ``Prefilter.line_bits``). Then the new event groups are
 claimed and judged with the facts known so far.
 
-- An event closes when its worker's next unrelated line arrives, or when that worker has
-  been quiet for ``idle`` seconds (a traceback at the end of a crash has no next line).
+- An event completes as in the batch scan, by structure or by line count, never by the clock:
+  when its worker's next unrelated line arrives, when the input is ``QUIET_LINES`` lines past
+  it (``events.py``'s expiry), or at the end of the input (a pipe's end, Ctrl-C, rotation).
+  So a writer that pauses inside a traceback changes nothing: the follower reports what the
+  batch scan of the same bytes reports, and the closing summary agrees with the notices.
+- A quiet input is still reported promptly: when nothing new arrives for ``idle`` seconds
+  (``tick``), the known root causes in the open events that are structurally complete (a
+  traceback past its exception line, an assertion or error line; ``Assembler.peek``) are
+  judged and reported as findings, while those events stay open. Unknown error groups are
+  reported only once their event is complete.
 - Each signature is reported once (its first finding); each unknown error group once.
 - An unknown error that is a typical consequence of a root cause ("Engine core initialization
   failed", "WorkerProc failed to start") is judged by the batch rule, not by the clock: it is
@@ -18,15 +26,19 @@ claimed and judged with the facts known so far.
   once, as a consequence), or until the input is past that line with no event still open
   from before it (then once, as unknown). vLLM prints "WorkerProc failed to start." just
   before the root cause's traceback, so how fast the lines arrive does not change the
-  result. The only clock-based release is the input going quiet for ``hold`` seconds (2 s),
-  its end, or Ctrl-C.
-- Files: polled every ``poll`` seconds; rotation (the path now names another inode: the old
+  result. The end of the input (or Ctrl-C) releases the rest.
+- Binary input (``scan --follow /bin/ls``): skipped as the batch scan skips it, with a
+  warning (``Follower.skipped``), and following ends. Dirty lines (NUL padding, garbage) are
+  read by their text regions (``binary.clean_span``) as in the batch scan.
+- Files: polled every ``poll`` seconds; a named pipe or a process substitution
+  (``--follow <(kubectl logs -f pod)``) is read as a stream, like ``-``; rotation (the path now names another inode: the old
   file is read to its end first) and truncation (the file got shorter) start over at line 1.
 """
 from __future__ import annotations
 
 import os
 import select
+import stat
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator
@@ -37,6 +49,8 @@ from ..judge.matcher import Claims, Group, claim, judge, unknown_of
 from ..model import Fact, Finding, InputInfo, ScanResult, UnknownGroup
 from .normalise import LineFormat, detect_format
 from ..pipeline import CASCADE_LOOKBACK, Scanner, consequence_kind, first_evidence_lines, follows_from
+from .binary import HEAD, signature_kind
+from .fingerprint import fingerprint
 
 READ_SIZE = 1 << 16
 FORMAT_LINES = 50  # lines the wrapping is detected from (normalise.detect_format reads 50 as well)
@@ -82,6 +96,8 @@ class Notice:
 def _split(buf: bytes) -> tuple[list[bytes], bytes]:
     parts = buf.split(b"\n")
     rest = parts.pop()
+    if len(rest) > MAX_PARTIAL and b"\x00" in rest:  # NUL padding (copytruncate): the text after it is a line
+        rest = rest.replace(b"\x00", b"")
     if len(rest) > MAX_PARTIAL:
         parts.append(rest[:MAX_PARTIAL])
         rest = b""
@@ -208,8 +224,8 @@ class Follower:
     source: str
     facts: Iterable[Fact] = ()
     prefer: str = "log"
-    idle: float = 1.0
-    hold: float = 2.0
+    idle: float = 1.0  # seconds without input before a quiet input's open events are looked at (``tick``)
+    hold: float = 2.0  # (no longer used: held errors are released by line count or the end of input)
     clock: Callable[[], float] = time.monotonic
     notices: list[Notice] = field(default_factory=list)
 
@@ -222,14 +238,16 @@ class Follower:
         self.lineno = 0
         self.lines_total = 0
         self.bytes_total = 0
-        self._touched: dict[str | None, float] = {}
         self._last_input = self.clock()
+        self._previewed: tuple[int, int] | None = None  # the input (lines, pending) the last tick looked at
+        self.skipped: str | None = None  # why the input is not read (binary): said once, then following ends
         self._new: list[Group] = []
         self._reported: set[str] = set()  # signature ids and fingerprints already reported
         self._found: list[str] = []  # reported signature ids, in order
         self._root: str | None = None  # the first reported finding that consequences attach to
         self._held: list[_Held] = []
         self._pending: list[bytes] = []
+        self._pending_bytes = 0
         self.started = time.perf_counter()
 
     # feeding -------------------------------------------------------------------------------------
@@ -237,11 +255,14 @@ class Follower:
         self.lines_total += 1
         self.bytes_total += len(raw) + 1
         self._last_input = self.clock()
+        if self.skipped:
+            return []
         if self.fmt is None:
             # the wrapping (JSON lines, compose prefixes) is chosen from the first FORMAT_LINES
-            # lines, as scan does; they wait until then (or until the input pauses)
+            # lines (or HEAD bytes), as scan does; they wait until then (or the end of input)
             self._pending.append(raw)
-            if len(self._pending) < FORMAT_LINES:
+            self._pending_bytes += len(raw) + 1
+            if len(self._pending) < FORMAT_LINES and self._pending_bytes < HEAD:
                 return []
             return self._flush()
         self._line(raw)
@@ -255,32 +276,39 @@ class Follower:
         batch scan's speed."""
         out: list[Notice] = []
         i = 0
-        while self.fmt is None and i < len(lines):  # the first lines wait for the format (``feed``)
+        while self.fmt is None and i < len(lines) and not self.skipped:  # the first lines wait for the format (``feed``)
             out += self.feed(lines[i])
             i += 1
+        if self.skipped:
+            rest = lines[i:]
+            self.lines_total += len(rest)
+            self.bytes_total += sum(map(len, rest)) + len(rest)
+            return out
         if i == len(lines):
             return out
         block = lines[i:] if i else lines
         self.lines_total += len(block)
         self.bytes_total += sum(map(len, block)) + len(block)
-        self._last_input = now = self.clock()
+        self._last_input = self.clock()
         buf = b"\n".join(block) + b"\n"
         before = self.lineno
         self.lineno = self.scanner.select(buf, 0, len(buf), before + 1, self.fmt) - 1
-        for w, b in self.scanner.feed.asm.open.items():
-            if b.lines and b.lines[-1].lineno > before:
-                self._touched[w] = now  # its worker wrote in this block
         return out + self._process()
 
     def _line(self, raw: bytes) -> None:
         self.lineno += 1
-        line = self.scanner.feed_line(raw, self.lineno)
-        if line is not None:  # (a line that was not decoded belongs to no open event)
-            self._touched[line.worker] = self._last_input  # when it arrived (pending lines wait for the format)
+        self.scanner.feed_line(raw, self.lineno)
 
     def _flush(self) -> list[Notice]:
         if self.fmt is None and self._pending:
-            self.fmt = detect_format(b"\n".join(self._pending) + b"\n")
+            head = b"\n".join(self._pending) + b"\n"
+            kind = signature_kind(head[:HEAD])
+            if kind:  # an executable, an archive, an image: skipped as the batch scan skips it
+                self.skipped = f"{self.source}: {kind}, not a text log; skipped"
+                self.scanner.warnings.append(self.skipped)
+                self._pending = []
+                return []
+            self.fmt = detect_format(head)
             self.scanner.feed.begin(self.source, self.fmt)
             pending, self._pending = self._pending, []
             for raw in pending:
@@ -298,20 +326,72 @@ class Follower:
         out += released
         self.lineno = 0
         self.fmt = None
+        self._pending_bytes = 0
         n = Notice(event, self.clock(), note=reason)
         self.notices.append(n)
         return out + [n]
 
     def tick(self) -> list[Notice]:
-        """Nothing new arrived for a while: close events whose worker has been quiet for ``idle``."""
-        now = self.clock()
-        # the input paused: do not keep the first lines waiting for more
-        out = self._flush() if self._pending and now - self._last_input >= self.idle else []
-        asm = self.scanner.feed.asm
+        """Nothing new arrived for a while (``idle`` seconds). No event is completed for it
+        (that would make the result depend on how fast the lines come); the known root causes
+        in what has arrived are reported now (``_preview``)."""
+        if self.clock() - self._last_input < self.idle:
+            return []
+        out = self._preview()
+        self.notices.extend(out)
+        return out
+
+    def _preview(self) -> list[Notice]:
+        """Findings in the structurally complete open events (and, while the format still
+        waits for more lines, in the lines so far), judged as if the input ended here; the
+        events stay open and only new signature ids are reported."""
+        key = (self.lines_total, len(self._pending))
+        if self.skipped or key == self._previewed:
+            return []
+        self._previewed = key
+        if self.fmt is None:
+            if not self._pending:
+                return []
+            sc = Scanner(self.catalogue, prefilter=self.scanner.prefilter)
+            sc.use_source(self.source)
+            sc.feed.begin(self.source, detect_format(b"\n".join(self._pending) + b"\n"))
+            for n, raw in enumerate(self._pending, 1):
+                sc.feed_line(raw, n)
+            closed = sorted(sc.groups.values(), key=lambda g: g.order)
+        else:
+            sc, closed = self.scanner, []
+        asm = sc.feed.asm
+        order = len(self.scanner.groups) + len(closed)
+        peeked = []
         for w in list(asm.open):
-            if now - self._touched.get(w, now) >= self.idle:
-                asm.close_worker(w)
-        return out + self._process()
+            ev = asm.peek(w)
+            if ev is None or not ev.is_error:
+                continue
+            ev.fingerprint = fingerprint(ev)
+            order += 1
+            peeked.append(Group(ev.fingerprint, ev, 1, list(ev.workers), ev.lines[0], order))
+        new = [g for g in closed + peeked if g.fingerprint not in self.scanner.groups]
+        if not new:
+            return []
+        claims = _copy_claims(self.claims)
+        claim(self.catalogue, new, claims)
+        fresh = {k for k, v in claims.primary.items() if len(v) > len(self.claims.primary.get(k, []))}
+        if not fresh:
+            return []
+        groups = sorted(self.scanner.groups.values(), key=lambda g: g.order) + new
+        facts = list(self.facts) + sc.logfacts.finish() + claims.facts
+        chosen, _conflicts = resolve(facts, self.prefer)
+        findings, _ruled = judge(self.catalogue, claims, chosen, groups, fact_risks=False)
+        out = []
+        for f in findings:
+            if f.id not in fresh or f.id in self._reported or f.from_facts_only:
+                continue
+            self._reported.add(f.id)
+            self._found.append(f.id)
+            if self._root is None and f.severity.value != "info":
+                self._root = f.id
+            out.append(Notice("finding", self.clock(), finding=f))
+        return out
 
     def finish(self) -> list[Notice]:
         out = self._flush()
@@ -395,19 +475,18 @@ class Follower:
         """Report held errors as unknown once no root cause can claim them any more: its first
         evidence would have to start within CASCADE_LOOKBACK lines after the error's last
         occurrence, so once the input is past that line (and no event that started before it
-        is still open) the batch rule cannot attach it. The input going quiet for ``hold``
-        seconds, its end and Ctrl-C also release them."""
+        is still open) the batch rule cannot attach it. The end of the input and Ctrl-C
+        (``force``) also release them; a pause does not."""
         if not self._held:
             return []
         now = self.clock()
-        quiet = now - self._last_input >= self.hold
         out, keep = [], []
         for h in self._held:
             last = (h.group.last or h.group.event.lines[0]).lineno
             limit = last + CASCADE_LOOKBACK
             past = self.lineno > limit and not any(
                 b.lines and b.lines[0].lineno <= limit for b in self.scanner.feed.asm.open.values())
-            if force or quiet or past:
+            if force or past:
                 self._reported.add(h.group.fingerprint)
                 out.append(Notice("unknown", now, unknown=unknown_of(h.group), cascade=h.kind))
             else:
@@ -419,10 +498,37 @@ class Follower:
     def result(self) -> ScanResult:
         sc = self.scanner
         fmt = self.fmt.name if self.fmt else "text"
+        why = None
+        if self.skipped or (self.bytes_total and sc.dirty and not sc.text_lines):
+            fmt = "binary"
+            why = None if self.skipped else f"{self.source}: binary data with no text line, not a text log; skipped"
+        elif not self.bytes_total:
+            fmt = "empty"
+            why = f"{self.source}: empty; nothing to scan (a pod that never started writes no log)"
+        if why and why not in sc.warnings:
+            sc.warnings.append(why)
         sc.inputs = [InputInfo(self.source, self.bytes_total, self.lines_total, fmt)]
         res = sc.result(self.facts, self.prefer, self.started)
         res.meta["mode"] = "follow"
         return res
+
+
+def _copy_claims(c: Claims) -> Claims:
+    """A copy of ``c`` that ``claim`` can add to without changing ``c``."""
+    return Claims(primary={k: list(v) for k, v in c.primary.items()},
+                  supporting={k: list(v) for k, v in c.supporting.items()},
+                  claimed=set(c.claimed), also={k: list(v) for k, v in c.also.items()},
+                  weak={k: list(v) for k, v in c.weak.items()}, facts=list(c.facts),
+                  warnings=list(c.warnings), timed_out=set(c.timed_out))
+
+
+def _is_stream(path: str) -> bool:
+    """A named pipe or a character device (``--follow <(kubectl logs -f pod)``)."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return stat.S_ISFIFO(mode) or stat.S_ISCHR(mode)
 
 
 def follow(
@@ -442,18 +548,31 @@ def follow(
     read ``follower.result()`` afterwards."""
     name = "<stdin>" if target == "-" else target
     fl = follower or Follower(catalogue, name, facts, prefer, idle, hold)
-    lines = _stdin_lines(poll, stop) if target == "-" else tail_file(target, poll, stop)
-    last_tick = time.monotonic()
+    pipe = None
+    if target == "-":
+        lines = _stdin_lines(poll, stop)
+    elif _is_stream(target):  # a named pipe, a process substitution: a stream, not a file to poll
+        pipe = open(target, "rb")  # noqa: SIM115 - closed below
+        lines = read_stream(pipe.fileno(), poll, stop)
+    else:
+        lines = tail_file(target, poll, stop)
+    try:
+        yield from _drive(fl, lines)
+    finally:
+        if pipe is not None:
+            pipe.close()
+
+
+def _drive(fl: Follower, lines: Iterator[Any]) -> Iterator[Notice]:
+    """Feed what the line source brings; ``None`` (nothing new within a poll) is a tick."""
     for item in lines:
         if item is None:
             yield from fl.tick()
-            last_tick = time.monotonic()
             continue
         if isinstance(item, tuple):
             yield from fl.restart(item[1], item[0])
             continue
         yield from fl.feed_lines(item)
-        if time.monotonic() - last_tick >= idle:  # a steady stream never idles: check quiet workers anyway
-            yield from fl.tick()
-            last_tick = time.monotonic()
+        if fl.skipped:  # binary input: said once, then nothing more to follow
+            break
     yield from fl.finish()

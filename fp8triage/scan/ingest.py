@@ -1,7 +1,9 @@
 """Opening log sources and reading them in large newline-aligned chunks.
 
-Files, directories (recursively), stdin ("-") and gzip (detected by its magic bytes, not the
-name). Memory stays bounded: a source is read ``CHUNK`` bytes at a time and a line longer
+Files, directories (recursively), stdin ("-"), named pipes and process substitution
+(``scan <(kubectl logs pod)``: read as streams, like stdin), gzip (detected by its magic bytes,
+not the name), and the members of .tar, .tar.gz and .zip archives (a support bundle: each log
+member is a source of its own, ``archive.py``). Memory stays bounded: a source is read ``CHUNK`` bytes at a time and a line longer
 than ``MAX_LINE`` is cut (the rest of it is skipped, and the cut is reported).
 """
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 import gzip
 import io
 import os
+import stat
 import sys
 import zlib
 from dataclasses import dataclass, field
@@ -21,6 +24,7 @@ CHUNK = 2 * 1024 * 1024  # the size of a second-level cache: the span is read ag
 MAX_LINE = 1024 * 1024  # longer lines are cut to this many bytes
 
 LOG_SUFFIXES = {".log", ".txt", ".out", ".err", ".gz", ".jsonl", ".json", ".ndjson"}
+ARCHIVE_SUFFIXES = {".tar", ".tgz", ".zip"}  # support bundles in a directory (a .tar.gz ends in .gz)
 MAX_DIR_FILES = 100_000
 
 
@@ -39,6 +43,9 @@ class Source:
     data: bytes | None = None  # in-memory content (tests, pasted text)
     url: str | None = None  # an object in storage (s3://, gs://, file://): scan/objstore.py
     mtime: str | None = None  # last modified (ISO 8601 UTC), when the listing gave it
+    stream: bool = False  # a named pipe or a process substitution: read once, in this process
+    member: tuple[str, str, str, int] | None = None  # (archive, member name, "tar" | "zip", offset): archive.py
+    skip: str | None = None  # why this source is not read (an archive without logs): said, not scanned
 
 
 def expand_inputs(args: list[str]) -> list[Source]:
@@ -68,14 +75,36 @@ def expand_inputs(args: list[str]) -> list[Source]:
                     f"{arg}: the directory holds no log files (looked for {', '.join(sorted(LOG_SUFFIXES))} "
                     "and files without a suffix)"
                 )
-            sources.extend(Source(str(f), f, _size(f)) for f in files)
+            from .archive import expand_archive
+
+            for f in files:
+                members = expand_archive(str(f), f)
+                sources.extend(members if members is not None else [Source(str(f), f, _size(f))])
             continue
         if not p.is_file():
-            raise IngestError(f"{arg}: not a regular file")
+            if _is_stream(p):  # `scan <(kubectl logs pod)`, a named pipe: read it as a stream, like '-'
+                sources.append(Source(arg, p, None, stream=True))
+                continue
+            raise IngestError(f"{arg}: not a regular file (nor a pipe)")
         if not os.access(p, os.R_OK):
             raise IngestError(f"{arg}: permission denied")
+        from .archive import expand_archive
+
+        members = expand_archive(arg, p)
+        if members is not None:
+            sources.extend(members)
+            continue
         sources.append(Source(arg, p, _size(p)))
     return sources
+
+
+def _is_stream(p: Path) -> bool:
+    """A named pipe or a character device (/dev/fd/63 of a process substitution, /dev/stdin)."""
+    try:
+        mode = p.stat().st_mode
+    except OSError:
+        return False
+    return stat.S_ISFIFO(mode) or stat.S_ISCHR(mode)
 
 
 def _size(p: Path) -> int | None:
@@ -93,7 +122,8 @@ def _log_files(d: Path) -> list[Path]:
             if f.startswith("."):
                 continue
             suffix = Path(f).suffix.lower()
-            if suffix in LOG_SUFFIXES or suffix == "" or suffix.lstrip(".").isdigit():  # server.log.1
+            if (suffix in LOG_SUFFIXES or suffix in ARCHIVE_SUFFIXES or suffix == ""
+                    or suffix.lstrip(".").isdigit()):  # server.log.1
                 out.append(Path(root) / f)
                 if len(out) >= MAX_DIR_FILES:
                     return out
@@ -103,6 +133,10 @@ def _log_files(d: Path) -> list[Path]:
 def _open(src: Source) -> BinaryIO:
     if src.data is not None:
         raw: BinaryIO = io.BufferedReader(io.BytesIO(src.data))  # type: ignore[arg-type]
+    elif src.member is not None:
+        from .archive import open_member
+
+        raw = open_member(src)
     elif src.url is not None:
         from .objstore import open_url
 
@@ -142,7 +176,7 @@ def read_spans(src: Source, chunk_size: int | None = None, start: int = 0,
     chunk_size = chunk_size or CHUNK
     fh = _open(src)
     if start or stop is not None:
-        if src.compressed or (src.path is None and src.url is None):
+        if src.compressed or src.stream or (src.path is None and src.url is None):
             fh.close()
             raise ValueError("byte ranges are read only from uncompressed files")
         fh = _Range(fh, start, stop)
@@ -162,7 +196,7 @@ def read_spans(src: Source, chunk_size: int | None = None, start: int = 0,
             src.bytes_read += len(data)
             last = data.rfind(b"\n")
             if last < 0:
-                buf = carry + data
+                buf = _squeeze(carry + data)
                 if len(buf) > MAX_LINE:
                     line = _cut_long(src, buf) + b"\n"
                     yield line, 0, len(line)
@@ -178,7 +212,7 @@ def read_spans(src: Source, chunk_size: int | None = None, start: int = 0,
                 start = first + 1
             if last + 1 > start:
                 yield data, start, last + 1
-            carry = data[last + 1 :]
+            carry = _squeeze(data[last + 1 :])
             if len(carry) > MAX_LINE:
                 line = _cut_long(src, carry) + b"\n"
                 yield line, 0, len(line)
@@ -186,7 +220,7 @@ def read_spans(src: Source, chunk_size: int | None = None, start: int = 0,
         if carry:
             yield carry, 0, len(carry)
     finally:
-        if src.path is not None or src.data is not None or src.url is not None:
+        if src.path is not None or src.data is not None or src.url is not None or src.member is not None:
             fh.close()
 
 
@@ -252,6 +286,15 @@ def _read_upto(fh: BinaryIO, n: int) -> bytes:
             break
         out += piece
     return bytes(out)
+
+
+def _squeeze(buf: bytes) -> bytes:
+    """A line longer than MAX_LINE less its NUL bytes: logrotate's copytruncate pads the head of a
+    file with megabytes of NULs and no newline, and the text that follows them on the same line
+    is a log line (the selector removes a line's NULs in any case: ``binary.clean_span``)."""
+    if len(buf) > MAX_LINE and buf.find(b"\x00") >= 0:
+        return buf.replace(b"\x00", b"")
+    return buf
 
 
 def _cut_long(src: Source, buf: bytes) -> bytes:

@@ -189,7 +189,7 @@ def plan(sources: Sequence[Source], jobs: int) -> list[tuple]:
     big file, ("file", src) for another file, ("local", src) for stdin and in-memory data."""
     tasks: list[tuple] = []
     for src in sources:
-        if (src.path is None and src.url is None) or src.data is not None:
+        if (src.path is None and src.url is None) or src.data is not None or src.stream:
             tasks.append(("local", src))
             continue
         if src.url is not None:  # an object in storage: one task (scan/rayscan.py also cuts big ones)
@@ -231,7 +231,7 @@ def _line_start_before(src: Source, at: int) -> int:
 
 
 def worth_it(sources: Sequence[Source], jobs: int) -> bool:
-    files = [s for s in sources if (s.path is not None or s.url is not None) and s.data is None]
+    files = [s for s in sources if (s.path is not None or s.url is not None) and s.data is None and not s.stream]
     total = sum(s.size or 0 for s in files)
     if jobs < 2 or total < PARALLEL_MIN:
         return False

@@ -98,7 +98,7 @@ def plan(sources: Sequence[Source], split: int = SPLIT) -> list[tuple]:
     ("local", src) for standard input and in-memory data (scanned in the driver)."""
     tasks: list[tuple] = []
     for src in sources:
-        if src.data is not None or (src.path is None and src.url is None):
+        if src.data is not None or (src.path is None and src.url is None) or src.stream:
             tasks.append(("local", src))
             continue
         size = src.size or 0

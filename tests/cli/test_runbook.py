@@ -63,3 +63,13 @@ def test_triage_failure_exits_1(tmp_path):
     p = _run(tmp_path / "missing.log", tmp_path=tmp_path)
     assert p.returncode == 1
     assert "could not triage" in p.stderr
+
+
+def test_empty_log_is_not_called_healthy(tmp_path):
+    """`kubectl logs` of a pod that never started: an empty file is no clean bill of health (exit 5, why)."""
+    log = tmp_path / "never-started.log"
+    log.write_text("")
+    p = _run(log, "false", tmp_path=tmp_path)
+    assert p.returncode == 5, p.stdout + p.stderr
+    assert "no known FP8 failure" not in p.stdout
+    assert "nothing in" in p.stderr and "empty" in p.stderr

@@ -448,7 +448,7 @@ def test_50mb_single_line_without_newline(tmp_path):
         for _ in range(50):
             fh.write(os.urandom(1 << 20).replace(b"\n", b"."))
     res = run_cli_measured(str(f))
-    assert res["rc"] in (0, 4), res["stderr"]
+    assert res["rc"] == 5, res["stderr"]  # random bytes: no text line in them, skipped (nothing could be read)
     assert res["doc"]["inputs"][0]["lines"] == 1
     assert res["peak_mb"] < MEMORY_LIMIT_MB, res["peak_mb"]
 
@@ -547,12 +547,16 @@ def test_binary_input_is_skipped_only_when_binary(before):
 
 
 def test_binary_garbage_on_stdin_is_scanned_not_an_error():
+    """Random bytes on stdin: read to the end, no text line in them, so skipped: exit 5 (nothing
+    could be read), not 0 (nothing found) and not a traceback."""
     rnd = random.Random(3)
     data = bytes(rnd.randrange(256) for _ in range(200_000))
     p = run_cli("--format", "json", "-", stdin=data)
-    assert p.returncode in (0, 4), p.stderr.decode()
+    assert p.returncode == 5, p.stderr.decode()
     doc = json.loads(p.stdout)
     assert doc["inputs"][0]["source"] == "<stdin>" and doc["inputs"][0]["bytes"] == len(data)
+    assert doc["inputs"][0]["format"] == "binary" and doc["exit_code"] == 5
+    assert any("no text line" in w for w in doc["warnings"])
     assert "Traceback" not in p.stderr.decode()
 
 

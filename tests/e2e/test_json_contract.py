@@ -149,3 +149,25 @@ def test_every_json_document_opens_with_schema_version_and_kind(args, kind, tmp_
     assert list(doc)[:2] == ["schema_version", "kind"], list(doc)[:3]
     assert doc["kind"] == kind and re.fullmatch(r"\d+\.\d+", doc["schema_version"])
     assert "schema" not in doc
+
+
+def test_nothing_read_exit_5_matches_every_schema(tmp_path):
+    """Every input skipped (here an empty log): exit 5 in the scan, follow and stream documents."""
+    empty = tmp_path / "empty.log"
+    empty.write_text("")
+    r = run(["scan", str(empty), "--format", "json", "--no-history"])
+    assert r.exit_code == 5
+    doc = json.loads(r.output)
+    validate("scan", doc)
+    assert doc["exit_code"] == 5 and doc["inputs"][0]["format"] == "empty"
+    r = run(["scan", "--follow", "-", "--format", "json", "--no-history"], input=b"")
+    assert r.exit_code == 5
+    summary = [json.loads(ln) for ln in r.output.splitlines() if ln.startswith("{")][-1]
+    validate("follow", summary)
+    assert summary["exit_code"] == 5
+    r = run(["scan", str(empty), "--format", "jsonl", "--no-history"])
+    assert r.exit_code == 5
+    records = [json.loads(ln) for ln in r.output.splitlines() if ln.strip()]
+    for rec in records:
+        validate("stream", rec)
+    assert records[-1]["exit_code"] == 5

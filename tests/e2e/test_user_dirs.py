@@ -69,3 +69,16 @@ def test_one_cache_folder_honours_fp8triage_cache_dir(tmp_path, monkeypatch):
     monkeypatch.delenv("FP8TRIAGE_CACHE_DIR")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "x"))
     assert loader._validated_marker("abc").parent == sigtools.index_path("v1").parent == tmp_path / "x" / "fp8triage"
+
+
+def test_the_session_moves_home_and_every_xdg_directory(isolated_user_dirs):
+    """HOME and the XDG directories of every process a test starts point into the session's
+    temporary directory: what other programs write there (Chromium's crash reports in
+    ~/.config/chromium, rustup's ~/.rustup/settings.toml) never reaches the user's home."""
+    assert Path(os.environ["HOME"]) == Path.home() == isolated_user_dirs / "home"
+    for var in ("XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME"):
+        assert isolated_user_dirs in Path(os.environ[var]).parents, var
+    p = subprocess.run([sys.executable, "-c", "import os, pathlib; print(pathlib.Path.home()); "
+                        "print(os.environ['XDG_CONFIG_HOME'])"], capture_output=True, text=True, timeout=60)
+    home, config = p.stdout.split()
+    assert Path(home) == isolated_user_dirs / "home" and isolated_user_dirs in Path(config).parents

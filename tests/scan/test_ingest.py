@@ -153,7 +153,7 @@ def test_line_numbers_survive_chunk_boundaries(monkeypatch):
 
 def test_binary_file_is_skipped_with_one_warning_and_does_not_fail_ci(tmp_path):
     """An executable among the logs: one warning naming it, no unknown errors made of replacement
-    characters, exit 0 (a CI job that scans a directory does not fail on it), the real log still read."""
+    characters, the real log still read. Alone it is no clean bill of health: exit 5, not 0."""
     import json as _json
 
     from click.testing import CliRunner
@@ -163,7 +163,8 @@ def test_binary_file_is_skipped_with_one_warning_and_does_not_fail_ci(tmp_path):
     elf = tmp_path / "ls"
     elf.write_bytes(b"\x7fELF\x02\x01\x01\x00" + bytes(range(256)) * 200 + b"\nError: \xff\xfe\n" * 50)
     r = CliRunner().invoke(cli, ["scan", str(elf), "--no-history"], catch_exceptions=False)
-    assert r.exit_code == 0, r.output
+    assert r.exit_code == 5, r.output
+    assert "No known FP8 failure" not in r.output
     assert f"warning: {elf}: an ELF executable or library, not a text log; skipped" in r.output
     assert "UNKNOWN ERRORS" not in r.output and "\ufffd" not in r.output
     log = tmp_path / "server.log"
@@ -189,3 +190,244 @@ def test_random_bytes_are_binary_but_logs_with_some_garbage_are_text():
     assert binary_kind(b"\x1b[31mERROR\x1b[0m failed\n" * 100) is None  # ANSI colours
     assert binary_kind(b"GIF87a\n" + log) is None  # a file signature alone, in front of text, is a log line
     assert binary_kind(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x01\x00") == "a PNG image"
+
+
+# -- dirty logs, skipped inputs, archives, pipes (issue 24, items 1-3) ------------------------------
+
+def _cli(*args, stdin=None):
+    import os
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    env = dict(os.environ, PYTHONPATH=str(root))
+    return subprocess.run([sys.executable, "-m", "fp8triage", "scan", "--no-history", *args], input=stdin,
+                          capture_output=True, text=True, env=env, timeout=120)
+
+
+def _crash_line(text: bytes) -> int:
+    return next(i for i, ln in enumerate(text.split(b"\n"), 1) if b"Unknown SF transformation" in ln)
+
+
+@pytest.mark.parametrize("pad", [300_000, 3 * 1024 * 1024])
+def test_nul_padded_head_is_read_like_grep(tmp_path, pad):
+    """logrotate's copytruncate leaves NUL bytes in front of the text (here more than the binary
+    check's 64 KiB head, and more than a 2 MiB read): the DeepGEMM crash is still found, at its
+    line number in the file."""
+    log = tmp_path / "server.log"
+    log.write_bytes(b"\x00" * pad + EXAMPLE.read_bytes())
+    r = scan_paths([str(log)])
+    assert _top(r) == ("deepgemm-unknown-sf-transformation", _crash_line(EXAMPLE.read_bytes()))
+    assert r.warnings == []  # not "binary data", not "a line is longer than ..." (the padding has no newline)
+    assert r.inputs[0].format == "text" and r.inputs[0].lines == EXAMPLE.read_bytes().count(b"\n")
+    # the first line after the padding is read too: a traceback that starts there is whole
+    log.write_bytes(b"\x00" * pad + CRASH.split("\n", 1)[1].encode())
+    r = scan_paths([str(log)])
+    assert _top(r) == ("deepgemm-unknown-sf-transformation", ASSERT_LINE - 1)
+    assert r.findings[0].evidence[0].text.startswith("RuntimeError") and r.unknown == []
+
+
+def test_binary_garbage_in_the_middle_is_read_around(tmp_path):
+    """A few KB of binary garbage in the middle of a small log (a crashed writer): the text before
+    and after it is read, the garbage lines make no unknown errors, line numbers stay the file's."""
+    import random
+
+    rnd = random.Random(7)
+    lines = EXAMPLE.read_bytes().split(b"\n")
+    data = b"\n".join(lines[:20]) + b"\n" + bytes(rnd.randrange(256) for _ in range(16_000)) + b"\n" + b"\n".join(lines[20:])
+    log = tmp_path / "server.log"
+    log.write_bytes(data)
+    r = scan_paths([str(log)])
+    assert _top(r) == ("deepgemm-unknown-sf-transformation", _crash_line(data))
+    assert not any("\ufffd" in u.headline for u in r.unknown)
+    assert not any("skipped" in w for w in r.warnings)
+    p = _cli(str(log))
+    assert p.returncode == 3 and "binary data" not in p.stdout
+
+
+def test_utf16_log_is_read():
+    """NUL bytes between the characters (a log written as UTF-16): read as its text."""
+    r = scan_text(EXAMPLE.read_text().encode("utf-16-le"))
+    assert r.findings and r.findings[0].id == "deepgemm-unknown-sf-transformation"
+
+
+def test_nul_padding_reads_the_same_prefiltered_and_exhaustive(tmp_path):
+    from fp8triage.pipeline import scan_paths as sp
+
+    log = tmp_path / "server.log"
+    log.write_bytes(b"\x00" * 5000 + EXAMPLE.read_bytes()[:3000] + b"\x00\x01\x02" * 900 + EXAMPLE.read_bytes()[3000:])
+    a, b = sp([str(log)]), sp([str(log)], exhaustive=True)
+    assert [(f.id, f.evidence[0].lineno) for f in a.findings] == [(f.id, f.evidence[0].lineno) for f in b.findings]
+    assert [u.fingerprint for u in a.unknown] == [u.fingerprint for u in b.unknown]
+
+
+@pytest.mark.parametrize("what", ["empty", "elf", "random", "zip-without-logs"])
+def test_skipped_input_is_never_a_clean_bill_of_health(tmp_path, what):
+    """Every input skipped or unreadable: not "No known FP8 failure" with exit 0, but exit 5 and
+    a one-line reason (the warning naming the input)."""
+    import random
+    import zipfile
+
+    f = tmp_path / "input"
+    if what == "empty":
+        f.write_bytes(b"")
+        reason = "empty"
+    elif what == "elf":
+        f.write_bytes(b"\x7fELF\x02\x01\x01\x00" + bytes(range(256)) * 200)
+        reason = "an ELF executable"
+    elif what == "random":
+        rnd = random.Random(11)
+        f.write_bytes(bytes(rnd.randrange(256) for _ in range(100_000)))
+        reason = "no text line"
+    else:
+        with zipfile.ZipFile(f, "w") as zf:
+            zf.writestr("screenshot.png", b"\x89PNG\r\n\x1a\n" + bytes(300))
+        reason = "no log"
+    p = _cli(str(f))
+    assert p.returncode == 5, p.stdout + p.stderr
+    assert "No known FP8 failure" not in p.stdout
+    assert "warning:" in p.stdout and reason in p.stdout
+    assert p.stdout.strip().splitlines()[-1].startswith("exit 5: nothing could be read")
+    assert "Traceback" not in p.stderr
+    doc = json.loads(_cli(str(f), "--format", "json").stdout)
+    assert doc["exit_code"] == 5 and doc["inputs"][0]["format"] in ("empty", "binary", "skipped")
+    # one readable log beside it: judged on that log as always
+    ok = tmp_path / "ok.log"
+    ok.write_text("INFO 12-01 10:00:00 [api_server.py:1] Started server process\n")
+    assert _cli(str(f), str(ok)).returncode == 0
+
+
+def test_empty_stdin_exits_5():
+    p = _cli("-", stdin="")
+    assert p.returncode == 5 and "<stdin>: empty" in p.stdout
+
+
+def _bundle(tmp_path, kind: str) -> Path:
+    import io
+    import tarfile
+    import zipfile
+
+    members = [("pods/vllm-0/server.log", EXAMPLE.read_bytes()),
+               ("pods/vllm-1/server.log.gz", gzip.compress(b"INFO 12-01 10:00:00 [api_server.py:1] ok\n")),
+               ("../../etc/evil.log", b"INFO fine\n"),
+               ("pods/vllm-0/core.bin", b"\x7fELF" + bytes(500)),
+               ("README.md", b"# not a log\n")]
+    if kind == "zip":
+        path = tmp_path / "bundle.zip"
+        with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
+            for name, data in members:
+                zf.writestr(name, data)
+        return path
+    path = tmp_path / ("bundle.tar" if kind == "tar" else "bundle.tgz")
+    with tarfile.open(path, "w" if kind == "tar" else "w:gz") as tf:
+        for name, data in members:
+            ti = tarfile.TarInfo(name)
+            ti.size = len(data)
+            tf.addfile(ti, io.BytesIO(data))
+        link = tarfile.TarInfo("pods/passwd.log")
+        link.type, link.linkname = tarfile.SYMTYPE, "/etc/passwd"
+        tf.addfile(link)
+    return path
+
+
+@pytest.mark.parametrize("kind", ["tar", "tar.gz", "zip"])
+def test_support_bundle_members_are_sources_of_their_own(tmp_path, kind):
+    """A .tar, .tar.gz or .zip support bundle: each log member is read as its own source (named
+    ARCHIVE:MEMBER), nothing is written to disk, links and non-log members are left out."""
+    bundle = _bundle(tmp_path, kind)
+    r = scan_paths([str(bundle)])
+    names = [i.source for i in r.inputs]
+    assert names == [f"{bundle}:pods/vllm-0/server.log", f"{bundle}:pods/vllm-1/server.log.gz",
+                     f"{bundle}:../../etc/evil.log"]
+    assert _top(r) == ("deepgemm-unknown-sf-transformation", _crash_line(EXAMPLE.read_bytes()))
+    assert r.findings[0].source == f"{bundle}:pods/vllm-0/server.log"
+    assert r.inputs[1].format == "gzip+text"
+    assert not (tmp_path.parent / "etc").exists() and sorted(p.name for p in tmp_path.iterdir()) == [bundle.name]
+    p = _cli(str(bundle))
+    assert p.returncode == 3 and "deepgemm-unknown-sf-transformation" in p.stdout
+    # in a directory too
+    p = _cli(str(tmp_path))
+    assert p.returncode == 3 and f"{bundle}:pods/vllm-0/server.log" in p.stdout
+
+
+def test_zip_bomb_member_is_skipped(tmp_path):
+    import zipfile
+
+    bomb = tmp_path / "bundle.zip"
+    with zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("huge.log", b"\n" * (64 << 20))
+        zf.writestr("server.log", EXAMPLE.read_bytes())
+    r = scan_paths([str(bomb)])
+    assert [i.source for i in r.inputs] == [f"{bomb}:server.log"]
+    assert any("huge.log" in w and "zip bomb" in w for w in r.warnings)
+
+
+def test_process_substitution_and_fifo_are_read_as_streams(tmp_path):
+    """`scan <(cmd)` and a named pipe: read like '-', not refused as "not a regular file"."""
+    import os
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    env = dict(os.environ, PYTHONPATH=str(root))
+    p = subprocess.run(["bash", "-c", f'"{sys.executable}" -m fp8triage scan --no-history <(cat "{EXAMPLE}")'],
+                       capture_output=True, text=True, env=env, timeout=120)
+    assert p.returncode == 3, p.stderr
+    assert "deepgemm-unknown-sf-transformation" in p.stdout and "not a regular file" not in p.stderr
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    proc = subprocess.Popen([sys.executable, "-m", "fp8triage", "scan", "--no-history", "--jobs", "2", str(fifo)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    with open(fifo, "wb") as w:  # blocks until the scan opens it
+        w.write(EXAMPLE.read_bytes())
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 3, err
+    assert f"{fifo}:" in out  # evidence names the pipe with its line numbers
+
+
+def test_dirty_lines_are_read_the_same_whichever_span_they_come_in():
+    """A line is cleaned on its own: the whole span, its lines one by one, with or without the
+    text-line count, give the same bytes and the same line count (follow mode's blocks and a
+    parallel scan's ranges read what the batch scan reads)."""
+    import random
+
+    from fp8triage.scan.binary import clean_span
+
+    rnd = random.Random(5)
+    parts = []
+    for _ in range(300):
+        k = rnd.randrange(4)
+        if k == 0:
+            parts.append(bytes(rnd.randrange(256) for _ in range(rnd.randrange(1, 80))).replace(b"\n", b""))
+        elif k == 1:
+            parts.append(b"\x00" * rnd.randrange(1, 50) + b"INFO text after padding")
+        else:
+            parts.append("ERROR ünïcode line \u2588".encode() + (b"\xff" if k == 3 else b""))
+    data = b"\n".join(parts) + b"\n"
+    whole, text = clean_span(data)
+    assert clean_span(data, count=False)[0] == whole
+    by_line = b"\n".join(clean_span(p)[0] for p in parts) + b"\n"
+    assert by_line == whole and whole.count(b"\n") == data.count(b"\n")
+    assert b"\x00" not in whole and text > 0  # (a stray 0xFF in a text line stays: it decodes as U+FFFD)
+
+
+def test_truncated_tar_gz_bundle_reads_what_it_holds(tmp_path):
+    """A support bundle cut off in transfer: the logs before the break are read (the member the
+    break falls in up to the break), and the warnings say so."""
+    import io
+    import tarfile
+
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w:gz") as tf:
+        for name in ("a/server.log", "b/server.log"):
+            ti = tarfile.TarInfo(name)
+            ti.size = len(EXAMPLE.read_bytes())
+            tf.addfile(ti, io.BytesIO(EXAMPLE.read_bytes()))
+    data = buf.getvalue()
+    bundle = tmp_path / "bundle.tgz"
+    bundle.write_bytes(data[: int(len(data) * 0.75)])
+    r = scan_paths([str(bundle)])
+    assert r.findings and r.findings[0].id == "deepgemm-unknown-sf-transformation"
+    assert any("breaks off" in w for w in r.warnings) and any("truncated" in w for w in r.warnings)
+    p = _cli(str(bundle))
+    assert p.returncode == 3 and "Traceback" not in p.stderr

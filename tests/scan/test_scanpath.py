@@ -443,7 +443,8 @@ def test_line_index_finds_a_line_start_at_or_just_after_each_target():
 
 def test_follow_mode_line_bits_equal_the_re_reference_on_every_corpus_and_sample_line(cat):
     """Follow mode classifies each line with Hyperscan (``line_bits``); the exhaustive reference
-    uses Python ``re`` (``classify``): the same bits on every line of the corpus and samples."""
+    uses Python ``re`` (``classify``): the same bits on every line of the corpus (where it is
+    beside the checkout) and of the signatures' samples."""
     import glob
 
     from corpuspath import corpus_dir
@@ -452,15 +453,17 @@ def test_follow_mode_line_bits_equal_the_re_reference_on_every_corpus_and_sample
     pf = Scanner(cat).prefilter
     pf.compile()
     assert pf._hs is not None  # noqa: SLF001
-    paths = sorted(glob.glob(str(corpus_dir() / "**" / "*.log"), recursive=True))
-    paths += sorted(glob.glob(str(ROOT / "signatures" / "samples" / "*" / "*" / "*.log")))
-    assert len(paths) > 100
+    corpus = corpus_dir()
+    paths = sorted(glob.glob(str(corpus / "**" / "*.log"), recursive=True)) if corpus else []
+    samples = sorted(glob.glob(str(ROOT / "signatures" / "samples" / "*" / "*" / "*.log")))
+    assert len(samples) > 40 and (corpus is None or len(paths) > 60)
+    paths += samples
     n = 0
     for path in paths:
         for raw in Path(path).read_bytes().split(b"\n"):
             assert pf.line_bits(raw) == pf.classify(raw), (path, raw[:120])
             n += 1
-    assert n > 2000
+    assert n > (2000 if corpus else 1000)
 
 
 def test_a_large_scan_without_hyperscan_says_why_it_is_slow(cat, monkeypatch):
