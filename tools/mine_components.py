@@ -10,6 +10,7 @@ Usage (from the repository root)::
     python tools/mine_components.py --all        # every component (network for the wheels, ~20 min)
     python tools/mine_components.py deepgemm     # only these components (their libraries are read)
     python tools/mine_components.py --list       # the components, their libraries and path globs
+    python tools/mine_components.py --table      # counts per component of the checked-in files (markdown)
 
 Sources (``LIBRARIES``; the machinery is ``tools/mine_messages.py``'s):
 
@@ -25,7 +26,9 @@ Which files belong to a component is written in components.toml, in the componen
 table: ``<library> = [globs]`` (``*`` within a path segment, ``**`` across segments) for files whose names
 all belong to the component, and ``shared.<library> = [globs]`` with ``shared_match`` (a regex) for files that
 hold several components' names (``envs.py``, ``_custom_ops.py``, a compiled extension): only names matching
-``shared_match`` are taken from those. Test, benchmark and example files are never read.
+``shared_match`` (one regex, or ``shared_match.<library>`` per library) are taken from those; such a
+name belongs to the component that matched it even when it is also defined in another component's own
+files. Test, benchmark and example files are never read.
 
 What is extracted:
 
@@ -41,9 +44,13 @@ Filters (an identifier is kept when all hold): at least 6 characters; not in ``S
 ``forward``, ``apply``, ``create_weights``, ...); it contains a domain marker (``MARKERS``: fp8, float8, f8,
 e4m3, e5m2, ue8m0, gemm, scaled, fp4, mxfp, cutlass, deep, moe, fmha, quant, block, tma, grouped, cublas,
 sage, ... or a token sf/sfa/sfb/dg); it is not defined in the library's generic files (``BACKGROUND``: the
-other quantization methods, the base classes); and it is in one component only: a name mined for two
-components, or mined for one and hand-listed in another's ``names``, is ambiguous, dropped from both and
-listed in the report and in ``signatures/recognition/ambiguous.jsonl``. Asserts are kept when their line has
+other quantization methods, the base classes); it is not a generated instance name (``GENERATED``: MMA atoms,
+tile configurations); in a component without fp4 in its formats it names no other number format
+(``OTHER_FORMAT``: NVFP4, MXFP4, E2M1, W4A8, INT4; files so named are not read for it); and it is in one
+component only. Two claims are settled by the one claimant that hand-lists the name, then by definition over a
+mere read (``envs.X``), then by a ``shared_match`` claim over an own-file claim; a name still claimed twice, or
+mined for one component and hand-listed in another's ``names``, is ambiguous, dropped from both and listed in
+the report and in ``signatures/recognition/ambiguous.jsonl``. Asserts are kept when their line has
 more than a trivial condition (``MIN_ASSERT`` characters after ``assert``) and the line is in one component.
 
 Output, one file per component, one JSON object per line, sorted by name, deterministic::
@@ -146,6 +153,10 @@ TOKEN_MARKERS = frozenset({"sf", "sfa", "sfb", "sfs", "dg"})
 ENV_NAME = re.compile(r"^(?:VLLM|SGLANG|SGL|DG|DEEPGEMM|DEEP_GEMM|FLASHINFER|TRTLLM|TLLM|NVTE|TORCHINDUCTOR|TORCH"
                       r"|TRANSFORMERS|HF|CUTLASS|FBGEMM|SAGE|TORCHAO)_[A-Z0-9_]{3,}$")
 SKIP_PATH = re.compile(r"(?:^|/)(?:tests?|testing|benchmarks?|examples?|docs?|third[-_]party|3rdparty)/|(?:^|/)test_[^/]*$")
+# names of other number formats (FP4, INT4 and mixed 4-bit schemes): not FP8 evidence
+OTHER_FORMAT = re.compile(r"(?i)nvfp4|mxfp4|e2m1|w4a(?:8|16)|f4f4|int4|(?<!fp8_)(?<!f8)(?<!fp8)fp4")
+# generated instance names (an MMA atom or a tile configuration each): MMA_64x56x32_..., f8f8bf16_128_128_128_2_1_1_9_t
+GENERATED = re.compile(r"\d+x\d+x\d+|(?:_\d+){3,}")
 READ_PATH = re.compile(r"\.(?:py|cu|cuh|cpp|cc|h|hpp|cxx)$")
 
 
@@ -187,9 +198,10 @@ def glob_rx(pattern: str) -> re.Pattern:
 class Component:
     id: str
     names: frozenset[str]
+    formats: tuple[str, ...] = ("fp8",)
     own: dict[str, list[re.Pattern]] = field(default_factory=dict)      # library -> globs
     shared: dict[str, list[re.Pattern]] = field(default_factory=dict)
-    shared_match: re.Pattern | None = None
+    shared_match: dict[str, re.Pattern] = field(default_factory=dict)    # library (or "*") -> regex
     order: list[str] = field(default_factory=list)                        # libraries, in the table's order
 
 
@@ -197,7 +209,7 @@ def load_components(path: Path = COMPONENTS) -> list[Component]:
     data = tomllib.loads(path.read_text())
     out = []
     for c in data.get("component", []):
-        comp = Component(c["id"], frozenset(c.get("names", [])))
+        comp = Component(c["id"], frozenset(c.get("names", [])), tuple(c.get("formats", ["fp8"])))
         mine = c.get("mine", {})
         for lib, globs in mine.items():
             if lib == "shared":
@@ -206,7 +218,8 @@ def load_components(path: Path = COMPONENTS) -> list[Component]:
                     if slib not in comp.order:
                         comp.order.append(slib)
             elif lib == "shared_match":
-                comp.shared_match = re.compile(globs)
+                items = globs.items() if isinstance(globs, dict) else [("*", globs)]
+                comp.shared_match = {k: re.compile(v) for k, v in items}
             else:
                 comp.own[lib] = [glob_rx(g) for g in globs]
                 if lib not in comp.order:
@@ -224,8 +237,14 @@ def load_components(path: Path = COMPONENTS) -> list[Component]:
 class Found:
     names: dict[str, str] = field(default_factory=dict)                   # name -> type
     asserts: dict[str, str] = field(default_factory=dict)                 # first line -> expression
+    refs: set[str] = field(default_factory=set)                           # names only read here (envs.X)
 
-    def add(self, name: str, typ: str) -> None:
+    def add(self, name: str, typ: str, ref: bool = False) -> None:
+        if ref:
+            if name not in self.names:
+                self.refs.add(name)
+        else:
+            self.refs.discard(name)
         old = self.names.get(name)
         if old is None or TYPES.index(typ) < TYPES.index(old):
             self.names[name] = typ
@@ -256,8 +275,7 @@ def mine_python(src: str, path: str) -> Found:
                     targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
                     for t in targets:
                         if isinstance(t, ast.Name) and re.fullmatch(r"[A-Z][A-Z0-9_]{2,}", t.id):
-                            is_env = (isinstance(stmt.value, ast.Call) and _call_name(stmt.value).startswith("Env")) \
-                                or ENV_NAME.match(t.id)
+                            is_env = isinstance(stmt.value, ast.Call) and _call_name(stmt.value).startswith("Env")
                             found.add(t.id, "env" if is_env else "constant")
         elif isinstance(node, ast.Assert):
             first = lines[node.lineno - 1].strip() if node.lineno - 1 < len(lines) else ""
@@ -282,7 +300,7 @@ def mine_python(src: str, path: str) -> Found:
                 found.add(s, "env")
         elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "envs" \
                 and re.fullmatch(r"[A-Z][A-Z0-9_]{3,}", node.attr):
-            found.add(node.attr, "env")
+            found.add(node.attr, "env", ref=True)
         elif env_module and isinstance(node, ast.Dict):
             for k in node.keys:
                 s = _str(k) if k is not None else None
@@ -379,6 +397,7 @@ class Release:
     library: str
     label: str          # deepgemm@v2.1.1, vllm==0.8.5
     rank: float         # larger is newer
+    named: bool = True  # a branch, tag or version (not a commit of the API history)
 
 
 @dataclass
@@ -397,6 +416,7 @@ class Miner:
         self.asserts: dict[str, dict[str, tuple[str, list[Hit]]]] = {c.id: {} for c in components}
         self.generic: set[str] = set()
         self.own_claim: dict[str, set[str]] = {c.id: set() for c in components}    # names from own files
+        self.strong: dict[str, set[str]] = {c.id: set() for c in components}       # defined, not only read
         self.unreached: list[str] = []
         self.read: dict[str, list[str]] = {}
 
@@ -417,7 +437,8 @@ class Miner:
         return any(glob_rx(g).match(path) for g in BACKGROUND.get(lib, ()))
 
     def take(self, lib: str, rel: Release, path: str, found: Found) -> None:
-        owners = [(c, shared) for c, shared, globs in self.wants(lib) if any(rx.match(path) for rx in globs)]
+        owners = [(c, shared) for c, shared, globs in self.wants(lib) if any(rx.match(path) for rx in globs)
+                  and ("fp4" in c.formats or not OTHER_FORMAT.search(path.rsplit("/", 1)[-1]))]
         if not owners:
             if any(glob_rx(g).match(path) for g in BACKGROUND.get(lib, ())):
                 self.generic.update(n for n, t in found.names.items() if t in ("function", "class"))
@@ -428,14 +449,18 @@ class Miner:
             names.setdefault(path.rsplit("/", 1)[-1], "file")      # the file's own name
         for c, shared in owners:
             for name, typ in names.items():
-                if shared and not (c.shared_match and c.shared_match.search(name)):
-                    continue
+                if shared:
+                    rx = c.shared_match.get(lib) or c.shared_match.get("*")
+                    if not (rx and rx.search(name)):
+                        continue
                 entry = self.names[c.id].setdefault(name, (typ, []))
                 if TYPES.index(typ) < TYPES.index(entry[0]):
                     self.names[c.id][name] = entry = (typ, entry[1])
                 entry[1].append(hit)
                 if not shared:
                     self.own_claim[c.id].add(name)
+                if name not in found.refs:
+                    self.strong[c.id].add(name)
             if shared or not path.endswith(".py"):
                 continue
             for line, expr in found.asserts.items():
@@ -464,22 +489,22 @@ class Miner:
                 newest.setdefault(_vkey(t[1]).release[:2], t)
             tags = list(newest.values())
         chosen = [r for r in refs if r[0] == "branch"] + tags[:src.max_tags]
-        commits = [(f"{lib}@{label}", c, d) for _, label, c, d in chosen]
+        commits = [(f"{lib}@{label}", c, d, True) for _, label, c, d in chosen]
         if src.api_history:
-            seen = {c for _, c, _ in commits}
+            seen = {c for _, c, _, _ in commits}
             for line in git(repo, "log", "--all", "--format=%H %ct", "--", *src.api_history).splitlines():
                 c, d = line.split()
                 if c not in seen:
                     seen.add(c)
-                    commits.append((f"{lib}@{c[:9]}", c, int(d)))
+                    commits.append((f"{lib}@{c[:9]}", c, int(d), False))
         self.log(f"{lib}: {len(chosen)} refs ({', '.join(r[1] for r in chosen)})"
                  + (f" and {len(commits) - len(chosen)} API-history commits" if src.api_history else ""))
         self.read[lib] = [r[1] for r in sorted(chosen, key=lambda r: r[3])]
         reader = BlobReader(repo)
         cache: dict[str, Found] = {}
         try:
-            for label, commit, date in commits:
-                rel = Release(lib, label, float(date))
+            for label, commit, date, named in commits:
+                rel = Release(lib, label, float(date), named)
                 for line in git(repo, "ls-tree", "-r", commit).splitlines():
                     meta, path = line.split("\t", 1)
                     if not READ_PATH.search(path) or not self.selects(lib, path):
@@ -531,14 +556,15 @@ class Miner:
 # --------------------------------------------------------------------------------------------- output
 def pick_sources(hits: list[Hit], order: list[str]) -> list[str]:
     """The newest and the oldest release of the first library (in the component's order) that has the name,
-    then the newest of the next one; at most 3."""
+    then the newest of the next one; at most 3. Commits of an API history count only where no branch or tag
+    has the name."""
     by_lib: dict[str, list[Hit]] = {}
     for h in hits:
         by_lib.setdefault(h.release.library, []).append(h)
     out: list[str] = []
     libs = [lib for lib in order if lib in by_lib] + sorted(set(by_lib) - set(order))
     for i, lib in enumerate(libs):
-        hs = sorted(by_lib[lib], key=lambda h: (h.release.rank, h.release.label, h.path))
+        hs = [h for h in by_lib[lib] if h.release.named] or by_lib[lib]    # releases before history commits
         newest = max(hs, key=lambda h: (h.release.rank, h.release.label))
         oldest = min(hs, key=lambda h: (h.release.rank, h.release.label))
         picks = [newest, oldest] if i == 0 else [newest]
@@ -553,21 +579,28 @@ def build(miner: Miner, only: set[str], hand: dict[str, frozenset[str]],
           ambiguous_before: dict[str, list[str]]) -> tuple[dict[str, list[dict]], dict[str, list[str]]]:
     """The vocab records per component, and the ambiguous names (name -> components)."""
     owners: dict[str, set[str]] = {}
+    formats = {c.id: c.formats for c in miner.components}
     for cid, names in miner.names.items():
         for name in names:
-            if distinctive(name) and name not in miner.generic:
+            if "fp4" not in formats[cid] and OTHER_FORMAT.search(name) and name not in hand[cid]:
+                continue              # an FP4 name says nothing about an FP8 component (format confusion)
+            if distinctive(name) and name not in miner.generic and not GENERATED.search(name):
                 owners.setdefault(name, set()).add(cid)
     for name, comps in ambiguous_before.items():          # components not re-mined this time keep their verdicts
         if name in owners:
             owners[name].update(c for c in comps if c not in only)
-    # a name taken from a shared file by a component's shared_match is that component's, not the one
-    # whose own file it also is (vLLM's fp8_utils.py holds the DeepGEMM wrappers)
+    # Two claims on a name are settled, in this order, by: the one claimant that hand-lists it in
+    # components.toml; the claimants that define it over those that only read it (envs.X); a name taken from a
+    # shared file by a component's shared_match over the one whose own file it also is (vLLM's fp8_utils.py
+    # holds the DeepGEMM wrappers). What is left with two claimants is ambiguous.
     for name, comps in owners.items():
-        if len(comps) > 1:
-            by_match = {c for c in comps if name not in miner.own_claim[c]}
-            if len(by_match) == 1:
-                comps.intersection_update(by_match)
-    # a mined name hand-listed in another component is ambiguous too
+        if len(comps) > 1 and len(handed := {c for c in comps if name in hand[c]}) == 1:
+            comps.intersection_update(handed)
+        for narrow in ({c for c in comps if name in miner.strong[c]},
+                       {c for c in comps if name not in miner.own_claim[c]}):
+            if len(comps) > 1 and narrow and len(narrow) < len(comps):
+                comps.intersection_update(narrow)
+    # a mined name hand-listed in a component that did not mine it is ambiguous
     for name, comps in owners.items():
         for cid, names in hand.items():
             if name in names:
@@ -618,6 +651,16 @@ def write_ambiguous(amb: dict[str, list[str]]) -> None:
                                  for n, c in sorted(amb.items())))
 
 
+def count_table() -> str:
+    rows = ["| component | " + " | ".join(TYPES) + " | asserts | size |", "|---" * (len(TYPES) + 3) + "|"]
+    for path in sorted(VOCAB.glob("*.jsonl")):
+        recs = [json.loads(line) for line in path.read_text().splitlines()]
+        counts = [sum(1 for r in recs if r.get("type") == t) for t in TYPES]
+        n_assert = sum(1 for r in recs if "assert" in r)
+        rows.append(f"| {path.stem} | " + " | ".join(map(str, counts)) + f" | {n_assert} | {path.stat().st_size >> 10} KiB |")
+    return "\n".join(rows)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -625,7 +668,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--all", action="store_true", help="mine every component")
     ap.add_argument("--list", action="store_true", help="list the components, their libraries and globs")
     ap.add_argument("--keep-wheels", action="store_true", help="do not delete downloaded wheels")
+    ap.add_argument("--table", action="store_true", help="print the counts of the checked-in vocabularies (markdown)")
     args = ap.parse_args(argv)
+    if args.table:
+        print(count_table())
+        return 0
     log = lambda s: print(s, file=sys.stderr, flush=True)  # noqa: E731
     try:
         components = load_components()
