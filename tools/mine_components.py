@@ -43,7 +43,7 @@ What is extracted:
 Filters (an identifier is kept when all hold): at least 6 characters; not in ``STOPLIST`` (generic names:
 ``forward``, ``apply``, ``create_weights``, ...); it contains a domain marker (``MARKERS``: fp8, float8, f8,
 e4m3, e5m2, ue8m0, gemm, scaled, fp4, mxfp, cutlass, deep, moe, fmha, quant, block, tma, grouped, cublas,
-sage, ... or a token sf/sfa/sfb/dg); it is not defined in the library's generic files (``BACKGROUND``: the
+sage, ... or a token sf/sfa/sfb/dg); it is not defined in the generic files of a library that has it (``BACKGROUND``: the
 other quantization methods, the base classes); it is not a generated instance name (``GENERATED``: MMA atoms,
 tile configurations); in a component without fp4 in its formats it names no other number format
 (``OTHER_FORMAT``: NVFP4, MXFP4, E2M1, W4A8, INT4; files so named are not read for it); and it is in one
@@ -414,7 +414,7 @@ class Miner:
         self.log = log
         self.names: dict[str, dict[str, tuple[str, list[Hit]]]] = {c.id: {} for c in components}
         self.asserts: dict[str, dict[str, tuple[str, list[Hit]]]] = {c.id: {} for c in components}
-        self.generic: set[str] = set()
+        self.generic: dict[str, set[str]] = {}                                      # library -> generic names
         self.own_claim: dict[str, set[str]] = {c.id: set() for c in components}    # names from own files
         self.strong: dict[str, set[str]] = {c.id: set() for c in components}       # defined, not only read
         self.unreached: list[str] = []
@@ -441,7 +441,7 @@ class Miner:
                   and ("fp4" in c.formats or not OTHER_FORMAT.search(path.rsplit("/", 1)[-1]))]
         if not owners:
             if any(glob_rx(g).match(path) for g in BACKGROUND.get(lib, ())):
-                self.generic.update(n for n, t in found.names.items() if t in ("function", "class"))
+                self.generic.setdefault(lib, set()).update(n for n, t in found.names.items() if t in ("function", "class"))
             return
         hit = Hit(rel, path)
         names = dict(found.names)
@@ -581,14 +581,13 @@ def build(miner: Miner, only: set[str], hand: dict[str, frozenset[str]],
     owners: dict[str, set[str]] = {}
     formats = {c.id: c.formats for c in miner.components}
     for cid, names in miner.names.items():
-        for name in names:
+        for name, (_, hits) in names.items():
+            if any(name in miner.generic.get(lib, ()) for lib in {h.release.library for h in hits}):
+                continue              # defined in the generic files of a library that has it
             if "fp4" not in formats[cid] and OTHER_FORMAT.search(name) and name not in hand[cid]:
                 continue              # an FP4 name says nothing about an FP8 component (format confusion)
-            if distinctive(name) and name not in miner.generic and not GENERATED.search(name):
+            if distinctive(name) and not GENERATED.search(name):
                 owners.setdefault(name, set()).add(cid)
-    for name, comps in ambiguous_before.items():          # components not re-mined this time keep their verdicts
-        if name in owners:
-            owners[name].update(c for c in comps if c not in only)
     # Two claims on a name are settled, in this order, by: the one claimant that hand-lists it in
     # components.toml; the claimants that define it over those that only read it (envs.X); a name taken from a
     # shared file by a component's shared_match over the one whose own file it also is (vLLM's fp8_utils.py
@@ -600,6 +599,9 @@ def build(miner: Miner, only: set[str], hand: dict[str, frozenset[str]],
                        {c for c in comps if name not in miner.own_claim[c]}):
             if len(comps) > 1 and narrow and len(narrow) < len(comps):
                 comps.intersection_update(narrow)
+    for name, comps in ambiguous_before.items():          # components not re-mined this time keep their verdicts
+        if name in owners:
+            owners[name].update(c for c in comps if c not in only)
     # a mined name hand-listed in a component that did not mine it is ambiguous
     for name, comps in owners.items():
         for cid, names in hand.items():
@@ -609,19 +611,27 @@ def build(miner: Miner, only: set[str], hand: dict[str, frozenset[str]],
     for cid, asserts in miner.asserts.items():
         for line in asserts:
             line_owners.setdefault(line, set()).add(cid)
+    for line, comps in ambiguous_before.items():
+        if line in line_owners:
+            line_owners[line].update(c for c in comps if c not in only)
     ambiguous = {n: sorted(c) for n, c in owners.items() if len(c) > 1}
     ambiguous.update({ln: sorted(c) for ln, c in line_owners.items() if len(c) > 1})
     comps = {c.id: c for c in miner.components}
+    # a run for some components keeps the others' checked-in verdicts: what their files hold stays theirs
+    kept_elsewhere: set[str] = set()
+    for path in VOCAB.glob("*.jsonl"):
+        if path.stem not in only:
+            kept_elsewhere.update(r.get("name") or r.get("assert") for r in map(json.loads, path.read_text().splitlines()))
     out: dict[str, list[dict]] = {}
     for cid in only:
         recs = []
         for name, (typ, hits) in miner.names[cid].items():
-            if owners.get(name) == {cid}:
+            if owners.get(name) == {cid} and name not in kept_elsewhere:
                 recs.append({"name": name, "type": typ, "sources": pick_sources(hits, comps[cid].order)})
         recs.sort(key=lambda r: (r["name"].lower(), r["name"]))
         arecs = []
         for line, (expr, hits) in miner.asserts[cid].items():
-            if len(line) - len("assert") < MIN_ASSERT or line_owners[line] != {cid}:
+            if len(line) - len("assert") < MIN_ASSERT or line_owners[line] != {cid} or line in kept_elsewhere:
                 continue
             arecs.append({"assert": line, "expr": expr, "sources": pick_sources(hits, comps[cid].order)})
         arecs.sort(key=lambda r: r["assert"])
