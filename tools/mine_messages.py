@@ -548,20 +548,29 @@ def mine_git(lib: str, src: GitSource, log) -> dict[tuple, Rec]:
 
 
 # --------------------------------------------------------------------------------------------- wheels
+def download_wheel(package: str, ver: str, log) -> Path | None:
+    """One wheel of ``package==ver`` in WHEEL_DIR (``pip download --no-deps --only-binary=:all:``), or None
+    (logged) when the registry has none for this platform."""
+    WHEEL_DIR.mkdir(parents=True, exist_ok=True)
+    before = set(WHEEL_DIR.iterdir())
+    cmd = [sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--only-binary=:all:",
+           "-d", str(WHEEL_DIR), f"{package}=={ver}"]
+    res = subprocess.run(cmd, capture_output=True, text=True)
+    new = [p for p in set(WHEEL_DIR.iterdir()) - before if p.suffix == ".whl"]
+    wheels = new or sorted(WHEEL_DIR.glob(f"{package.replace('-', '_')}-{ver}-*.whl"))
+    if res.returncode or not wheels:
+        log(f"{ver}: download failed: {res.stderr.strip().splitlines()[-1:]}")
+        return None
+    return wheels[0]
+
+
 def mine_wheel(lib: str, src: WheelSource, log, keep_wheels: bool) -> dict[tuple, Rec]:
     recs: dict[tuple, Rec] = {}
     WHEEL_DIR.mkdir(parents=True, exist_ok=True)
     for ver in src.versions:          # oldest first is not required: locations come from the newest
-        before = set(WHEEL_DIR.iterdir())
-        cmd = [sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--only-binary=:all:",
-               "-d", str(WHEEL_DIR), f"{src.package}=={ver}"]
-        res = subprocess.run(cmd, capture_output=True, text=True)
-        new = [p for p in set(WHEEL_DIR.iterdir()) - before if p.suffix == ".whl"]
-        wheels = new or sorted(WHEEL_DIR.glob(f"{src.package.replace('-', '_')}-{ver}-*.whl"))
-        if res.returncode or not wheels:
-            log(f"{lib} {ver}: download failed: {res.stderr.strip().splitlines()[-1:]}")
+        wheel = download_wheel(src.package, ver, lambda s: log(f"{lib} {s}"))
+        if wheel is None:
             continue
-        wheel = wheels[0]
         log(f"{lib} {ver}: {wheel.name} ({wheel.stat().st_size >> 20} MiB)")
         n = 0
         with zipfile.ZipFile(wheel) as zf, tempfile.TemporaryDirectory() as tmp:
