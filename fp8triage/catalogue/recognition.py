@@ -116,6 +116,20 @@ def _alternation(items: list[str]) -> regex.Pattern | None:
     return regex.compile("|".join(f"(?:{p})" for p in items), regex.IGNORECASE | regex.MULTILINE)
 
 
+# a mined name counts only where it says FP8 or names the component itself: `run_gemm`, `BLOCK_K`
+# or `softmax` are defined in these files too, but every GEMM library has one
+_DISTINCT = regex.compile(
+    r"fp8|f8f8|f8_|e4m3|e5m2|ue8m0|e8m0|float8|deep_?gemm|^dg_|_dg_|cutlass|fmha|scaled_?mm|cublaslt|_tma|tma_|"
+    r"(?:^|_)sfa?b?(?:_|$)|fp4|mxfp|trtllm|flashinfer|sage|qattn|blockscale|blockwise_|per_token_group",
+    regex.IGNORECASE,
+)
+
+
+def distinctive(name: str) -> bool:
+    """Whether a mined name is distinctive enough to name its component in a log."""
+    return len(name) >= 8 and bool(_DISTINCT.search(name))
+
+
 def kind_cues(folder: Path | None = None) -> list[str]:
     """The failure kinds' cue words for the scan's prefilter (kinds.toml only: cheap to read)."""
     folder = folder or paths.data_dir("signatures") / "recognition"
@@ -157,7 +171,7 @@ def load_vocabulary(folder: Path) -> Vocabulary:
                 entry = json.loads(line)
                 if "assert" in entry:
                     voc.asserts.setdefault(normalise_assert(entry["assert"]), set()).add(cid)
-                elif _IDENT.fullmatch(entry.get("name", "")):
+                elif _IDENT.fullmatch(entry.get("name", "")) and distinctive(entry["name"]):
                     voc.names.setdefault(entry["name"], set()).add(cid)
                 else:
                     continue
