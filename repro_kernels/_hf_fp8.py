@@ -290,15 +290,48 @@ def checkpoint_name(seed: int) -> str:
     return f"tiny-mixtral-{v}-{digest}"
 
 
-def _round_scales_in_place(model) -> int:
-    """Round every float32 block scale of the FP8 modules up to a power of two, data kept (the bug)."""
-    n = 0
+def _round_scales_in_place(model) -> dict:
+    """Round every float32 block scale of the FP8 modules up to a power of two, data kept (the bug).
+    Returns the scales as they were, for :func:`_restore_scales`."""
+    saved = {}
     for name, p in model.named_parameters():
         if name.endswith("scale_inv") and p.dtype == torch.float32:
             with torch.no_grad():
+                saved[name] = p.detach().clone()
                 p.copy_(C.ceil_pow2(p.data))
-            n += 1
-    return n
+    return saved
+
+
+def _restore_scales(model, saved: dict) -> None:
+    params = dict(model.named_parameters())
+    with torch.no_grad():
+        for name, value in saved.items():
+            params[name].copy_(value)
+
+
+# seed -> (the FP8 model loaded in this process, its experts implementation as loaded): the remedy checks of
+# one worker (triton-fp32-block-scales, grouped-mm-experts) share it instead of loading it again
+_MODELS: dict[int, tuple[object, object]] = {}
+
+
+def _fp8_model(seed: int, lap) -> tuple[object, object, bool, bool]:
+    """(model, experts implementation as loaded, checkpoint reused, model reused): the tiny checkpoint
+    loaded through ``FineGrainedFP8Config`` once per process."""
+    if seed in _MODELS:
+        model, impl = _MODELS[seed]
+        lap("checkpoint_s")
+        lap("fp8_load_s")
+        return model, impl, True, True
+    from transformers import FineGrainedFP8Config, MixtralForCausalLM
+
+    with cached_checkpoint(checkpoint_name(seed), lambda f: _tiny_checkpoint(f, seed)) as (folder, reused):
+        lap("checkpoint_s")
+        model = MixtralForCausalLM.from_pretrained(
+            folder, quantization_config=FineGrainedFP8Config(weight_block_size=(128, 128)),
+            dtype=torch.bfloat16, device_map="cuda").eval()
+        lap("fp8_load_s")
+    _MODELS[seed] = (model, getattr(model.config, "_experts_implementation", None))
+    return model, _MODELS[seed][1], reused, False
 
 
 def _dq(q, s):
@@ -371,9 +404,11 @@ def _summary(items: list) -> dict | None:
 
 
 def run(remedy: str, seed: int = 0) -> dict:
-    """Run one remedy through the library. ``remedy``: ``disable-deepgemm-linear`` or ``grouped-mm``."""
-    from transformers import FineGrainedFP8Config, MixtralForCausalLM
+    """Run one remedy through the library. ``remedy``: ``disable-deepgemm-linear`` or ``grouped-mm``.
 
+    The FP8 model is loaded once per process (:func:`_fp8_model`): each check sets the experts
+    implementation it needs (the one the model was loaded with for ``disable-deepgemm-linear``), and the
+    scales rounded for the informational contrast are put back afterwards."""
     phase: dict = {}
     t = time.perf_counter()
 
@@ -389,23 +424,22 @@ def run(remedy: str, seed: int = 0) -> dict:
         os.environ["TRANSFORMERS_DISABLE_DEEPGEMM_LINEAR"] = "1"
     ids = torch.randint(0, TINY["vocab_size"], (BATCH, SEQ), generator=torch.Generator().manual_seed(seed + 1)).cuda()
     try:
-        with cached_checkpoint(checkpoint_name(seed), lambda f: _tiny_checkpoint(f, seed)) as (folder, reused):
-            lap("checkpoint_s")
-            model = MixtralForCausalLM.from_pretrained(
-                folder, quantization_config=FineGrainedFP8Config(weight_block_size=(128, 128)),
-                dtype=torch.bfloat16, device_map="cuda").eval()
-            lap("fp8_load_s")
+        model, loaded_impl, reused, model_reused = _fp8_model(seed, lap)
         fp8_modules = sorted({type(m).__name__ for m in model.modules() if type(m).__name__.startswith("FP8")})
-        if remedy == "grouped-mm":
-            model.set_experts_implementation("grouped_mm")
+        want = "grouped_mm" if remedy == "grouped-mm" else loaded_impl
+        if want is not None and getattr(model.config, "_experts_implementation", None) != want:
+            model.set_experts_implementation(want)
         impl = getattr(model.config, "_experts_implementation", None)
         with _counting(fg) as counts, _module_checks(model) as (checks, state), torch.no_grad():
             out = model(ids).logits.float()
             calls = dict(counts)
             lap("fp8_forward_checked_s")
             state["on"] = False
-            _round_scales_in_place(model)
-            bad = model(ids).logits.float()
+            saved = _round_scales_in_place(model)
+            try:
+                bad = model(ids).logits.float()
+            finally:
+                _restore_scales(model, saved)
             lap("rounded_forward_s")
     finally:
         if env_before is None:
@@ -414,7 +448,7 @@ def run(remedy: str, seed: int = 0) -> dict:
             os.environ["TRANSFORMERS_DISABLE_DEEPGEMM_LINEAR"] = env_before
     return {"remedy": remedy, "versions": _versions(), "fp8_modules": fp8_modules, "experts_implementation": impl,
             "kernel_calls": calls, "tokens": int(ids.numel()), "phase_s": phase, "checkpoint_reused": reused,
-            "autotune": {**autotune_info(), **_chosen(fg)},
+            "model_reused": model_reused, "autotune": {**autotune_info(), **_chosen(fg)},
             "linear_vs_fp32_reference": _summary(checks["FP8Linear"]),
             "experts_vs_fp32_reference": _summary(checks["FP8Experts"]),
             "rounded_scales_vs_fp8_logits": C.compare(bad, out), "hidden_packages": hidden_packages()}

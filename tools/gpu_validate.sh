@@ -125,6 +125,7 @@ export PYTHONPATH=${DG:+$DG:}$W/site-517
 RUNS="cold warm warm2 warm3 nobytecode"; [ "$QUICK" = 1 ] && RUNS="cold warm"; [ "$PROFILE" = 1 ] && RUNS="cold warm warm2 warm3"
 [ "$FIRSTUSE" = 1 ] && RUNS="cold warm warm2 warm3 coldfull"
 [ -n "$BASELINE" ] && RUNS="base-cold base-warm base-warm2 $RUNS"
+RUNS=${GPUVAL_RUNS:-$RUNS}  # e.g. GPUVAL_RUNS="cold warm warm2": only those
 for run in $RUNS; do
   case $run in *cold*) rm -rf "$DG_JIT_CACHE_DIR" "$TRITON_CACHE_DIR" "$FP8TRIAGE_CACHE_DIR";; esac
   s=$(date +%s%N)
