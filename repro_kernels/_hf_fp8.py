@@ -309,8 +309,8 @@ def _restore_scales(model, saved: dict) -> None:
             params[name].copy_(value)
 
 
-# seed -> (the FP8 model loaded in this process, its experts implementation as loaded): the remedy checks of
-# one worker (triton-fp32-block-scales, grouped-mm-experts) share it instead of loading it again
+# seed -> (the FP8 model loaded in this process, its experts implementation as loaded): where both remedy
+# checks run in one process (a worker that serves both lanes, e.g. with --jobs 1), the second reuses it
 _MODELS: dict[int, tuple[object, object]] = {}
 
 

@@ -40,7 +40,7 @@ from _common import torch  # noqa: E402
 
 ID = "fp32-sf-guard"
 HEAVY = True  # imports transformers (several seconds): the runner starts it first
-GROUP = ("transformers", 2)  # after the two remedy checks, on their worker: transformers is imported there
+GROUP = ("transformers", 1)  # after triton-fp32-block-scales, on its worker: transformers is imported there
 PRELOAD = ("transformers.integrations.deepgemm", "transformers.integrations.finegrained_fp8")
 
 

@@ -22,7 +22,6 @@ import _common as C  # noqa: E402
 from _common import torch  # noqa: E402
 
 HEAVY = True  # may import transformers and load the hub kernel: the runner starts it first
-GROUP = ("transformers", 1)  # after triton-fp32-block-scales, on its worker: transformers, the hub kernel and the FP8 model loaded once
 PRELOAD = ("_hf_fp8:hide_unused", "transformers.integrations.finegrained_fp8", "transformers.models.mixtral.modeling_mixtral", "kernels", "_hf_fp8:warm")
 ID = "grouped-mm-experts"
 E, T, K, N = 8, 384, 512, 256  # experts, tokens, hidden, expert intermediate

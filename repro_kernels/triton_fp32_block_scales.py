@@ -20,7 +20,7 @@ import _common as C  # noqa: E402
 from _common import torch  # noqa: E402
 
 HEAVY = True  # may import transformers and load the hub kernel: the runner starts it first
-GROUP = ("transformers", 0)  # one worker (transformers imported once) runs this, grouped-mm-experts, fp32-sf-guard
+GROUP = ("transformers", 0)  # one worker (transformers imported once) runs this, then fp32-sf-guard
 PRELOAD = ("_hf_fp8:hide_unused", "transformers.integrations.finegrained_fp8", "transformers.models.mixtral.modeling_mixtral", "kernels", "_hf_fp8:warm")
 ID = "triton-fp32-block-scales"
 M, K, N = 256, 1024, 512
