@@ -22,7 +22,8 @@
 # GPUVAL_FIRSTUSE=1 measures a fresh machine's first run: one DeepGEMM build, then (with GPUVAL_BASELINE=DIR, a
 # copy of an earlier checkout) that code's suite cold and warm twice, then this checkout's suite cold, warm
 # three times, and cold again with the hub kernel's whole autotuning (FP8TRIAGE_HUB_AUTOTUNE=full), then the
-# GPU tests. Every "cold" run empties Triton's, DeepGEMM's and fp8triage's caches first.
+# GPU tests. Every "cold" run empties Triton's, DeepGEMM's and fp8triage's caches first. GPUVAL_NO_DG=1 builds no
+# DeepGEMM (its kernels then read the documented table); GPUVAL_RUNS="cold warm ..." picks the suite runs.
 set -uo pipefail
 QUICK=${GPUVAL_QUICK:-0}
 PROFILE=${GPUVAL_PROFILE:-0}
@@ -77,7 +78,7 @@ build_dg() {  # $1 folder, $2.. extra env
   (cd "$dir" && env "$@" DG_USE_LOCAL_VERSION=0 MAX_JOBS=16 $PY setup.py build_ext --inplace >build.log 2>&1)
 }
 t=$(date +%s)
-if [ "$PROFILE" = 1 ]; then echo "GPUVAL_PROFILE=1: no DeepGEMM build"; else
+if [ "$PROFILE" = 1 ] || [ "${GPUVAL_NO_DG:-0}" = 1 ]; then echo "GPUVAL_PROFILE=1 or GPUVAL_NO_DG=1: no DeepGEMM build"; else
 build_dg "$W/dg" LDFLAGS="-L$W/libstdcxx" & p1=$!
 if [ "$QUICK" = 1 ]; then p2=""; else build_dg "$W/dg-wrapper" X=1 & p2=$!; fi
 wait $p1; rc1=$?; rc2=skipped; [ -n "$p2" ] && { wait $p2; rc2=$?; }
