@@ -36,7 +36,12 @@ def main(paths: list[str]) -> None:
                          f"modules {mods}, started {list(pre.get('started') or {})})" if pre else ""))
             lp = m.get("library_path") or {}
             if lp.get("phase_s") or m.get("library_load_s") is not None:
-                print(f"    library load {m.get('library_load_s')} s, phases {lp.get('phase_s')}")
+                at = lp.get("autotune") or {}
+                print(f"    library load {m.get('library_load_s')} s, phases {lp.get('phase_s')}, "
+                      f"checkpoint reused {lp.get('checkpoint_reused')}, tokens {lp.get('tokens')}, "
+                      f"calls {lp.get('kernel_calls')}, experts {lp.get('experts_implementation')}")
+                print(f"    hub autotune: {at.get('mode')} {at.get('kernels') or ''} {at.get('chosen') or ''} "
+                      f"{at.get('one_config_failed') or ''}"[:600])
             dg = m.get("deepgemm") or {}
             if "children" in m or "children" in dg:
                 print(f"    DeepGEMM children {m.get('children', dg.get('children'))}, "

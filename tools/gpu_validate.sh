@@ -19,9 +19,17 @@
 # GPUVAL_QUICK=1 runs only what the suite's timing needs (one DeepGEMM build, the suite cold and warm once, the
 # GPU tests), for a short session. GPUVAL_PROFILE=1 builds no DeepGEMM and runs the suite cold and warm three
 # times, then times the remedy lanes' start-up chain (alone, two at once, and under -X importtime).
+# GPUVAL_FIRSTUSE=1 measures a fresh machine's first run: one DeepGEMM build, then (with GPUVAL_BASELINE=DIR, a
+# copy of an earlier checkout) that code's suite cold and warm twice, then this checkout's suite cold, warm
+# three times, and cold again with the hub kernel's whole autotuning (FP8TRIAGE_HUB_AUTOTUNE=full), then the
+# GPU tests. Every "cold" run empties Triton's, DeepGEMM's and fp8triage's caches first. GPUVAL_NO_DG=1 builds no
+# DeepGEMM (its kernels then read the documented table); GPUVAL_RUNS="cold warm ..." picks the suite runs.
 set -uo pipefail
 QUICK=${GPUVAL_QUICK:-0}
 PROFILE=${GPUVAL_PROFILE:-0}
+FIRSTUSE=${GPUVAL_FIRSTUSE:-0}
+BASELINE=${GPUVAL_BASELINE:-}
+[ "$FIRSTUSE" = 1 ] && QUICK=1
 CARRY=$(realpath "${1:?usage: gpu_validate.sh CARRY [OUTDIR]}")
 OUTDIR=${2:-${OUT:-/tmp/gpuval-out}}
 W=${GPUVAL_WORK:-/tmp/gpuval}
@@ -70,7 +78,7 @@ build_dg() {  # $1 folder, $2.. extra env
   (cd "$dir" && env "$@" DG_USE_LOCAL_VERSION=0 MAX_JOBS=16 $PY setup.py build_ext --inplace >build.log 2>&1)
 }
 t=$(date +%s)
-if [ "$PROFILE" = 1 ]; then echo "GPUVAL_PROFILE=1: no DeepGEMM build"; else
+if [ "$PROFILE" = 1 ] || [ "${GPUVAL_NO_DG:-0}" = 1 ]; then echo "GPUVAL_PROFILE=1 or GPUVAL_NO_DG=1: no DeepGEMM build"; else
 build_dg "$W/dg" LDFLAGS="-L$W/libstdcxx" & p1=$!
 if [ "$QUICK" = 1 ]; then p2=""; else build_dg "$W/dg-wrapper" X=1 & p2=$!; fi
 wait $p1; rc1=$?; rc2=skipped; [ -n "$p2" ] && { wait $p2; rc2=$?; }
@@ -114,16 +122,22 @@ BAD_DG=$W/dg-wrapper; [ "$DG" = "$W/dg-wrapper" ] || [ "$QUICK" = 1 ] && BAD_DG=
 # bytecode in fp8triage's cache (fp8triage.confirm.repro.bytecode_cache), emptied here for the cold run.
 export FP8TRIAGE_CACHE_DIR=$W/fp8triage-cache
 step "repro suite, transformers 5.17.0 + kernels + DeepGEMM (cold caches, then warm twice, then warm without bytecode)"
-rm -rf "$DG_JIT_CACHE_DIR" "$TRITON_CACHE_DIR" "$FP8TRIAGE_CACHE_DIR"
 export PYTHONPATH=${DG:+$DG:}$W/site-517
 RUNS="cold warm warm2 warm3 nobytecode"; [ "$QUICK" = 1 ] && RUNS="cold warm"; [ "$PROFILE" = 1 ] && RUNS="cold warm warm2 warm3"
+[ "$FIRSTUSE" = 1 ] && RUNS="cold warm warm2 warm3 coldfull"
+[ -n "$BASELINE" ] && RUNS="base-cold base-warm base-warm2 $RUNS"
+RUNS=${GPUVAL_RUNS:-$RUNS}  # e.g. GPUVAL_RUNS="cold warm warm2": only those
 for run in $RUNS; do
+  case $run in *cold*) rm -rf "$DG_JIT_CACHE_DIR" "$TRITON_CACHE_DIR" "$FP8TRIAGE_CACHE_DIR";; esac
   s=$(date +%s%N)
-  [ $run = nobytecode ] && export FP8TRIAGE_REPRO_PYCACHE=off
-  $PY -m fp8triage repro --device cuda --format json > "$OUTDIR/repro-517-$run.json"
+  case $run in
+    nobytecode) FP8TRIAGE_REPRO_PYCACHE=off $PY -m fp8triage repro --device cuda --format json > "$OUTDIR/repro-517-$run.json";;
+    coldfull) FP8TRIAGE_HUB_AUTOTUNE=full $PY -m fp8triage repro --device cuda --format json > "$OUTDIR/repro-517-$run.json";;
+    base-*) (cd "$BASELINE" && $PY -m fp8triage repro --device cuda --format json) > "$OUTDIR/repro-517-$run.json";;
+    *) $PY -m fp8triage repro --device cuda --format json > "$OUTDIR/repro-517-$run.json";;
+  esac
   echo "$run: rc=$? wall $(since $s)"
 done
-unset FP8TRIAGE_REPRO_PYCACHE
 if [ "$PROFILE" = 1 ]; then
   step "the remedy lanes' start-up chain: alone, two at once, under -X importtime"
   $PY tools/gpu_phases.py --alone 1 --concurrent 4 --concurrent-all 2 --pycache "$FP8TRIAGE_CACHE_DIR/pycache" \

@@ -196,7 +196,7 @@ def test_guard_and_layout_and_packing(suite):
     layout = res["deepgemm-sf-layout"]
     if not layout["metrics"].get("executed", True):
         assert layout["verdict"] == "not-executed"  # deep_gemm is not installed: nothing was reproduced
-    if layout["verdict"] == "error":  # a DeepGEMM that does not match this torch: the mismatch is named
+    elif layout["verdict"] == "error":  # a DeepGEMM that does not match this torch: the mismatch is named
         assert "mismatch" in layout["reason"]
     elif _cap(layout)[0] in (9, 10):
         assert layout["verdict"] == "not-reproduced"
