@@ -42,7 +42,7 @@ _LINEAR_FRAME = regex.compile(
 _EXPERTS_CALL = regex.compile(r"\bself\.(?:experts|moe|shared_experts)\s*\(")
 _LINEAR_CALL = regex.compile(r"\bself\.(?:[qkvo]_proj|qkv_proj|o_proj|gate_proj|up_proj|down_proj|lm_head)\s*\(")
 # a model file or class of a mixture of experts (the decoder layers of such a model run experts)
-_MOE_MODEL = regex.compile(r"(?i)(?:modeling_\w*moe\w*\.py|\w*Moe\w*ForCausalLM|/mixtral/|modeling_mixtral|deepseek_v[23])")
+_MOE_MODEL = regex.compile(r"(?i)(?:modeling_\w*moe\w*\.py|\b\w*Moe\w*ForCausalLM|/mixtral/|modeling_mixtral|deepseek_v[23])")
 
 # transformers' experts backends name their forward: deepgemm_fp8_fp4_experts_forward,
 # fp8_grouped_mm_experts_forward, ...
@@ -87,7 +87,8 @@ def trace_facts(events: Sequence[Event]) -> list[Fact]:
         for p, func in ev.frames:
             if _MOE_MODEL.search(p) or _MOE_MODEL.search(func):
                 return out + [Fact("moe", "true", f"{src} (the trace runs through an MoE model: {_short(p)})", "log")]
-        m = _MOE_MODEL.search(ev.text)
+        # each line's head only: a log line can be megabytes long
+        m = next((m for ln in ev.lines for m in [_MOE_MODEL.search(ln.text[:4096])] if m), None)
         if m:
             return out + [Fact("moe", "true", f"{src} (the trace names an MoE model: {m.group(0)})", "log")]
     return out
