@@ -131,7 +131,8 @@ def _bad(ln: bytes) -> int:
 def _clean_line(ln: bytes) -> bytes:
     """A dirty line without its NUL bytes, or blank when it is still mostly non-text."""
     ln = ln.replace(b"\x00", b"")
-    return b"" if _bad(ln) > len(ln) * MAX_NON_TEXT else ln
+    # blank, but still a line: a last line of only NULs is counted like any other (line numbers stay the file's)
+    return b" " if not ln or _bad(ln) > len(ln) * MAX_NON_TEXT else ln
 
 
 def _clean_dirty_lines(data: bytes) -> bytes:

@@ -251,7 +251,9 @@ def test_assembler_emits_ordered_bounded_events(pieces):
         # workers are never mixed; a line without a prefix may join another worker's event only as
         # the wrapped tail of its line before
         assert len({ln.worker for ln in ev.lines} - {None}) <= 1
-        assert all(i in ev.wrapped for i, ln in enumerate(ev.lines) if ln.worker is None and ev.workers)
+        # the wrapped tail of its line before, or (SGLang) a line of a traceback whose header the worker logged
+        assert all(i in ev.wrapped or ev.kind is EventKind.TRACEBACK
+                   for i, ln in enumerate(ev.lines) if ln.worker is None and ev.workers)
         assert len(fingerprint(ev)) == 16
 
 
@@ -345,7 +347,8 @@ def test_any_log_scans_to_a_valid_result(data):
     for exhaustive in (False, True):
         r = scan_text(data, exhaustive=exhaustive)
         doc = check_result(r)
-        assert doc["inputs"][0]["lines"] == data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)
+        if doc["inputs"][0]["format"] not in ("binary", "empty", "skipped"):  # not read: "nothing was read"
+            assert doc["inputs"][0]["lines"] == data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)
 
 
 @FUZZ
