@@ -73,7 +73,7 @@ def triage(
     "auto", or "local" to start Ray here) scans on a Ray cluster instead (scan/rayscan.py); the
     result is the same again. ``inputs`` may also be object-storage URLs (s3://, gs://, file://)."""
     from .pipeline import scan_paths
-    from .scan.redact import redact
+    from .common.redact import redact
 
     p = prepared or prepare(facts=facts, model=model, env_files=env_files, facts_from=facts_from,
                             signatures=signatures, catalogue=catalogue)

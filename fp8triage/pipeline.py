@@ -22,7 +22,8 @@ from .judge.cascades import cascade_kind
 from .catalogue.loader import Catalogue, load_catalogue
 from .facts.envdump import ENV_DUMP_ANCHORS, DumpReader
 from .scan.fingerprint import ALGORITHM_VERSION, fingerprint
-from .scan.ingest import Source, expand_inputs, read_spans
+from .common.source import Source
+from .scan.ingest import expand_inputs, read_spans
 from .scan.linefeed import LineFeed
 from .facts.logfacts import STACK_PATTERNS, LogFacts
 from .facts.logfacts import triggers as fact_triggers
@@ -367,7 +368,7 @@ CASCADE_LOOKBACK = 200  # lines: "WorkerProc failed to start." is printed just b
 def consequence_kind(u: UnknownGroup) -> str | None:
     """The cascade kind of an unknown error group (``cascades.CASCADES``), read from its masked
     headline and sample lines, as batch and follow mode both see it."""
-    from .scan.fingerprint import mask
+    from .common.masks import mask
 
     return cascade_kind(mask(u.headline) + "\n" + "\n".join(ln.text for ln in u.sample))
 
@@ -462,7 +463,7 @@ def scan_sources(
 
 
 def scan_paths(paths: Sequence[str], **kw) -> ScanResult:
-    """Scan files, directories or "-" (stdin). Raises ingest.IngestError for unusable input."""
+    """Scan files, directories or "-" (stdin). Raises common.source.IngestError for unusable input."""
     return scan_sources(expand_inputs(list(paths)), **kw)
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import regex
 
-from ..scan.fingerprint import MASKS, mask
+from ..common.masks import MASKS, mask
 from ..errors import TriageError
 
 # what each fingerprint mask stands for, as a regex that matches any value it masked

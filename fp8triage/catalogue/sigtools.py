@@ -22,6 +22,7 @@ import regex
 from .. import paths
 from .loader import Catalogue, CatalogueError, Problem, Signature, load_catalogue, signature_files
 from .conditions import FactCondition, condition_text
+from ..common.gpus import search_names
 from ..facts.vocabulary import FactError, parse_cli_fact
 from ..model import Fact, Status
 from ..errors import TriageError
@@ -471,22 +472,8 @@ def _index_rows(cat: Catalogue) -> list[dict]:
 
 FTS_COLUMNS = ("id", "title", "summary", "cause", "fix", "known_problems", "evidence", "remedies", "refs", "tags", "terms")
 TERMS_COLUMN = FTS_COLUMNS.index("terms")
-INDEX_FORMAT = 2  # bump when the index's columns change (the cache file name carries it)
+INDEX_FORMAT = 3  # bump when the index's columns change (the cache file name carries it)
 
-# GPUs a user may name, by compute capability: a signature whose capability conditions hold for
-# a capability is found by these words too ("5090" finds the SM120 signatures)
-GPU_TERMS = {
-    "7.5": "T4 Turing sm75",
-    "8.0": "A100 A800 A30 Ampere sm80",
-    "8.6": "A10 A10G A40 RTX 3090 3080 Ampere sm86",
-    "8.9": "L4 L40 L40S RTX 4090 4080 RTX 6000 Ada sm89",
-    "9.0": "H100 H200 H800 H20 GH200 Hopper sm90 sm90a",
-    "10.0": "B200 GB200 B100 Blackwell sm100 sm100a",
-    "10.3": "B300 GB300 Blackwell Ultra sm103",
-    "11.0": "Jetson Thor sm110",
-    "12.0": "RTX 5090 5080 5070 5060 RTX PRO 6000 Blackwell GeForce workstation sm120 sm120a",
-    "12.1": "GB10 DGX Spark sm121",
-}
 # a word made of letters then digits ("RTX5090", "SM120", "sm_120", "B200"), or split by a space,
 # "_" or "-" ("RTX 5090"): both the joined and the split form are indexed
 _MODEL_NUMBER = regex.compile(r"\b([A-Z]{1,4}|(?i:sm|compute))[ _-]?(\d{2,5}[A-Za-z]?)\b")
@@ -503,7 +490,7 @@ def search_terms(s: Signature) -> str:
     for m in _MODEL_NUMBER.finditer(text):
         words += [m.group(1) + m.group(2), f"{m.group(1)} {m.group(2)}"]
     caps = [c for c in s.conditions if isinstance(c, FactCondition) and c.fact == "capability"]
-    for cc, names in GPU_TERMS.items():
+    for cc, names in search_names().items():
         facts = {"capability": Fact("capability", cc, "search", "cli")}
         if caps and all(evaluate(c, facts).truth is Truth.HOLDS for c in caps):
             words.append(f"{names} {cc}")

@@ -9,8 +9,8 @@ import uuid
 import click
 
 from .exitcodes import exit_code
-from ..scan.redact import redact
-from ..render.envelope import envelope
+from ..common.redact import redact
+from ..common.envelope import envelope
 from ..render.follow import notice_json, notice_text
 
 

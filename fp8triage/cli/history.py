@@ -6,7 +6,7 @@ import json
 import click
 
 from .options import handle_errors
-from ..render.envelope import envelope
+from ..common.envelope import envelope
 
 
 def db_option(f):

@@ -29,7 +29,7 @@ from typing import Iterable
 from .vocabulary import DISPATCH_ENV_VARS, normalise_capability
 from ..model import Fact, Line
 from .probe import derive_capabilities
-from ..scan.redact import redact_env_value
+from ..common.redact import redact_env_value
 
 ORIGIN = "env-dump"
 

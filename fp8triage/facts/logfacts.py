@@ -14,7 +14,7 @@ from typing import Callable, Iterable
 import regex
 
 from .vocabulary import DISPATCH_ENV_VARS, normalise_capability
-from .gpus import capability_for
+from ..common.gpus import capability_for
 from ..model import Fact, Line
 
 _V = r"v?(?P<v>\d+\.\d+(?:\.\d+)?(?:[.+-]?(?:rc|dev|post|a|b)\d*)*(?:\+[\w.]+)?)"

@@ -36,7 +36,7 @@ from .events import Assembler
 from ..facts.logfacts import LogFacts
 from ..model import Event, Line
 from .normalise import LineFormat, normalise, strip
-from .redact import redact
+from ..common.redact import redact
 from .prefilter import ALERT, CUE, DUMP, EVIDENCE, FACT, STACK, WARN
 from ..catalogue.recognition import vocabulary
 from .selector import WRAP_WIDTH_MIN, may_be_tail

@@ -33,7 +33,8 @@ import threading
 from dataclasses import replace
 from typing import Callable, Iterator, Sequence
 
-from .ingest import Source, read_spans, split_points
+from ..common.source import Source
+from .ingest import read_spans, split_points
 from ..model import Line
 from .normalise import LineFormat, detect_format
 

@@ -28,7 +28,8 @@ from typing import Callable, Iterator, Sequence
 
 from ..errors import TriageError
 from . import parallel
-from .ingest import IngestError, Source, split_points
+from ..common.source import IngestError, Source
+from .ingest import split_points
 from .normalise import detect_format
 
 SPLIT = 64 * 1024 * 1024  # an uncompressed input this big or bigger is cut into ranges of this size

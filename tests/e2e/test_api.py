@@ -11,7 +11,7 @@ from click.testing import CliRunner
 import fp8triage
 from fp8triage.cli import cli
 from fp8triage.errors import TriageError
-from fp8triage.render.envelope import SCHEMA_VERSIONS
+from fp8triage.common.envelope import SCHEMA_VERSIONS
 from fp8triage.render.formats import FORMATS, Options, render
 
 ROOT = Path(__file__).resolve().parents[2]

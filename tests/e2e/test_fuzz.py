@@ -24,8 +24,10 @@ from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from fp8triage.scan import events as E
-from fp8triage.scan.fingerprint import fingerprint, mask
-from fp8triage.scan.ingest import MAX_LINE, Source, read_chunks
+from fp8triage.common.masks import mask
+from fp8triage.scan.fingerprint import fingerprint
+from fp8triage.common.source import Source
+from fp8triage.scan.ingest import MAX_LINE, read_chunks
 from fp8triage.judge.matcher import Group, claim
 from fp8triage.model import EventKind, Line
 from fp8triage.scan.normalise import LineFormat, decode, detect_format, normalise

@@ -139,7 +139,7 @@ def _fact_line(pf, text):
 
 @pytest.mark.parametrize("name", KNOWN_GPUS)
 def test_every_known_gpu_name_is_read_where_logs_print_it(prefilter, name):
-    from fp8triage.facts.gpus import capability_for
+    from fp8triage.common.gpus import capability_for
 
     assert capability_for(name) is not None, name
     texts = [f"GPU 0: {name}"]

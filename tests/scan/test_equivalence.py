@@ -17,7 +17,7 @@ import pytest
 
 from fp8triage.scan import ingest
 from fp8triage.catalogue.loader import load_catalogue
-from fp8triage.scan.ingest import Source
+from fp8triage.common.source import Source
 from fp8triage.pipeline import Scanner
 
 pytestmark = pytest.mark.slow  # the whole module: `make check` leaves it to `make test`

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from fp8triage.scan.ingest import IngestError, Source, expand_inputs, read_chunks
+from fp8triage.common.source import IngestError, Source
+from fp8triage.scan.ingest import expand_inputs, read_chunks
 from fp8triage.pipeline import scan_paths, scan_text
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "vllm-rtx5090-unknown-sf.log"

@@ -16,7 +16,7 @@ import pytest
 
 from fp8triage.scan import parallel
 from fp8triage.catalogue.loader import load_catalogue
-from fp8triage.scan.ingest import Source
+from fp8triage.common.source import Source
 from fp8triage.scan.follow import Follower
 from fp8triage.pipeline import Scanner, scan_paths
 

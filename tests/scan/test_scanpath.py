@@ -147,7 +147,7 @@ def test_fact_only_lines_start_no_event_and_are_barely_decoded(cat):
     decoded = []
     real = sc.feed.feed
     sc.feed.feed = lambda raw, lineno, bits: decoded.append(lineno) or real(raw, lineno, bits)
-    from fp8triage.scan.ingest import Source
+    from fp8triage.common.source import Source
 
     sc.scan_source(Source("chatty.log", None, len(data), data=data))
     res = sc.result()
@@ -162,7 +162,7 @@ def test_alert_words_on_info_lines_start_no_event_but_errors_do(cat):
     text = ("(APIServer pid=1) INFO 08-11 09:14:00 [x.py:1] 0 requests failed so far\n"
             "(APIServer pid=1) ERROR 08-11 09:14:01 [x.py:2] Engine loop failed unexpectedly\n")
     sc = Scanner(cat)
-    from fp8triage.scan.ingest import Source
+    from fp8triage.common.source import Source
 
     sc.scan_source(Source("t.log", None, len(text), data=text.encode()))
     heads = [g.event.headline for g in sc.groups.values()]
@@ -180,7 +180,7 @@ def _warning_log(n: int) -> bytes:
 
 
 def _scan_counting(cat, data: bytes, exhaustive: bool = False):
-    from fp8triage.scan.ingest import Source
+    from fp8triage.common.source import Source
 
     sc = Scanner(cat, exhaustive=exhaustive)
     decoded = []
@@ -262,7 +262,7 @@ def test_a_long_warning_whose_next_line_is_no_tail_is_dropped_unseen(cat):
 
 
 def test_warning_shapes_give_the_same_result_prefiltered_and_exhaustive(cat):
-    from fp8triage.scan.ingest import Source
+    from fp8triage.common.source import Source
 
     shapes = [
         "(APIServer pid=1) WARNING 08-11 09:14:00 [x.py:1] short\n",

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from fp8triage.scan.redact import MASK, redact
+from fp8triage.common.redact import MASK, redact
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = (ROOT / "examples" / "vllm-rtx5090-unknown-sf.log").read_text()
