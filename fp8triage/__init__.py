@@ -3,7 +3,9 @@
 ``fp8triage.triage(logs, ...)`` is the Python API (docs/api.md); it is imported on first use so that
 the command line starts fast."""
 
-__version__ = "0.1.0"
+from .version import __version__
+
+__all__ = ["__version__", "triage"]
 
 
 def __getattr__(name: str):

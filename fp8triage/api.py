@@ -70,15 +70,15 @@ def triage(
     force and their conflicts, the inputs and the warnings. ``confirm`` runs the repro kernels the
     findings name (needs torch) and re-orders the findings by their new status. ``jobs`` > 1 (0:
     one per CPU) scans big inputs in worker processes; the result is the same. ``ray`` (an address,
-    "auto", or "local" to start Ray here) scans on a Ray cluster instead (scan/rayscan.py); the
+    "auto", or "local" to start Ray here) scans on a Ray cluster instead (drivers/rayscan.py); the
     result is the same again. ``inputs`` may also be object-storage URLs (s3://, gs://, file://)."""
-    from .pipeline import scan_paths
+    from .drivers.batch import scan_paths
     from .common.redact import redact
 
     p = prepared or prepare(facts=facts, model=model, env_files=env_files, facts_from=facts_from,
                             signatures=signatures, catalogue=catalogue)
     if ray is not None:
-        from .scan.rayscan import scan_paths_ray
+        from .drivers.rayscan import scan_paths_ray
 
         result = scan_paths_ray(list(inputs), address=ray, catalogue=p.catalogue, cli_facts=p.cli_facts,
                                 extra_facts=p.other_facts, prefer=facts_from, exhaustive=exhaustive,
@@ -103,7 +103,7 @@ def follow(target: str, prepared: Prepared, *, facts_from: str = "log", poll: fl
     Returns ``(follower, notices)``: iterate ``notices`` for each finding, unknown error and
     consequence as soon as it is complete; ``follower.finish()`` flushes what is held at the end
     and ``follower.result()`` is the ``ScanResult`` so far."""
-    from .scan.follow import Follower, follow as _follow
+    from .drivers.follow import Follower, follow as _follow
 
     name = "<stdin>" if target == "-" else target
     fl = Follower(prepared.catalogue, name, prepared.facts, facts_from, idle)

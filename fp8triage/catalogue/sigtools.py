@@ -251,12 +251,13 @@ def _scan(text: str, source: str, cat: Catalogue, facts: Sequence[Fact]):
     """The real scan path. The harness scans hundreds of tiny samples against a handful of
     catalogues; building the prefilter is most of each scan's cost, so it is built once per
     catalogue (its version is the hash of its content)."""
-    from .. import pipeline  # imported late so `signatures list` stays light
+    from ..drivers import batch  # imported late so `signatures list` stays light
+    from ..scan.scanner import make_prefilter
 
     pf = _PREFILTERS.get(cat.version)
     if pf is None:
-        pf = _PREFILTERS[cat.version] = pipeline.make_prefilter(cat)
-    return pipeline.scan_text(text, source=source, catalogue=cat, cli_facts=list(facts), prefilter=pf)
+        pf = _PREFILTERS[cat.version] = make_prefilter(cat)
+    return batch.scan_text(text, source=source, catalogue=cat, cli_facts=list(facts), prefilter=pf)
 
 
 def pin_of(finding) -> dict:

@@ -1,4 +1,4 @@
-"""`fp8triage scan --follow`: print each notice from fp8triage.scan.follow as it comes, then a summary."""
+"""`fp8triage scan --follow`: print each notice from fp8triage.drivers.follow as it comes, then a summary."""
 from __future__ import annotations
 
 import json

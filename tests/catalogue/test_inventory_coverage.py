@@ -19,7 +19,7 @@ from packaging.version import InvalidVersion, Version
 
 from fp8triage.catalogue.loader import load_catalogue
 from fp8triage.model import Status
-from fp8triage.pipeline import scan_text
+from fp8triage.drivers.batch import scan_text
 
 ROOT = Path(__file__).resolve().parents[2]
 INVENTORY = ROOT / "signatures" / "messages"

@@ -156,7 +156,7 @@ def test_html_renderer_gets_redacted_data(scene):
     pytest.importorskip("jinja2")
     from fp8triage.render import html
 
-    from fp8triage.pipeline import scan_paths
+    from fp8triage.drivers.batch import scan_paths
 
     res = scan_paths([str(scene["log"])])
     _assert_clean(html.render_html(res, verbose=True), "render_html")

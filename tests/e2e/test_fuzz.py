@@ -32,7 +32,7 @@ from fp8triage.judge.matcher import Group, claim
 from fp8triage.model import EventKind, Line
 from fp8triage.scan.normalise import LineFormat, decode, detect_format, normalise
 from fp8triage.catalogue.loader import load_catalogue
-from fp8triage.pipeline import scan_text as _scan_text
+from fp8triage.drivers.batch import scan_text as _scan_text
 from fp8triage.render.jsonout import render_json
 from fp8triage.scan.binary import HEAD, binary_kind
 from fp8triage.render.text import render_text

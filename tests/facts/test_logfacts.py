@@ -63,7 +63,7 @@ def test_stack_prefers_the_server_over_libraries():
 
 
 def test_env_dump_pasted_into_a_log_gives_env_dump_facts(root):
-    from fp8triage.pipeline import scan_text
+    from fp8triage.drivers.batch import scan_text
 
     dump = (root / "tests" / "fixtures" / "envdumps" / "torch-collect-env-h200.txt").read_text()
     log = "user: here is my env\n" + dump + "RuntimeError: Assertion error (csrc/apis/layout.hpp:60): Unknown SF transformation\n"
@@ -118,7 +118,7 @@ KNOWN_GPUS = ["NVIDIA GB10", "DGX Spark", "NVIDIA RTX PRO 6000 Blackwell Server 
 @pytest.fixture(scope="module")
 def prefilter():
     from fp8triage.catalogue.loader import load_catalogue
-    from fp8triage.pipeline import make_prefilter
+    from fp8triage.scan.scanner import make_prefilter
 
     return make_prefilter(load_catalogue())
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 from fp8triage.scan.events import Assembler
 from fp8triage.model import EventKind
 from fp8triage.scan.normalise import LineFormat, normalise
-from fp8triage.pipeline import scan_text
+from fp8triage.drivers.batch import scan_text
 
 
 def assemble(text: str, notable=lambda t: True):

@@ -9,7 +9,7 @@ import pytest
 
 from fp8triage.common.source import IngestError, Source
 from fp8triage.scan.ingest import expand_inputs, read_chunks
-from fp8triage.pipeline import scan_paths, scan_text
+from fp8triage.drivers.batch import scan_paths, scan_text
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "vllm-rtx5090-unknown-sf.log"
 
@@ -253,7 +253,7 @@ def test_utf16_log_is_read():
 
 
 def test_nul_padding_reads_the_same_prefiltered_and_exhaustive(tmp_path):
-    from fp8triage.pipeline import scan_paths as sp
+    from fp8triage.drivers.batch import scan_paths as sp
 
     log = tmp_path / "server.log"
     log.write_bytes(b"\x00" * 5000 + EXAMPLE.read_bytes()[:3000] + b"\x00\x01\x02" * 900 + EXAMPLE.read_bytes()[3000:])

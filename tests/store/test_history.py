@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from fp8triage.store import history
 from fp8triage.cli import cli
-from fp8triage.pipeline import scan_text
+from fp8triage.drivers.batch import scan_text
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "vllm-rtx5090-unknown-sf.log"
