@@ -19,7 +19,7 @@ import drift  # noqa: E402  (tests/drift.py)
 from corpuspath import corpus_dir  # noqa: E402
 from test_corpus_accuracy import KNOWN_MISSES, NEGATIVE, judge, per_label, without_messages  # noqa: E402  (tests/e2e/)
 
-from fp8triage.catalogue import sigtools  # noqa: E402
+from fp8triage.authoring import sigtools  # noqa: E402
 
 DOC = ROOT / "docs" / "accuracy.md"
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from fp8triage.catalogue import sigtools
+from fp8triage.authoring import sigtools
 from fp8triage.catalogue.conditions import FactCondition
 from fp8triage.catalogue.loader import CatalogueError, load_catalogue
 from fp8triage.cli import cli

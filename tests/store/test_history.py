@@ -234,7 +234,7 @@ def test_signature_from_fingerprint(tmp_path):
 def test_pattern_from_line_generalises_masked_tokens():
     import regex
 
-    from fp8triage.catalogue.scaffold import pattern_from_line
+    from fp8triage.authoring.scaffold import pattern_from_line
 
     d = pattern_from_line("RuntimeError: Assertion error (/ws/.deps/deepgemm/csrc/apis/layout.hpp:59): Unknown SF transformation")
     assert regex.search(d.pattern, "RuntimeError: Assertion error (/other/layout.hpp:60): Unknown SF transformation")
@@ -295,7 +295,7 @@ def test_signature_from_fingerprint_is_a_draft_in_the_user_catalogue(tmp_path, m
     the user catalogue, not the bundled one, and its TODO scaffold is not a ROOT CAUSE in the next scan;
     once filled in (and `draft = true` deleted) every scan uses it without --signatures."""
     from fp8triage import paths
-    from fp8triage.catalogue import sigtools
+    from fp8triage.authoring import sigtools
 
     monkeypatch.setenv("FP8TRIAGE_DATA_DIR", str(tmp_path / "data"))
     db = tmp_path / "h.db"

@@ -2,7 +2,7 @@
 full-text search, the reference docs and scaffolding.
 
 Core functions return data (``Problem``, ``SampleResult``, dicts, strings); only
-``fp8triage.cli.signatures`` prints. ``python -m fp8triage.catalogue.sigtools --write-docs``
+``fp8triage.cli.signatures`` prints. ``python -m fp8triage.authoring.sigtools --write-docs``
 regenerates docs/signatures.md from the signature files.
 """
 from __future__ import annotations
@@ -20,8 +20,8 @@ from typing import Iterable, Sequence
 import regex
 
 from .. import paths
-from .loader import Catalogue, CatalogueError, Problem, Signature, load_catalogue, signature_files
-from .conditions import FactCondition, condition_text
+from ..catalogue.loader import Catalogue, CatalogueError, Problem, Signature, load_catalogue, signature_files
+from ..catalogue.conditions import FactCondition, condition_text
 from ..common.gpus import search_names
 from ..facts.vocabulary import FactError, parse_cli_fact
 from ..model import Fact, Status
@@ -34,7 +34,7 @@ CLAIMING = (Status.LIKELY, Status.CONFIRMED)  # statuses that count as a claim i
 ID_RE = regex.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 DOCS_HEADER = (
     "# Signature reference\n\n"
-    "Generated from `signatures/*.toml` by `python -m fp8triage.catalogue.sigtools --write-docs`; do not edit by hand\n"
+    "Generated from `signatures/*.toml` by `python -m fp8triage.authoring.sigtools --write-docs`; do not edit by hand\n"
     "(tests/catalogue/test_signature_docs.py fails when this file and the signature files disagree).\n"
 )
 
@@ -179,7 +179,7 @@ def validate(sig_dir: Path | None = None, *, require_samples: bool = True) -> li
         by_sig.setdefault(s.sig_id, {}).setdefault(s.kind, []).append(s)
     for sig in every:
         have = by_sig.get(sig.id, {})
-        from .regexsafety import stress_problems  # catastrophic backtracking on stress inputs (issue 9)
+        from ..catalogue.regexsafety import stress_problems  # catastrophic backtracking on stress inputs (issue 9)
 
         problems += stress_problems(sig, [s.text() for s in have.get("match", [])])
         if require_samples:
@@ -700,12 +700,12 @@ def _main(argv: list[str]) -> int:
         p = docs_path()
         if argv[0] == "--check-docs":
             same = p.exists() and p.read_text(encoding="utf-8") == text
-            print("docs/signatures.md is up to date" if same else "docs/signatures.md is stale; run python -m fp8triage.catalogue.sigtools --write-docs")
+            print("docs/signatures.md is up to date" if same else "docs/signatures.md is stale; run python -m fp8triage.authoring.sigtools --write-docs")
             return 0 if same else 1
         p.write_text(text, encoding="utf-8")
         print(f"wrote {p}")
         return 0
-    print("usage: python -m fp8triage.catalogue.sigtools --write-docs | --check-docs", file=sys.stderr)
+    print("usage: python -m fp8triage.authoring.sigtools --write-docs | --check-docs", file=sys.stderr)
     return 2
 
 
