@@ -1,4 +1,4 @@
-"""The Python API: what `fp8triage scan`, `report` and `scan --follow` do, as library calls.
+"""The Python API: what `fp8triage scan`, `report`, `check` and `scan --follow` do, as library calls.
 
 ``triage`` reads the fact sources, loads the catalogue, scans, confirms on request, orders the
 findings and redacts what the sources added; the commands differ only in defaults and in how they
@@ -8,10 +8,15 @@ print. ``follow`` is the same for a growing file or a pipe. Bad input raises a
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Sequence
 
 from .catalogue.loader import Catalogue
 from .model import Fact, ScanResult
+
+if TYPE_CHECKING:
+    from .judge.preflight import CheckResult
+
+__all__ = ["Prepared", "prepare", "triage", "check", "follow"]
 
 
 @dataclass
@@ -94,6 +99,36 @@ def triage(
         confirm_findings(result.findings, device=device, timeout=repro_timeout)
         result.findings.sort(key=lambda f: f.status.rank)
     return result
+
+
+def check(*, facts: Iterable[str] = (), model: str | None = None, env_files: Iterable[str] = (),
+          facts_from: str | None = None, probe: bool = True, use_torch: bool = False,
+          signatures: Iterable[str] = (), catalogue: Catalogue | None = None,
+          include_ruled_out: bool = False) -> CheckResult:
+    """Preflight (what `fp8triage check` does): judge every signature that facts alone decide for
+    this machine (``probe``; ``use_torch`` lets the probe import torch), the given ``facts``
+    (``NAME=VALUE``), environment dumps and a checkpoint folder (``model``). ``facts_from``: "live"
+    (the probe beats dumps; the default without ``env_files``), "dump" (the default with them) or
+    "all"; ``facts`` and the checkpoint always win. Returns the risks (``CheckResult``)."""
+    from .catalogue.loader import load_catalogue
+    from .facts.sources import gather
+    from .judge.preflight import preflight
+
+    mode = facts_from or ("dump" if env_files else "live")
+    got = gather(facts, None, env_files, "log")
+    info = None
+    if model:
+        from .facts.checkpoint import checkpoint_facts
+
+        info = checkpoint_facts(model)
+    found = None
+    if probe:
+        from .facts.probe import probe as run_probe
+
+        found = run_probe(use_torch=use_torch)
+    cat = catalogue if catalogue is not None else load_catalogue(list(signatures))
+    return preflight(cat, got.cli, got.other, checkpoint=info, probe=found, facts_from=mode,
+                     include_ruled_out=include_ruled_out)
 
 
 def follow(target: str, prepared: Prepared, *, facts_from: str = "log", poll: float = 0.1, idle: float = 1.0,

@@ -241,6 +241,7 @@ def coverage_table(cat) -> str:
                       *vrows, "", END])
 
 
+@pytest.mark.slow  # 16 s: every inventory message of every library scanned again (make test runs it)
 def test_docs_report_current_coverage(cat):
     text = DOC.read_text(encoding="utf-8")
     assert BEGIN in text and END in text, f"{DOC} lacks the coverage markers"
