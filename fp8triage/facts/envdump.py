@@ -128,7 +128,7 @@ def parse_env_dump(text: str, source: str) -> list[Fact]:
     return facts
 
 
-def detect_formats(text: str) -> list[str]:
+def _detect_formats(text: str) -> list[str]:
     """The dump formats found in ``text``, in order of appearance."""
     return [d.format for d in find_env_dumps_in_text(text, "<text>")]
 
@@ -138,7 +138,7 @@ def find_env_dumps_in_text(text: str, source: str) -> list[EnvDump]:
     return find_env_dumps(lines)
 
 
-def env_dump_facts(lines: Iterable[Line]) -> list[Fact]:
+def _env_dump_facts(lines: Iterable[Line]) -> list[Fact]:
     """All facts of all dumps in ``lines`` (flattened ``find_env_dumps``)."""
     return [f for d in find_env_dumps(lines) for f in d.facts]
 

@@ -462,7 +462,7 @@ def _has_anchor(text: str, ex: Extractor) -> bool:
     return any(a in text for a in ex.anchors)
 
 
-def facts_from_lines(lines: Iterable[Line]) -> list[Fact]:
+def _facts_from_lines(lines: Iterable[Line]) -> list[Fact]:
     lf = LogFacts()
     for ln in lines:
         lf.feed(ln)

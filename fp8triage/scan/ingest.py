@@ -132,7 +132,7 @@ def _open(src: Source) -> BinaryIO:
     return raw
 
 
-def read_chunks(src: Source, chunk_size: int | None = None) -> Iterator[bytes]:
+def _read_chunks(src: Source, chunk_size: int | None = None) -> Iterator[bytes]:
     """Yield newline-terminated chunks (the last may lack the newline): the spans of
     ``read_spans`` as bytes. Nothing is lost: a corrupt or truncated gzip stream yields what was
     readable and records a warning; lines longer than MAX_LINE are cut (and reported)."""

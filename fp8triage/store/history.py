@@ -478,7 +478,7 @@ def find_group(fingerprint: str, path: str | os.PathLike | None = None) -> dict[
     return row
 
 
-def table_counts(path: str | os.PathLike | None = None) -> dict[str, int]:
+def _table_counts(path: str | os.PathLike | None = None) -> dict[str, int]:
     """Row counts per table (tests, `history --format json`)."""
     conn = connect(path, create=False)
     try:

@@ -27,7 +27,7 @@ from fp8triage.scan import events as E
 from fp8triage.common.masks import mask
 from fp8triage.scan.fingerprint import fingerprint
 from fp8triage.common.source import Source
-from fp8triage.scan.ingest import MAX_LINE, read_chunks
+from fp8triage.scan.ingest import MAX_LINE, _read_chunks
 from fp8triage.judge.matcher import Group, claim
 from fp8triage.model import EventKind, Line
 from fp8triage.scan.normalise import LineFormat, decode, detect_format, normalise
@@ -112,7 +112,7 @@ log_bytes = st.lists(log_lines, max_size=60).map(lambda ls: b"\n".join(ls))
 # -- ingest ----------------------------------------------------------------------------------------
 
 def chunks_of(data: bytes, chunk_size: int) -> list[bytes]:
-    return list(read_chunks(Source("<t>", None, len(data), data=data), chunk_size))
+    return list(_read_chunks(Source("<t>", None, len(data), data=data), chunk_size))
 
 
 @FUZZ
@@ -136,7 +136,7 @@ def test_overlong_lines_are_cut_and_reported(n_lines, extra, newline):
     long_len = MAX_LINE + chunk + extra
     data = b"before\n" * n_lines + b"x" * long_len + (b"\nafter\n" if newline else b"")
     src = Source("<t>", None, len(data), data=data)
-    chunks = list(read_chunks(src, chunk))
+    chunks = list(_read_chunks(src, chunk))
     lines = b"".join(chunks).split(b"\n")
     assert max(len(ln) for ln in lines) <= MAX_LINE + chunk
     assert lines[:n_lines] == [b"before"] * n_lines

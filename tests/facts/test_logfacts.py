@@ -3,13 +3,13 @@ from __future__ import annotations
 
 import pytest
 
-from fp8triage.facts.logfacts import facts_from_lines
+from fp8triage.facts.logfacts import _facts_from_lines
 from fp8triage.model import Line
 
 
 def facts(*texts):
     out = {}
-    for f in facts_from_lines(Line("server.log", i, t) for i, t in enumerate(texts, 1)):
+    for f in _facts_from_lines(Line("server.log", i, t) for i, t in enumerate(texts, 1)):
         out.setdefault(f.name, (f.value, f.source))
     return out
 
@@ -85,10 +85,10 @@ def test_env_dump_pasted_into_a_log_gives_env_dump_facts(root):
     ("This model needs a newer GPU; consider an NVIDIA H100 instead", ("gpu", "NVIDIA H100")),
 ])
 def test_advice_text_gives_no_facts(text, absent):
-    from fp8triage.facts.logfacts import facts_from_lines
+    from fp8triage.facts.logfacts import _facts_from_lines
     from fp8triage.model import Line
 
-    got = {(f.name, f.value) for f in facts_from_lines([Line("s.log", 1, text)])}
+    got = {(f.name, f.value) for f in _facts_from_lines([Line("s.log", 1, text)])}
     assert absent not in got, got
 
 
@@ -98,10 +98,10 @@ def test_advice_text_gives_no_facts(text, absent):
     ("GPU 0: NVIDIA H200 (UUID: GPU-1234)", ("gpu", "NVIDIA H200")),
 ])
 def test_statements_still_give_facts(text, present):
-    from fp8triage.facts.logfacts import facts_from_lines
+    from fp8triage.facts.logfacts import _facts_from_lines
     from fp8triage.model import Line
 
-    assert present in {(f.name, f.value) for f in facts_from_lines([Line("s.log", 1, text)])}
+    assert present in {(f.name, f.value) for f in _facts_from_lines([Line("s.log", 1, text)])}
 
 
 # every product name the GPU table knows, as logs print it
@@ -181,7 +181,7 @@ def test_vllm_011_start_up_names_one_model_and_no_quantization_method(tmp_path):
 
     from fp8triage.cli import cli
 
-    got = [f for f in facts_from_lines(Line("server.log", i, t) for i, t in enumerate(VLLM_011, 1))]
+    got = [f for f in _facts_from_lines(Line("server.log", i, t) for i, t in enumerate(VLLM_011, 1))]
     assert [f.value for f in got if f.name == "model"] == ["Qwen/Qwen3-8B"]
     assert not [f for f in got if f.name == "quantization"]
     log = tmp_path / "vllm.log"

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from fp8triage.common.source import IngestError, Source
-from fp8triage.scan.ingest import expand_inputs, read_chunks
+from fp8triage.scan.ingest import expand_inputs, _read_chunks
 from fp8triage.drivers.batch import scan_paths, scan_text
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "vllm-rtx5090-unknown-sf.log"
@@ -133,7 +133,7 @@ def test_bad_input_is_one_clear_error(tmp_path, make, message):
 def test_chunks_end_at_newlines_and_cut_long_lines():
     data = (b"a" * 100 + b"\n") * 50 + b"x" * 3000 + b"\nlast"
     src = Source("mem", None, len(data), data=data)
-    chunks = list(read_chunks(src, chunk_size=256))
+    chunks = list(_read_chunks(src, chunk_size=256))
     assert all(c.endswith(b"\n") for c in chunks[:-1])
     assert b"".join(chunks) == data  # nothing lost at this size
 

@@ -56,7 +56,7 @@ def test_record_and_query(tmp_path):
     r1 = history.record_run(res, 3, path=db)
     r2 = history.record_run(scan_text(UNKNOWN_LOG, source="other.log"), 4, path=db)
     assert (r1, r2) == (1, 2)
-    counts = history.table_counts(db)
+    counts = history._table_counts(db)
     assert counts["runs"] == 2 and counts["findings"] == 1 and counts["facts"] >= 3
     conn = sqlite3.connect(db)
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
@@ -159,7 +159,7 @@ def test_no_history_and_env_override(tmp_path):
     r = run(["scan", str(EXAMPLE), "--no-history"], env={"FP8TRIAGE_DB": str(db)})
     assert r.exit_code == 3 and not db.exists()
     r = run(["scan", str(EXAMPLE)], env={"FP8TRIAGE_DB": str(db)})
-    assert r.exit_code == 3 and history.table_counts(db)["runs"] == 1
+    assert r.exit_code == 3 and history._table_counts(db)["runs"] == 1
 
 
 def test_history_command_text_and_json(tmp_path):
@@ -196,7 +196,7 @@ def test_scan_stays_light(tmp_path):
             "print('IMPORTED', bad)") % (str(EXAMPLE), str(db))
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=_env(), timeout=120)
     assert "IMPORTED []" in p.stdout, p.stdout[-500:] + p.stderr[-2000:]
-    assert history.table_counts(db)["runs"] == 2
+    assert history._table_counts(db)["runs"] == 2
 
 
 def test_signature_from_fingerprint(tmp_path):
