@@ -11,7 +11,7 @@ Formats recognised:
 - ``nvidia-smi-csv``: ``nvidia-smi --query-gpu=name,compute_cap,driver_version --format=csv[,noheader]``
 
 None of these collectors reports the compute capability except the CSV query; a capability
-is derived from the GPU name (``fp8triage.facts.gpus``) and says so in its source.
+is derived from the GPU name (``fp8triage.common.gpus``) and says so in its source.
 
 Two entry points:
 
