@@ -1,14 +1,16 @@
 """fp8triage: triage FP8 model-server failures from logs, facts and local GPU reproductions.
 
-``fp8triage.triage(logs, ...)`` is the Python API (docs/api.md); it is imported on first use so that
+``fp8triage.triage(logs, ...)`` and ``fp8triage.check(...)`` are the Python API (docs/api.md); it is imported on first use so that
 the command line starts fast."""
 
-__version__ = "0.1.0"
+from .version import __version__
+
+__all__ = ["__version__", "triage", "check"]
 
 
 def __getattr__(name: str):
-    if name == "triage":
-        from .api import triage
+    if name in ("triage", "check"):
+        from . import api
 
-        return triage
+        return getattr(api, name)
     raise AttributeError(f"module 'fp8triage' has no attribute {name!r}")

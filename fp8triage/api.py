@@ -1,4 +1,4 @@
-"""The Python API: what `fp8triage scan`, `report` and `scan --follow` do, as library calls.
+"""The Python API: what `fp8triage scan`, `report`, `check` and `scan --follow` do, as library calls.
 
 ``triage`` reads the fact sources, loads the catalogue, scans, confirms on request, orders the
 findings and redacts what the sources added; the commands differ only in defaults and in how they
@@ -8,10 +8,15 @@ print. ``follow`` is the same for a growing file or a pipe. Bad input raises a
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Sequence
 
 from .catalogue.loader import Catalogue
 from .model import Fact, ScanResult
+
+if TYPE_CHECKING:
+    from .judge.preflight import CheckResult
+
+__all__ = ["Prepared", "prepare", "triage", "check", "follow"]
 
 
 @dataclass
@@ -70,15 +75,15 @@ def triage(
     force and their conflicts, the inputs and the warnings. ``confirm`` runs the repro kernels the
     findings name (needs torch) and re-orders the findings by their new status. ``jobs`` > 1 (0:
     one per CPU) scans big inputs in worker processes; the result is the same. ``ray`` (an address,
-    "auto", or "local" to start Ray here) scans on a Ray cluster instead (scan/rayscan.py); the
+    "auto", or "local" to start Ray here) scans on a Ray cluster instead (drivers/rayscan.py); the
     result is the same again. ``inputs`` may also be object-storage URLs (s3://, gs://, file://)."""
-    from .pipeline import scan_paths
-    from .scan.redact import redact
+    from .drivers.batch import scan_paths
+    from .common.redact import redact
 
     p = prepared or prepare(facts=facts, model=model, env_files=env_files, facts_from=facts_from,
                             signatures=signatures, catalogue=catalogue)
     if ray is not None:
-        from .scan.rayscan import scan_paths_ray
+        from .drivers.rayscan import scan_paths_ray
 
         result = scan_paths_ray(list(inputs), address=ray, catalogue=p.catalogue, cli_facts=p.cli_facts,
                                 extra_facts=p.other_facts, prefer=facts_from, exhaustive=exhaustive,
@@ -96,6 +101,36 @@ def triage(
     return result
 
 
+def check(*, facts: Iterable[str] = (), model: str | None = None, env_files: Iterable[str] = (),
+          facts_from: str | None = None, probe: bool = True, use_torch: bool = False,
+          signatures: Iterable[str] = (), catalogue: Catalogue | None = None,
+          include_ruled_out: bool = False) -> CheckResult:
+    """Preflight (what `fp8triage check` does): judge every signature that facts alone decide for
+    this machine (``probe``; ``use_torch`` lets the probe import torch), the given ``facts``
+    (``NAME=VALUE``), environment dumps and a checkpoint folder (``model``). ``facts_from``: "live"
+    (the probe beats dumps; the default without ``env_files``), "dump" (the default with them) or
+    "all"; ``facts`` and the checkpoint always win. Returns the risks (``CheckResult``)."""
+    from .catalogue.loader import load_catalogue
+    from .facts.sources import gather
+    from .judge.preflight import preflight
+
+    mode = facts_from or ("dump" if env_files else "live")
+    got = gather(facts, None, env_files, "log")
+    info = None
+    if model:
+        from .facts.checkpoint import checkpoint_facts
+
+        info = checkpoint_facts(model)
+    found = None
+    if probe:
+        from .facts.probe import probe as run_probe
+
+        found = run_probe(use_torch=use_torch)
+    cat = catalogue if catalogue is not None else load_catalogue(list(signatures))
+    return preflight(cat, got.cli, got.other, checkpoint=info, probe=found, facts_from=mode,
+                     include_ruled_out=include_ruled_out)
+
+
 def follow(target: str, prepared: Prepared, *, facts_from: str = "log", poll: float = 0.1, idle: float = 1.0,
            stop: Callable[[], bool] = lambda: False):
     """Follow one growing file (or "-") with the catalogue and facts of ``prepared``.
@@ -103,7 +138,7 @@ def follow(target: str, prepared: Prepared, *, facts_from: str = "log", poll: fl
     Returns ``(follower, notices)``: iterate ``notices`` for each finding, unknown error and
     consequence as soon as it is complete; ``follower.finish()`` flushes what is held at the end
     and ``follower.result()`` is the ``ScanResult`` so far."""
-    from .scan.follow import Follower, follow as _follow
+    from .drivers.follow import Follower, follow as _follow
 
     name = "<stdin>" if target == "-" else target
     fl = Follower(prepared.catalogue, name, prepared.facts, facts_from, idle)

@@ -19,7 +19,7 @@ import drift  # noqa: E402  (tests/drift.py)
 from corpuspath import corpus_dir  # noqa: E402
 from test_corpus_accuracy import KNOWN_MISSES, NEGATIVE, judge, per_label, without_messages  # noqa: E402  (tests/e2e/)
 
-from fp8triage.catalogue import sigtools  # noqa: E402
+from fp8triage.authoring import sigtools  # noqa: E402
 
 DOC = ROOT / "docs" / "accuracy.md"
 
@@ -74,7 +74,7 @@ def render(cat) -> str:
         f"`tests/e2e/test_corpus_accuracy.py` scans every case of the public development corpus ({len(rows)} real "
         "excerpts from public threads, two of them generated on the project's H200; an optional checkout beside "
         "this repository, `../shared/corpus`, which CI provides) with the bundled catalogue and the real scan "
-        "pipeline (`fp8triage.pipeline.scan_text`, no facts besides those in the log).",
+        "pipeline (`fp8triage.drivers.batch.scan_text`, no facts besides those in the log).",
         "",
         "- **Positive case**: correct when the expected signature (the label -> id table of the corpus's own "
         "README) is the top finding, whatever its status.",

@@ -1,2 +1,2 @@
-"""The signature catalogue: loading and validation, regex safety, the sample harness, search, docs and
-scaffolding."""
+"""The signature catalogue: loading and validation, the typed conditions and remedies, the
+recognition data, regex safety (authoring tools are in ``authoring/``)."""

@@ -337,7 +337,7 @@ def stress_problems(sig: Any, samples: Iterable[str] = (), *, timeout: float = S
     return problems
 
 
-def match_samples(sig: Any) -> list[str]:
+def _match_samples(sig: Any) -> list[str]:
     """The text of the signature's match samples (signatures/samples/<id>/match/*.log), if any."""
     d = sig.path.parent / "samples" / sig.id / "match"
     out = []

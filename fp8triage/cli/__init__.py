@@ -7,7 +7,7 @@ import importlib.util
 
 import click
 
-from .. import __version__
+from ..version import __version__
 
 # command name -> "module:attribute" (relative to fp8triage.cli)
 COMMANDS = {

@@ -63,27 +63,12 @@ def check(model_dir, fact_args, env_files, facts_from, no_probe, use_torch, sign
     Exit codes: 0 no risk at the --fail-on level, 1 unreadable input (one sentence on stderr),
                 2 usage error, 3 a risk was found.
     """
-    from ..catalogue.loader import load_catalogue
-    from ..facts.sources import gather
-    from ..judge.preflight import preflight
+    from ..api import check as run_check
     from ..render.facts_text import render_check_json, render_check_text
 
-    mode = facts_from or ("dump" if env_files else "live")
-    got = gather(fact_args, None, env_files, "log")
-    cli_facts, other = got.cli, got.other
-    info = None
-    if model_dir:
-        from ..facts.checkpoint import checkpoint_facts
-
-        info = checkpoint_facts(model_dir)
-    probe = None
-    if not no_probe:
-        from ..facts.probe import probe as run_probe
-
-        probe = run_probe(use_torch=use_torch)
-    cat = load_catalogue(signature_dirs)
-    result = preflight(cat, cli_facts, other, checkpoint=info, probe=probe, facts_from=mode,
-                           include_ruled_out=verbose or fmt == "json")
+    result = run_check(facts=fact_args, model=model_dir, env_files=env_files, facts_from=facts_from,
+                       probe=not no_probe, use_torch=use_torch, signatures=signature_dirs,
+                       include_ruled_out=verbose or fmt == "json")
     code = exit_code([f.status.value for f in result.risks], 0, fail_on)
     text = render_check_json(result, int(code)) if fmt == "json" else render_check_text(result, verbose)
     click.echo(text, nl=False)

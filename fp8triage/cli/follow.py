@@ -1,4 +1,4 @@
-"""`fp8triage scan --follow`: print each notice from fp8triage.scan.follow as it comes, then a summary."""
+"""`fp8triage scan --follow`: print each notice from fp8triage.drivers.follow as it comes, then a summary."""
 from __future__ import annotations
 
 import json
@@ -9,8 +9,8 @@ import uuid
 import click
 
 from .exitcodes import exit_code
-from ..scan.redact import redact
-from ..render.envelope import envelope
+from ..common.redact import redact
+from ..common.envelope import envelope
 from ..render.follow import notice_json, notice_text
 
 

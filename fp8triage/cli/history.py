@@ -6,7 +6,7 @@ import json
 import click
 
 from .options import handle_errors
-from ..render.envelope import envelope
+from ..common.envelope import envelope
 
 
 def db_option(f):
@@ -81,7 +81,7 @@ def record_or_warn(result, code, db_path, mode: str = "scan") -> int | None:
 
 def scaffold_from_history(sig_id, fingerprint, sig_dir, db_path, anchor: str = ""):
     """`signatures new ID --from-fingerprint FP`."""
-    from ..catalogue.scaffold import scaffold_from_fingerprint
+    from ..authoring.scaffold import scaffold_from_fingerprint
 
     if anchor:
         raise click.UsageError("--anchor and --from-fingerprint do not go together: the anchor comes from the group")

@@ -33,7 +33,7 @@ def history_import(results, db_path, fmt):
 
     rep = import_results(list(results), db_path)
     if fmt == "json":
-        from ..render.envelope import envelope
+        from ..common.envelope import envelope
 
         click.echo(json.dumps({**envelope("history-import"), "imported": rep.imported,
                                "skipped": rep.skipped, "failed": rep.failed}, indent=2, ensure_ascii=True))

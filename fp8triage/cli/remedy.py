@@ -45,7 +45,7 @@ def remedy(sig_id, fmt, show_all, fact_args, model_dir, env_files, facts_from, s
     cat = load_catalogue(signature_dirs)
     sig = cat.get(sig_id)
     if sig is None:
-        from ..catalogue.sigtools import did_you_mean
+        from ..authoring.sigtools import did_you_mean
 
         raise click.ClickException(f"no signature with id {sig_id!r}{did_you_mean(sig_id, cat.ids)}")
     chosen, _conflicts = resolve(gather(fact_args, model_dir, env_files, facts_from).all, facts_from)

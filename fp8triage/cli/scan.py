@@ -79,7 +79,7 @@ def scan(logs, fmt, output, fact_args, model_dir, env_files, facts_from, signatu
     from ..api import prepare
 
     if ray_address is not None and ray_address != "local":
-        from ..scan.rayscan import is_address
+        from ..drivers.rayscan import is_address
 
         if not is_address(ray_address):  # `--ray s3://b/p/`: the option took a log as its value
             logs, ray_address = (ray_address, *logs), "local"

@@ -15,7 +15,7 @@ SIG_DIR = click.Path(exists=True, file_okay=False, path_type=Path)
 
 
 def _load(sig_dir: Path | None):
-    from ..catalogue import sigtools
+    from ..authoring import sigtools
 
     return sigtools.load(sig_dir)
 
@@ -38,7 +38,7 @@ def signatures():
 @handle_errors
 def list_cmd(sig_dir, fmt):
     """List every signature: id, severity, priority and title."""
-    from ..catalogue import sigtools
+    from ..authoring import sigtools
 
     rows = sigtools.summary_rows(_load(sig_dir))
     if fmt == "json":
@@ -58,7 +58,7 @@ def list_cmd(sig_dir, fmt):
 def show_cmd(sig_id, sig_dir, fmt):
     """Show one signature: summary, cause, fix, conditions, remedies, known problems,
     references and an excerpt of a real sample."""
-    from ..catalogue import sigtools
+    from ..authoring import sigtools
 
     info = sigtools.show(_load(sig_dir), sig_id, sig_dir)
     if fmt == "json":
@@ -80,7 +80,7 @@ def search_cmd(text, sig_dir, limit, fmt):
 
     The catalogue is indexed once per catalogue version into a SQLite database in the cache
     directory ($FP8TRIAGE_CACHE_DIR, else $XDG_CACHE_HOME/fp8triage or ~/.cache/fp8triage)."""
-    from ..catalogue import sigtools
+    from ..authoring import sigtools
 
     rows = sigtools.search(" ".join(text), sig_dir, limit)
     if fmt == "json":
@@ -104,7 +104,7 @@ def validate_cmd(sig_dir, no_samples):
 
     Each problem names the file, the key and what to write. Also checks that every match sample
     contains one of its signature's anchors, on the lines its primary pattern matches."""
-    from ..catalogue import sigtools
+    from ..authoring import sigtools
 
     problems = sigtools.validate(sig_dir, require_samples=not no_samples)
     if problems:
@@ -130,7 +130,7 @@ def test_cmd(path, ids, no_cross, verbose):
     status likely (unless the sample's own signature outranks it by priority). A match sample
     with a pin (NAME.expect.json beside it) must also give the pinned status, evidence lines
     and condition facts; FP8TRIAGE_BLESS=1 rewrites the pins from this run (review the diff)."""
-    from ..catalogue import sigtools
+    from ..authoring import sigtools
 
     sig_dir = None
     if path is not None:
@@ -182,7 +182,7 @@ def new_cmd(sig_id, sig_dir, anchor, fingerprint=None, db_path=None):
     every scan loads after the bundled catalogue. The file starts with `draft = true`: scans do
     not use it until that line is deleted; `signatures validate DIR` lists what is still missing."""
     from .. import paths
-    from ..catalogue import sigtools
+    from ..authoring import sigtools
 
     if fingerprint:
         from .history import scaffold_from_history

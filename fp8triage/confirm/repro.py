@@ -35,7 +35,7 @@ from typing import Any, Iterable
 
 from ..model import Finding, Status
 from ..errors import TriageError
-from ..render.envelope import SCHEMA_VERSIONS
+from ..common.envelope import SCHEMA_VERSIONS
 
 SCHEMA_VERSION = SCHEMA_VERSIONS["repro"]
 VERDICTS = ("reproduced", "not-reproduced", "not-executed", "not-applicable", "skipped", "error", "timeout")

@@ -413,7 +413,7 @@ def checkpoint_facts(path: str | Path) -> CheckpointInfo:
     tensors = _read_tensors(model_dir, problems, details)
     _tensor_facts(tensors, facts, problems, details, method, cfg_block, cfg_gran, scale_fmt, has_qc=isinstance(qc, dict))
     # secrets in the path (a token in a folder name) or in config values never leave this module
-    from ..scan.redact import redact, redact_fact, redact_obj
+    from ..common.redact import redact, redact_fact, redact_obj
 
     return CheckpointInfo(Path(redact(str(model_dir))), [redact_fact(f) for f in facts], [redact(p) for p in problems],
                           redact_obj(details))

@@ -11,7 +11,7 @@ Formats recognised:
 - ``nvidia-smi-csv``: ``nvidia-smi --query-gpu=name,compute_cap,driver_version --format=csv[,noheader]``
 
 None of these collectors reports the compute capability except the CSV query; a capability
-is derived from the GPU name (``fp8triage.facts.gpus``) and says so in its source.
+is derived from the GPU name (``fp8triage.common.gpus``) and says so in its source.
 
 Two entry points:
 
@@ -29,7 +29,7 @@ from typing import Iterable
 from .vocabulary import DISPATCH_ENV_VARS, normalise_capability
 from ..model import Fact, Line
 from .probe import derive_capabilities
-from ..scan.redact import redact_env_value
+from ..common.redact import redact_env_value
 
 ORIGIN = "env-dump"
 
@@ -128,7 +128,7 @@ def parse_env_dump(text: str, source: str) -> list[Fact]:
     return facts
 
 
-def detect_formats(text: str) -> list[str]:
+def _detect_formats(text: str) -> list[str]:
     """The dump formats found in ``text``, in order of appearance."""
     return [d.format for d in find_env_dumps_in_text(text, "<text>")]
 
@@ -138,7 +138,7 @@ def find_env_dumps_in_text(text: str, source: str) -> list[EnvDump]:
     return find_env_dumps(lines)
 
 
-def env_dump_facts(lines: Iterable[Line]) -> list[Fact]:
+def _env_dump_facts(lines: Iterable[Line]) -> list[Fact]:
     """All facts of all dumps in ``lines`` (flattened ``find_env_dumps``)."""
     return [f for d in find_env_dumps(lines) for f in d.facts]
 

@@ -14,7 +14,7 @@ from typing import Callable, Iterable
 import regex
 
 from .vocabulary import DISPATCH_ENV_VARS, normalise_capability
-from .gpus import capability_for
+from ..common.gpus import capability_for
 from ..model import Fact, Line
 
 _V = r"v?(?P<v>\d+\.\d+(?:\.\d+)?(?:[.+-]?(?:rc|dev|post|a|b)\d*)*(?:\+[\w.]+)?)"
@@ -462,7 +462,7 @@ def _has_anchor(text: str, ex: Extractor) -> bool:
     return any(a in text for a in ex.anchors)
 
 
-def facts_from_lines(lines: Iterable[Line]) -> list[Fact]:
+def _facts_from_lines(lines: Iterable[Line]) -> list[Fact]:
     lf = LogFacts()
     for ln in lines:
         lf.feed(ln)

@@ -21,10 +21,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Mapping
 
-from . import gpus
+from ..common import gpus
 from .vocabulary import DISPATCH_ENV_VARS, implied_facts, normalise_capability
 from ..model import Fact
-from ..scan.redact import redact_env_value
+from ..common.redact import redact_env_value
 
 TIMEOUT_S = 5.0
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from ..model import Fact
-from ..scan.redact import redact_fact
+from ..common.redact import redact_fact
 from ..errors import TriageError
 
 

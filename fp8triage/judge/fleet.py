@@ -28,7 +28,7 @@ import re
 from datetime import datetime, timezone
 from typing import Any, Sequence
 
-from ..scan.ingest import Source
+from ..common.source import Source
 from ..model import ScanResult
 
 _SCHEME = re.compile(r"^[a-z][a-z0-9+.-]*://")

@@ -679,7 +679,7 @@ def unknown_groups(
 def unknown_of(g: Group) -> UnknownGroup:
     """The unknown-error view of a group: the headline of its first occurrence as it was written
     (redacted; the mask is for the fingerprint only), the last lines as its sample."""
-    from ..scan.redact import redact
+    from ..common.redact import redact
 
     ev = g.event
     return UnknownGroup(

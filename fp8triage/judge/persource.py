@@ -18,6 +18,7 @@ from typing import Iterable, Sequence
 from ..catalogue.loader import Catalogue
 from ..facts.vocabulary import resolve
 from ..facts.logfacts import LogFacts
+from .cascades import attach_cascades
 from .matcher import Group, claim, judge, unknown_groups
 from ..model import Fact, Finding, UnknownGroup
 from ..facts.probe import derive_capabilities
@@ -66,8 +67,6 @@ def judge_sources(
     one_machine: bool = False,
 ) -> Judged:
     """Claim, judge and collect unknown errors per source (see the module docstring)."""
-    from ..pipeline import attach_cascades  # the cascade rule lives with the stage order
-
     shared = list(shared_facts)
     by_src = split_groups(sorted(groups, key=lambda g: g.order))
     sources = list(logfacts)

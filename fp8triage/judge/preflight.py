@@ -178,7 +178,7 @@ def _no_gpu(chosen: Mapping[str, Fact], probe) -> list[str]:
 
 def _consistency(chosen: Mapping[str, Fact]) -> list[str]:
     """Facts in force that contradict each other (a GPU name and a capability from different sources)."""
-    from ..facts.gpus import capability_for
+    from ..common.gpus import capability_for
 
     gpu, cc = chosen.get("gpu"), chosen.get("capability")
     if gpu is None or cc is None:

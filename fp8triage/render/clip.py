@@ -61,3 +61,15 @@ def clip_raw(text: str, span: Any = None, limit: int = MAX_LINE_CHARS) -> tuple[
     new = part["before"] + part["match"] + part["after"]
     new_span = [len(part["before"]), len(part["before"]) + len(part["match"])] if part["match"] else None
     return new, new_span, True
+
+
+MAX_TEXT_CHARS = 4000  # any other single value from the log or a repro
+
+
+# C0/C1 controls (but tab and newline) and bidirectional overrides ("trojan source") in log text
+# become U+FFFD, one character for one, so match spans keep their offsets.
+def clip(text: Any, limit: int = MAX_TEXT_CHARS) -> str:
+    s = visible(text)
+    if len(s) <= limit:
+        return s
+    return s[:limit] + f"… ({len(s) - limit:,} more characters)"

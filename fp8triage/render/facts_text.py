@@ -10,10 +10,10 @@ import json
 import textwrap
 from typing import Any, Iterable
 
-from .. import __version__
+from ..version import __version__
 from ..facts.vocabulary import DISPATCH_ENV_VARS
 from ..model import Fact, Finding, Truth
-from .envelope import envelope
+from ..common.envelope import envelope
 
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from .chart import geometry
+
 MAX_SOURCES_TEXT = 12  # affected sources listed per finding in text (all in JSON)
 MAX_SERIES = 4  # findings drawn in the chart (the report's palette has four colours)
 
@@ -67,8 +69,6 @@ def html_view(fleet: dict[str, Any] | None) -> dict[str, Any] | None:
 
 
 def _chart(findings: list[dict[str, Any]], total: int) -> dict[str, Any] | None:
-    from .html import _chart_geometry
-
     times = sorted({p["time"] for f in findings for p in f["timeline"]})
     if len(times) < 2:
         return None
@@ -80,7 +80,7 @@ def _chart(findings: list[dict[str, Any]], total: int) -> dict[str, Any] | None:
             cur = steps.get(t, cur)
             values.append(cur)
         series.append({"label": f["id"], "values": values, "cls": f"s{k}"})
-    c = _chart_geometry("affected sources", f"of {total}, by the time each source's log was last written", series)
+    c = geometry("affected sources", f"of {total}, by the time each source's log was last written", series)
     n = len(times)
     idx = sorted({0, (n - 1) // 2, n - 1})
     # the x axis is the i-th distinct time: label the ticks with the times themselves

@@ -4,8 +4,8 @@ from __future__ import annotations
 import json
 import time
 
-from ..scan.redact import redact
-from .envelope import envelope
+from ..common.redact import redact
+from ..common.envelope import envelope
 
 
 def notice_json(n) -> str:

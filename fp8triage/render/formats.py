@@ -60,7 +60,7 @@ FORMATS: dict[str, Callable[[ScanResult, Options], str]] = {
 
 def render(result: ScanResult, fmt: str, options: Options = Options()) -> str:
     """``result`` in format ``fmt`` (a key of FORMATS), secrets masked."""
-    from ..scan.redact import redact_report
+    from ..common.redact import redact_report
 
     try:
         renderer = FORMATS[fmt]

@@ -19,7 +19,8 @@ from typing import Any, Iterable
 from urllib.parse import urlsplit
 
 from ..model import Evidence, Finding, ScanResult, Severity, Status, Truth
-from .clip import MAX_LINE_CHARS, split_span, visible  # noqa: F401 (split_span, visible: part of this module's API)
+from .chart import fmt_value, geometry  # noqa: F401 (fmt_value: part of this module's API)
+from .clip import MAX_LINE_CHARS, MAX_TEXT_CHARS, clip, split_span, visible  # noqa: F401 (split_span, visible: part of this module's API)
 from .text import evidence_label
 
 # Everything a report maps is listed here, exhaustively (tests walk every enum member).
@@ -60,7 +61,6 @@ SERIES_LABELS: dict[str, dict[str, str]] = {
     },
 }
 
-MAX_TEXT_CHARS = 4000  # any other single value from the log or a repro
 MAX_CHART_POINTS = 512
 MAX_SERIES = 6
 MAX_CHARTS = 8
@@ -76,15 +76,6 @@ ASSETS = ("report.css", "report.js")
 # ── small helpers ───────────────────────────────────────────────────────────────────────────
 
 
-# C0/C1 controls (but tab and newline) and bidirectional overrides ("trojan source") in log text
-# become U+FFFD, one character for one, so match spans keep their offsets.
-def clip(text: Any, limit: int = MAX_TEXT_CHARS) -> str:
-    s = visible(text)
-    if len(s) <= limit:
-        return s
-    return s[:limit] + f"… ({len(s) - limit:,} more characters)"
-
-
 def safe_url(url: Any) -> str | None:
     """``url`` if it is an absolute http(s) URL with a host and no whitespace or control characters."""
     if not isinstance(url, str) or not url or len(url) > 2048:
@@ -98,27 +89,6 @@ def safe_url(url: Any) -> str | None:
     if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
         return None
     return url
-
-
-def fmt_value(v: Any) -> str:
-    """A metric or fact value as short text."""
-    if v is None:
-        return "–"
-    if isinstance(v, bool):
-        return "yes" if v else "no"
-    if isinstance(v, int):
-        return str(v)
-    if isinstance(v, float):
-        if math.isnan(v) or math.isinf(v):
-            return str(v)
-        if v != 0 and (abs(v) >= 1e6 or abs(v) < 1e-3):
-            return f"{v:.3e}"
-        return f"{v:.4g}"
-    if isinstance(v, (list, tuple)):
-        return clip(", ".join(fmt_value(x) for x in v))
-    if isinstance(v, dict):
-        return clip(", ".join(f"{k}={fmt_value(x)}" for k, x in v.items()))
-    return clip(v)
 
 
 def fmt_bytes(n: Any) -> str:
@@ -232,15 +202,6 @@ def _number_lists(d: Any, path: tuple[str, ...] = (), depth: int = 0) -> Iterabl
         yield path, list(d)
 
 
-def _nice(lo: float, hi: float) -> tuple[float, float]:
-    if lo == hi:
-        pad = abs(lo) * 0.1 or 1.0
-        return lo - pad, hi + pad
-    pad = (hi - lo) * 0.08
-    # counts and other non-negative series should not get a negative axis
-    return (lo - pad if lo - pad >= 0 or lo < 0 else 0.0), hi + pad
-
-
 def metric_charts(metrics: Any, labels: dict[str, str] | None = None) -> list[dict[str, Any]]:
     """Line charts for the number lists in a metrics dict: one chart per key name (for example
     ``cosine_by_layer``), one series per place it occurs (``stack.a``, ``stack.b``, ...)."""
@@ -262,42 +223,8 @@ def metric_charts(metrics: Any, labels: dict[str, str] | None = None) -> list[di
             rest = parent[common:]
             name = labels.get(rest[-1], ".".join(rest)) if rest else (labels.get(parent[-1], ".".join(parent)) if parent else key)
             series.append({"label": name or key, "values": values, "cls": f"s{i}"})
-        charts.append(_chart_geometry(key, ".".join(parents[0][:common]) if parents else "", series))
+        charts.append(geometry(key, ".".join(parents[0][:common]) if parents else "", series))
     return charts
-
-
-def _chart_geometry(key: str, where: str, series: list[dict[str, Any]]) -> dict[str, Any]:
-    W, H, L, R, T, B = 480, 210, 56, 14, 12, 34
-    n = max(len(s["values"]) for s in series)
-    allv = [v for s in series for v in s["values"]]
-    lo, hi = _nice(min(allv), max(allv))
-    pw, ph = W - L - R, H - T - B
-
-    def x(i: int) -> float:
-        return L + (pw * i / (n - 1) if n > 1 else pw / 2)
-
-    def y(v: float) -> float:
-        return T + ph * (1 - (v - lo) / (hi - lo))
-
-    for s in series:
-        pts = [(x(i), y(v)) for i, v in enumerate(s["values"])]
-        s["points"] = " ".join(f"{px:.1f},{py:.1f}" for px, py in pts)
-        s["dots"] = [{"x": f"{px:.1f}", "y": f"{py:.1f}"} for px, py in pts] if n <= 32 else []
-        s["first"] = fmt_value(s["values"][0])
-        s["last"] = fmt_value(s["values"][-1])
-        s["text"] = ", ".join(fmt_value(v) for v in s["values"])
-    yt = [lo + (hi - lo) * f for f in (0.0, 0.25, 0.5, 0.75, 1.0)]
-    y_ticks = [{"y": f"{y(v):.1f}", "label": f"{v:.3g}"} for v in yt]
-    xs = sorted({0, (n - 1) // 2, n - 1}) if n > 1 else [0]
-    x_ticks = [{"x": f"{x(i):.1f}", "label": str(i + 1)} for i in xs]
-    axis = "layer" if "layer" in key.lower() else "index"
-    title = key.replace("_", " ")
-    return {
-        "key": key, "title": title, "where": where, "axis": axis, "series": series,
-        "w": W, "h": H, "x0": L, "x1": W - R, "y0": T, "y1": H - B,
-        "y_ticks": y_ticks, "x_ticks": x_ticks, "axis_y": f"{H - 6}",
-        "grid_x1": f"{W - R}", "label_x": f"{L - 6}",
-    }
 
 
 # ── the view: plain dicts for both templates ────────────────────────────────────────────────

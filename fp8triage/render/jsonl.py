@@ -15,7 +15,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from ..model import ScanResult
-from .envelope import envelope
+from ..common.envelope import envelope
 from .jsonout import _clip_lines
 
 

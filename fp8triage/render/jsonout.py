@@ -6,7 +6,7 @@ from typing import Any
 
 from ..model import ScanResult
 from .clip import clip_raw
-from .envelope import envelope
+from ..common.envelope import envelope
 
 
 

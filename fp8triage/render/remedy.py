@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..catalogue.conditions import FactCondition
-from .envelope import envelope
+from ..common.envelope import envelope
 
 
 def remedy_dict(sig, remedies, facts) -> dict:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .envelope import envelope
+from ..common.envelope import envelope
 
 
 def render_json(results: list[dict[str, Any]], device: str = "auto", wall_s: float | None = None) -> str:

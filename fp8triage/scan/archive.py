@@ -3,7 +3,7 @@ magic bytes, not their names. Each log member is a source of its own, named
 ``ARCHIVE:MEMBER`` (``bundle.tar.gz:pods/vllm-0/server.log``), and read as any file is (a
 ``.gz`` member is decompressed, a binary member skipped with a warning).
 
-Members are chosen as a directory's files are (``ingest.LOG_SUFFIXES``, no suffix, a rotation
+Members are chosen as a directory's files are (``common.source.LOG_SUFFIXES``, no suffix, a rotation
 number; no hidden files). Nothing is ever extracted to disk, so a member's path cannot write
 anywhere: a name with ``..``, an absolute path or control characters is only shown (made
 printable). Links, devices and other non-regular members are left out; a member larger than
@@ -44,7 +44,7 @@ def archive_kind(path: Path) -> str | None:
 def expand_archive(arg: str, path: Path) -> list | None:
     """The sources inside the archive at ``path`` (given as ``arg``), or None when it is no archive.
     An archive without a log member is one source that is skipped with the reason."""
-    from .ingest import Source
+    from ..common.source import Source
 
     kind = archive_kind(path)
     if kind is None:
@@ -67,7 +67,7 @@ def expand_archive(arg: str, path: Path) -> list | None:
 
 
 def _wanted(name: str) -> bool:
-    from .ingest import LOG_SUFFIXES
+    from ..common.source import LOG_SUFFIXES
 
     base = PurePosixPath(name).name
     if not base or base.startswith("."):

@@ -14,38 +14,13 @@ import os
 import stat
 import sys
 import zlib
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO, Iterator
 
-from ..errors import TriageError
+from ..common.source import ARCHIVE_SUFFIXES, LOG_SUFFIXES, MAX_DIR_FILES, IngestError, Source
 
 CHUNK = 2 * 1024 * 1024  # the size of a second-level cache: the span is read again (newlines, lines) while it is still there
 MAX_LINE = 1024 * 1024  # longer lines are cut to this many bytes
-
-LOG_SUFFIXES = {".log", ".txt", ".out", ".err", ".gz", ".jsonl", ".json", ".ndjson"}
-ARCHIVE_SUFFIXES = {".tar", ".tgz", ".zip"}  # support bundles in a directory (a .tar.gz ends in .gz)
-MAX_DIR_FILES = 100_000
-
-
-class IngestError(TriageError):
-    """An input cannot be used at all (missing, unreadable, not a log). One sentence."""
-
-
-@dataclass
-class Source:
-    name: str  # as the user gave it, or the file path under a given directory; "<stdin>" for "-"
-    path: Path | None  # None for stdin
-    size: int | None = None  # bytes on disk, if known
-    warnings: list[str] = field(default_factory=list)
-    bytes_read: int = 0  # decompressed bytes
-    compressed: bool = False
-    data: bytes | None = None  # in-memory content (tests, pasted text)
-    url: str | None = None  # an object in storage (s3://, gs://, file://): scan/objstore.py
-    mtime: str | None = None  # last modified (ISO 8601 UTC), when the listing gave it
-    stream: bool = False  # a named pipe or a process substitution: read once, in this process
-    member: tuple[str, str, str, int] | None = None  # (archive, member name, "tar" | "zip", offset): archive.py
-    skip: str | None = None  # why this source is not read (an archive without logs): said, not scanned
 
 
 def expand_inputs(args: list[str]) -> list[Source]:
@@ -157,7 +132,7 @@ def _open(src: Source) -> BinaryIO:
     return raw
 
 
-def read_chunks(src: Source, chunk_size: int | None = None) -> Iterator[bytes]:
+def _read_chunks(src: Source, chunk_size: int | None = None) -> Iterator[bytes]:
     """Yield newline-terminated chunks (the last may lack the newline): the spans of
     ``read_spans`` as bytes. Nothing is lost: a corrupt or truncated gzip stream yields what was
     readable and records a warning; lines longer than MAX_LINE are cut (and reported)."""

@@ -29,6 +29,8 @@ For one line, in this order:
 """
 from __future__ import annotations
 
+import copy
+from contextlib import contextmanager
 from typing import Callable
 
 from ..facts.envdump import DumpReader
@@ -36,7 +38,7 @@ from .events import Assembler
 from ..facts.logfacts import LogFacts
 from ..model import Event, Line
 from .normalise import LineFormat, normalise, strip
-from .redact import redact
+from ..common.redact import redact
 from .prefilter import ALERT, CUE, DUMP, EVIDENCE, FACT, STACK, WARN
 from ..catalogue.recognition import vocabulary
 from .selector import WRAP_WIDTH_MIN, may_be_tail
@@ -214,6 +216,76 @@ class LineFeed:
             self.evidence[w] = getattr(b, "has_evidence", False)
             if getattr(b, "provisional", False) and b.lines:
                 self._prov = (w, b, b.lines[-1].lineno)
+
+    # -- the drivers' interface: follow mode and the ranges of a parallel scan ---------------
+    def use_logfacts(self, logfacts: LogFacts) -> None:
+        """Read log facts into ``logfacts`` from now on (each source is one machine)."""
+        self.logfacts = logfacts
+
+    def skip(self, lineno: int) -> None:
+        """Line ``lineno`` was not fed (the selectors' rule: it changes nothing)."""
+        self.lineno = lineno
+
+    def peek(self, worker) -> Event | None:
+        """``worker``'s open event as it would be completed now, left open (follow mode)."""
+        return self.asm.peek(worker)
+
+    @contextmanager
+    def warming(self):
+        """Lines fed inside are read only to rebuild the open events and dump (the bytes before
+        a parallel range): nothing is reported, and the dump lines read are the range before's."""
+        self.quiet = True
+        try:
+            yield self
+        finally:
+            self.quiet = False
+            self.dumps.forget_read()
+
+    def resume_dump(self, block) -> None:
+        """Continue the dump the range before left open (``handover``)."""
+        self.dumps.resume(block)
+
+    def start_range(self) -> tuple:
+        """A parallel range starts here: forget which workers were fed; returns ``boundary()``."""
+        self.workers_fed = {}
+        return self.boundary()
+
+    def boundary(self, shift: int = 0) -> tuple:
+        """What must agree where two ranges meet: the open events and the open dump (line
+        numbers shifted by ``shift``)."""
+        builders = sorted((str(w), b.lines[0].lineno - shift, len(b.lines), b.dropped, b.state, b.kind.value)
+                          for w, b in self.asm.open.items() if b.lines)
+        blk = self.dumps.block
+        dump = (blk.lines[0][0] - shift, len(blk.lines)) if blk is not None and blk.lines else None
+        return tuple(builders), dump
+
+    def open_dump(self):
+        """A copy of the open environment dump (None if none is open)."""
+        blk = self.dumps.block
+        return copy.deepcopy(blk) if blk is not None else None
+
+    def hand_over(self) -> dict:
+        """Give up the open events, unclosed: the range after (or the parent) finishes them."""
+        builders = dict(self.asm.open)
+        self.asm.open.clear()
+        return builders
+
+    def close_handed(self, worker, builder, lineno: int) -> None:
+        """Complete an event handed over by the range before at line ``lineno``, where the
+        sequential scan completes it (``emit`` receives it)."""
+        asm = Assembler(self.emit)
+        asm.open[worker] = builder
+        self.evidence[worker] = getattr(builder, "has_evidence", False)
+        self.lineno = lineno
+        asm.close_worker(worker)
+
+    def finish_handed(self, builders: dict, nlines: int) -> None:
+        """The end of a split file of ``nlines`` lines: close the events the last range handed
+        over, in the sequential order."""
+        self.asm = Assembler(self.emit)
+        self.adopt(builders)
+        self.lineno = 1 << 62
+        self.asm.finish(nlines)
 
     def had_evidence(self, worker) -> bool:
         """Did a line of the event just completed for ``worker`` have an EVIDENCE hit?"""

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import regex
 
 from ..model import Line
-from .redact import redact
+from ..common.redact import redact
 
 ANSI = regex.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
 # other C0 control characters (except tab) would let log text drive the terminal; show them as �

@@ -1,7 +1,7 @@
 """Logs in object storage and other fsspec file systems: ``s3://``, ``gs://``, ``file://``, ...
 
 A URL names one object or a prefix; a prefix is listed recursively and every object that
-looks like a log (the suffixes of ``ingest.LOG_SUFFIXES``, none, or ``.1``) becomes one
+looks like a log (the suffixes of ``common.source.LOG_SUFFIXES``, none, or ``.1``) becomes one
 source, named by its full URL. Objects are streamed like local files (gzip detected by its
 magic bytes) and can be read in byte ranges (``Ray`` tasks). fsspec and the file system's
 own package (s3fs for S3, gcsfs for GCS) come with ``pip install 'fp8triage[fleet]'``.
@@ -20,7 +20,7 @@ from datetime import datetime, timezone
 from pathlib import PurePosixPath
 from typing import Any, BinaryIO
 
-from .ingest import LOG_SUFFIXES, MAX_DIR_FILES, IngestError, Source
+from ..common.source import LOG_SUFFIXES, MAX_DIR_FILES, IngestError, Source
 
 URL = re.compile(r"^(?P<scheme>[a-z][a-z0-9+.-]*)://")
 BLOCK = 8 * 1024 * 1024  # read-ahead per request (the scan reads 2 MiB at a time from it)

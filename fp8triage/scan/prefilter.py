@@ -11,7 +11,7 @@ of the bits of every expression found in it:
 * **STACK**: a serving stack's marker ("vLLM", "sglang/"): read for the ``stack`` fact until
   the stack that ranks first (vLLM) has been named, then skipped undecoded;
 * **WARN**: the logger level word ``WARNING`` and the ``warnings`` module's categories
-  (``UserWarning``, ``Warning:``; ``pipeline.WARNING_WORDS``): such a record starts an event only when a
+  (``UserWarning``, ``Warning:``; ``scanner.WARNING_WORDS``): such a record starts an event only when a
   signature can claim it, which its own line shows, or its terminal-wrapped tail
   (``fp8triage.linefeed``), so a server that warns a lot costs a test per warning;
 * **DUMP**: the header of an environment dump (``collect_env``, ``nvidia-smi``, ...);

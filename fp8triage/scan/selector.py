@@ -28,9 +28,27 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
+from typing import TYPE_CHECKING, Protocol
 
 from .literal import find as find_literal
 from .prefilter import FACT, STACK, WARN, Prefilter
+
+if TYPE_CHECKING:
+    from ..model import Line
+
+
+class Sink(Protocol):
+    """What a selector reads and calls: ``linefeed.LineFeed`` (the tests use a recording stand-in)."""
+
+    open: dict  # worker -> its open event
+    dump_open: bool
+    last_fed: tuple[int, int]  # (line number, length in bytes) of the line fed last
+    stack_settled: bool  # lines that only name a serving stack change nothing any more
+    awaiting_tail: bool  # a provisional warning waits for the next line
+
+    def expires_at(self, worker) -> int | None: ...
+    def feed(self, raw: bytes, lineno: int, bits: int) -> Line: ...
+    def feed_facts(self, raw: bytes, lineno: int, bits: int) -> None: ...
 
 FACTS_ONLY = FACT | STACK  # a line with only these bits can give facts and nothing else
 
@@ -38,7 +56,7 @@ NEAR = 32 * 1024  # an open event's next candidate line is looked for this far f
 WRAP_WIDTH_MIN = 60  # terminals wrap lines at 80 columns or more: a shorter line has no wrapped tail
 
 
-def every_line(pf: Prefilter, feed, buf: bytes, start: int, end: int, lineno: int) -> int:
+def every_line(pf: Prefilter, feed: Sink, buf: bytes, start: int, end: int, lineno: int) -> int:
     """Feed every line of buf[start:end] with its bits."""
     pos = start
     classify = pf.classify
@@ -53,7 +71,7 @@ def every_line(pf: Prefilter, feed, buf: bytes, start: int, end: int, lineno: in
     return lineno
 
 
-def prefiltered(pf: Prefilter, feed, buf: bytes, start: int, end: int, lineno: int, *,
+def prefiltered(pf: Prefilter, feed: Sink, buf: bytes, start: int, end: int, lineno: int, *,
                 jsonl: bool = False) -> int:
     """Feed the lines of buf[start:end] that can change anything. ``jsonl``: JSON-wrapped
     lines, read as wrapped tails or as a worker-less event's next line by their message only
@@ -69,12 +87,12 @@ def prefiltered(pf: Prefilter, feed, buf: bytes, start: int, end: int, lineno: i
     cand: dict = {}  # worker -> offset of its next candidate line in this span
     # offset of the line after the one fed last, when that one was long: its next line may be
     # its wrapped tail (also across spans: the line fed last may end the span before)
-    last_no, last_len = getattr(feed, "last_fed", (0, 0))
+    last_no, last_len = feed.last_fed
     after_fed = start if last_no == lineno - 1 and last_len >= WRAP_WIDTH_MIN else -1
-    settled = (lambda: feed.stack_settled) if hasattr(feed, "stack_settled") else (lambda: False)
-    tail = (lambda: feed.awaiting_tail) if hasattr(feed, "awaiting_tail") else (lambda: False)
-    expires_at = feed.expires_at if hasattr(feed, "expires_at") else (lambda _w: None)
-    facts_only = getattr(feed, "feed_facts", None)
+    settled = lambda: feed.stack_settled  # noqa: E731
+    tail = lambda: feed.awaiting_tail  # noqa: E731
+    expires_at = feed.expires_at
+    facts_only = feed.feed_facts
     index = LineIndex(buf, start, n, lineno)  # line numbers at jumps, expiry lines; each byte counted once
     while pos < n:
         open_ = feed.open
@@ -131,7 +149,7 @@ def prefiltered(pf: Prefilter, feed, buf: bytes, start: int, end: int, lineno: i
                 pos = n if nl < 0 else nl + 1
                 lineno += 1
                 continue
-            if (facts_only is not None and bits and not bits & ~FACTS_ONLY and pos != after_fed
+            if (bits and not bits & ~FACTS_ONLY and pos != after_fed
                     and not any(cand.get(w) == pos for w in open_)):
                 # it only carries facts, and no open event's worker may have written it: facts
                 # and nothing else (not decoded twice, not given to the assembler)

@@ -267,7 +267,7 @@ def record_run(result, exit_code: int, *, path: str | os.PathLike | None = None,
 
 def _group_rows(result) -> list[dict[str, Any]]:
     """One row per fingerprint seen in this run: the findings' and the unknown groups'."""
-    from ..scan.fingerprint import mask
+    from ..common.masks import mask
 
     rows: dict[str, dict[str, Any]] = {}
     for f in list(result.findings) + list(result.ruled_out):
@@ -303,7 +303,7 @@ def _group_rows(result) -> list[dict[str, Any]]:
 
 def _write(conn: sqlite3.Connection, result, exit_code: int, mode: str, when: str | None = None) -> int:
     """Insert one run (``when``: its time, else now) in one transaction; returns its id."""
-    from ..scan.redact import redact
+    from ..common.redact import redact
 
     meta = result.meta
     now = when or _now()
@@ -478,7 +478,7 @@ def find_group(fingerprint: str, path: str | os.PathLike | None = None) -> dict[
     return row
 
 
-def table_counts(path: str | os.PathLike | None = None) -> dict[str, int]:
+def _table_counts(path: str | os.PathLike | None = None) -> dict[str, int]:
     """Row counts per table (tests, `history --format json`)."""
     conn = connect(path, create=False)
     try:

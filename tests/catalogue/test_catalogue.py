@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from fp8triage.catalogue import sigtools
+from fp8triage.authoring import sigtools
 from fp8triage.catalogue.conditions import FactCondition
 from fp8triage.catalogue.loader import CatalogueError, load_catalogue
 from fp8triage.cli import cli
@@ -377,6 +377,21 @@ def test_search_by_gpu_name_finds_signatures_of_its_capability(tmp_path, monkeyp
     assert "deepgemm-unknown-sf-transformation" not in hopper  # its capability condition excludes SM90
     rows = sigtools.search("5090")
     assert not any("5060" in r["snippet"] for r in rows)  # the added search words are not shown as a snippet
+
+
+@pytest.mark.parametrize("gpu, cc", [("A16", "8.6"), ("V100", "7.0"), ("RTX 3060", "8.6"), ("L20", "8.9")])
+def test_search_and_log_facts_share_one_gpu_table(tmp_path, monkeypatch, gpu, cc):
+    """A GPU the log facts know (an A16 is SM86: no FP8 hardware) finds the signatures of its
+    capability in a search too; the search had a table of its own that lacked these."""
+    from fp8triage.common.gpus import capability_for
+
+    monkeypatch.setenv("FP8TRIAGE_CACHE_DIR", str(tmp_path))
+    assert capability_for(f"NVIDIA {gpu}")[0] == cc
+    ids = [r["id"] for r in sigtools.search(gpu)]
+    if gpu == "L20":  # SM89: FP8 hardware, so not the pre-Ada signature
+        assert "fp8-unsupported-capability" not in ids
+    else:
+        assert "fp8-unsupported-capability" in ids, (gpu, ids)
 
 
 def test_show_numbers_remedies_in_order_not_by_rank():

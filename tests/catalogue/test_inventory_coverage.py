@@ -19,7 +19,7 @@ from packaging.version import InvalidVersion, Version
 
 from fp8triage.catalogue.loader import load_catalogue
 from fp8triage.model import Status
-from fp8triage.pipeline import scan_text
+from fp8triage.drivers.batch import scan_text
 
 ROOT = Path(__file__).resolve().parents[2]
 INVENTORY = ROOT / "signatures" / "messages"
@@ -241,6 +241,7 @@ def coverage_table(cat) -> str:
                       *vrows, "", END])
 
 
+@pytest.mark.slow  # 16 s: every inventory message of every library scanned again (make test runs it)
 def test_docs_report_current_coverage(cat):
     text = DOC.read_text(encoding="utf-8")
     assert BEGIN in text and END in text, f"{DOC} lacks the coverage markers"

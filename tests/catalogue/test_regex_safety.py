@@ -19,7 +19,7 @@ from fp8triage.judge import matcher
 from fp8triage.catalogue import regexsafety
 from fp8triage.catalogue.loader import load_catalogue
 from fp8triage.cli import cli
-from fp8triage.pipeline import scan_paths
+from fp8triage.drivers.batch import scan_paths
 
 CATASTROPHIC = r"(\w+\s?)+$"  # nested quantifiers that can split a word run in exponentially many ways
 
@@ -106,7 +106,7 @@ def test_bundled_patterns_pass_the_stress_check(catalogue):
     bad = []
     n = 0
     for sig in catalogue.signatures:
-        samples = regexsafety.match_samples(sig)
+        samples = regexsafety._match_samples(sig)
         for p in sig.patterns:
             if p.compiled is None:  # a tokens pattern: substring tests only
                 continue
@@ -161,7 +161,7 @@ def test_matcher_passes_a_timeout_to_every_search(monkeypatch, catalogue):
                 object.__setattr__(p, "_compiled", Spy(p.compiled))
     try:
         log = (Path(__file__).resolve().parents[2] / "examples" / "vllm-rtx5090-unknown-sf.log").read_text()
-        from fp8triage.pipeline import scan_text
+        from fp8triage.drivers.batch import scan_text
 
         scan_text(log, catalogue=catalogue)
     finally:

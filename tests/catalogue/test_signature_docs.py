@@ -1,13 +1,13 @@
 """docs/signatures.md is generated from the signature files and must not go stale."""
 from __future__ import annotations
 
-from fp8triage.catalogue import sigtools
+from fp8triage.authoring import sigtools
 
 
 def test_docs_match_signature_files(catalogue, root):
     committed = (root / "docs" / "signatures.md").read_text(encoding="utf-8")
     assert committed == sigtools.render_docs(catalogue), (
-        "docs/signatures.md is stale: run  python -m fp8triage.catalogue.sigtools --write-docs"
+        "docs/signatures.md is stale: run  python -m fp8triage.authoring.sigtools --write-docs"
     )
 
 

@@ -73,7 +73,7 @@ def test_repro_bad_timeout_is_one_sentence():
 
 
 def test_a_library_user_catches_the_base_class(tmp_path):
-    from fp8triage.pipeline import scan_paths
+    from fp8triage.drivers.batch import scan_paths
 
     try:
         scan_paths([str(tmp_path / "missing.log")])

@@ -57,13 +57,13 @@ def _small_log(tmp_path: Path) -> Path:
 def test_help_imports_nothing_heavy(tmp_path):
     mods = _modules_after(["--help"], tmp_path)
     assert not _heavy(mods)
-    assert "fp8triage.pipeline" not in mods and "hyperscan" not in mods and "regex" not in mods
+    assert "fp8triage.scan.scanner" not in mods and "hyperscan" not in mods and "regex" not in mods
 
 
 def test_small_scan_imports_nothing_heavy(tmp_path):
     log = _small_log(tmp_path)
     mods = _modules_after(["scan", str(log), "--no-history", "--format", "json"], tmp_path)
-    assert "fp8triage.pipeline" in mods
+    assert "fp8triage.scan.scanner" in mods
     assert not _heavy(mods), _heavy(mods)
     assert "hyperscan" not in mods  # a small input is searched with `re`; Hyperscan is loaded only for bigger ones
 

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 import fp8triage
 from fp8triage.cli import cli
 from fp8triage.errors import TriageError
-from fp8triage.render.envelope import SCHEMA_VERSIONS
+from fp8triage.common.envelope import SCHEMA_VERSIONS
 from fp8triage.render.formats import FORMATS, Options, render
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -109,3 +109,38 @@ def test_no_module_defines_its_own_schema_version():
     offenders = [str(p.relative_to(pkg)) for p in pkg.rglob("*.py") if p.name != "envelope.py"
                  and (re.search(r'"schema_version":\s*"', p.read_text()) or re.search(r'^\w*SCHEMA_VERSION\s*=\s*"', p.read_text(), re.M))]
     assert offenders == []
+
+
+def test_check_is_the_preflight_that_the_command_prints():
+    """`fp8triage.check` judges facts alone, as `fp8triage check` does, and the command prints the
+    same risks (an A100 has no FP8 hardware: the pre-Ada risk)."""
+    import json
+
+    from click.testing import CliRunner
+
+    import fp8triage
+    from fp8triage.cli import cli
+
+    facts = ["gpu=NVIDIA A100-SXM4-80GB", "quant_method=fp8"]
+    result = fp8triage.check(facts=facts, probe=False)
+    ids = [r.id for r in result.risks]
+    assert "preflight-pre-ada-fp8-dequantized" in ids
+    args = ["check", "--no-probe", "--format", "json"] + [a for f in facts for a in ("--fact", f)]
+    out = CliRunner().invoke(cli, args)
+    assert out.exit_code in (0, 3), out.output
+    shown = {r["id"] for r in json.loads(out.output)["findings"] if r["status"] != "ruled-out"}
+    assert shown == {r.id for r in result.risks if r.status.value != "ruled-out"}
+
+
+def test_the_public_names_are_listed_and_exist():
+    import fp8triage
+    from fp8triage import api
+
+    assert set(fp8triage.__all__) == {"__version__", "triage", "check"}
+    for name in fp8triage.__all__:
+        assert getattr(fp8triage, name) is not None
+    for name in api.__all__:
+        assert hasattr(api, name)
+    doc = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
+    for name in api.__all__:
+        assert name in doc, f"docs/api.md does not name {name}"

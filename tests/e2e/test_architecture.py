@@ -1,7 +1,9 @@
 """docs/architecture.md has one paragraph per sub-package that names every module in it, and names
-no module that is gone; the stage packages do not import the command line."""
+no module that is gone; the stage packages do not import the command line; imports run one way,
+down the package order (``LAYERS``, which docs/architecture.md draws), and no import closes a circle."""
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
@@ -70,3 +72,161 @@ def test_the_tests_mirror_the_package():
     assert folders - others <= stages, f"test folders with no fp8triage sub-package: {sorted(folders - others - stages)}"
     for folder in folders - others:
         assert list((tests / folder).glob("test_*.py")), f"tests/{folder}/ holds no tests"
+
+
+# -- the package order: imports run down it ---------------------------------------------------------
+
+# The packages and top-level modules of fp8triage/, lowest first. A module may import from its own
+# package and from any name of a lower line, never from its own line or a higher one. The same order
+# is drawn in docs/architecture.md ("Layers"), which ``test_the_doc_draws_the_package_order`` checks.
+LAYERS: list[tuple[str, ...]] = [
+    ("version", "errors", "paths"),
+    ("model",),
+    ("common",),
+    ("facts",),
+    ("catalogue",),
+    ("judge",),
+    ("scan",),
+    ("store",),
+    ("confirm",),
+    ("render",),
+    ("drivers",),
+    ("api",),
+    ("authoring",),
+    ("cli",),
+    ("__main__", "__init__"),
+]
+RANK = {name: i for i, line in enumerate(LAYERS) for name in line}
+
+
+def _modules() -> dict[str, Path]:
+    out = {}
+    for p in PKG.rglob("*.py"):
+        parts = list(p.relative_to(ROOT).with_suffix("").parts)
+        if parts[-1] == "__init__" and len(parts) > 2:
+            parts = parts[:-1]
+        out[".".join(parts)] = p
+    return out
+
+
+def _imports() -> list[tuple[str, str, int]]:
+    """(importer, imported module, line) for every fp8triage import, at module level or inside a
+    function; ``from pkg import name`` counts as an import of ``pkg.name`` when that is a module."""
+    mods = _modules()
+    edges = []
+    for mod, path in mods.items():
+        is_pkg = path.name == "__init__.py"
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                if node.level:
+                    base = mod.split(".")[:-1] if mod.endswith(".__init__") or not is_pkg else mod.split(".")
+                    base = base[: len(base) - (node.level - 1)]
+                    target = ".".join(base + ([node.module] if node.module else []))
+                elif node.module and node.module.split(".")[0] == "fp8triage":
+                    target = node.module
+                else:
+                    continue
+                edges += [(mod, f"{target}.{a.name}" if f"{target}.{a.name}" in mods else target, node.lineno)
+                          for a in node.names]
+            elif isinstance(node, ast.Import):
+                edges += [(mod, a.name, node.lineno) for a in node.names if a.name.split(".")[0] == "fp8triage"]
+    return [(a, b, n) for a, b, n in edges if a != b]
+
+
+def _part(mod: str) -> str:
+    """The entry of ``LAYERS`` a module belongs to (its package, or the top-level module)."""
+    parts = mod.split(".")
+    return parts[1] if len(parts) > 1 else "__init__"
+
+
+def test_every_package_has_a_place_in_the_order():
+    names = {_part(m) for m in _modules()}
+    assert names == set(RANK), f"not in LAYERS: {sorted(names - set(RANK))}; gone: {sorted(set(RANK) - names)}"
+
+
+def test_imports_run_down_the_package_order():
+    upward = []
+    for a, b, line in _imports():
+        pa, pb = _part(a), _part(b)
+        if pa != pb and RANK[pb] >= RANK[pa]:
+            upward.append(f"{a}:{line} imports {b} ({pb} is not below {pa})")
+    assert upward == [], "imports that do not run down the package order:\n" + "\n".join(upward)
+
+
+def test_no_import_closes_a_circle():
+    """Between modules too (inside a package, and through imports placed inside functions)."""
+    graph: dict[str, set[str]] = {}
+    for a, b, _line in _imports():
+        graph.setdefault(a, set()).add(b)
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    circles = []
+
+    def visit(v: str) -> None:  # Tarjan's strongly connected components
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in graph.get(v, ()):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                circles.append(sorted(comp))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    assert circles == [], f"import circles: {circles}"
+
+
+def test_the_layering_test_sees_an_upward_import_and_a_circle(tmp_path, monkeypatch):
+    """The checks above find what they look for: a stage that imports a driver, two modules that
+    import each other."""
+    pkg = tmp_path / "fp8triage"
+    for d in ("scan", "drivers"):
+        (pkg / d).mkdir(parents=True)
+        (pkg / d / "__init__.py").write_text("")
+    (pkg / "__init__.py").write_text("")
+    (pkg / "scan" / "a.py").write_text("def f():\n    from ..drivers import batch\n    from . import b\n")
+    (pkg / "scan" / "b.py").write_text("from .a import f\n")
+    (pkg / "drivers" / "batch.py").write_text("from ..scan.a import f\n")
+    monkeypatch.setitem(globals(), "ROOT", tmp_path)
+    monkeypatch.setitem(globals(), "PKG", pkg)
+    edges = {(a, b) for a, b, _ in _imports()}
+    assert ("fp8triage.scan.a", "fp8triage.drivers.batch") in edges  # inside a function
+    assert ("fp8triage.scan.b", "fp8triage.scan.a") in edges
+    assert ("fp8triage.scan.a", "fp8triage.scan.b") in edges
+    try:
+        test_imports_run_down_the_package_order()
+    except AssertionError as e:
+        assert "fp8triage.scan.a:2 imports fp8triage.drivers.batch" in str(e)
+    else:
+        raise AssertionError("the upward import was not found")
+    try:
+        test_no_import_closes_a_circle()
+    except AssertionError as e:
+        assert "fp8triage.scan.a" in str(e) and "fp8triage.scan.b" in str(e)
+    else:
+        raise AssertionError("the circle was not found")
+
+
+def test_the_doc_draws_the_package_order():
+    """docs/architecture.md's "Layers" block draws LAYERS top to bottom: one line each, packages as
+    ``name/``, modules as ``name.py``."""
+    text = DOC.read_text(encoding="utf-8")
+    m = re.search(r"^## Layers\n.*?```\n(.*?)```", text, re.S | re.M)
+    assert m, "docs/architecture.md has no Layers block"
+    drawn = [tuple(w.removesuffix("/").removesuffix(".py") for w in line.split()) for line in m.group(1).splitlines() if line.strip()]
+    assert drawn == list(reversed(LAYERS))

@@ -62,7 +62,7 @@ def without_messages(catalogue):
 
 
 def judge(corpus: Path, catalogue) -> list[dict]:
-    from fp8triage.pipeline import scan_text
+    from fp8triage.drivers.batch import scan_text
 
     table = label_table(corpus)
     rows = []

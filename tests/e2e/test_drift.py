@@ -7,7 +7,7 @@ import sys
 import pytest
 
 import drift
-from fp8triage.catalogue import sigtools
+from fp8triage.authoring import sigtools
 
 SAMPLES = sigtools.find_samples()
 CUT_FLOOR = 0.75  # share of match samples whose signature survives the last line cut at 60 %

@@ -24,13 +24,15 @@ from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from fp8triage.scan import events as E
-from fp8triage.scan.fingerprint import fingerprint, mask
-from fp8triage.scan.ingest import MAX_LINE, Source, read_chunks
+from fp8triage.common.masks import mask
+from fp8triage.scan.fingerprint import fingerprint
+from fp8triage.common.source import Source
+from fp8triage.scan.ingest import MAX_LINE, _read_chunks
 from fp8triage.judge.matcher import Group, claim
 from fp8triage.model import EventKind, Line
 from fp8triage.scan.normalise import LineFormat, decode, detect_format, normalise
 from fp8triage.catalogue.loader import load_catalogue
-from fp8triage.pipeline import scan_text as _scan_text
+from fp8triage.drivers.batch import scan_text as _scan_text
 from fp8triage.render.jsonout import render_json
 from fp8triage.scan.binary import HEAD, binary_kind
 from fp8triage.render.text import render_text
@@ -110,7 +112,7 @@ log_bytes = st.lists(log_lines, max_size=60).map(lambda ls: b"\n".join(ls))
 # -- ingest ----------------------------------------------------------------------------------------
 
 def chunks_of(data: bytes, chunk_size: int) -> list[bytes]:
-    return list(read_chunks(Source("<t>", None, len(data), data=data), chunk_size))
+    return list(_read_chunks(Source("<t>", None, len(data), data=data), chunk_size))
 
 
 @FUZZ
@@ -134,7 +136,7 @@ def test_overlong_lines_are_cut_and_reported(n_lines, extra, newline):
     long_len = MAX_LINE + chunk + extra
     data = b"before\n" * n_lines + b"x" * long_len + (b"\nafter\n" if newline else b"")
     src = Source("<t>", None, len(data), data=data)
-    chunks = list(read_chunks(src, chunk))
+    chunks = list(_read_chunks(src, chunk))
     lines = b"".join(chunks).split(b"\n")
     assert max(len(ln) for ln in lines) <= MAX_LINE + chunk
     assert lines[:n_lines] == [b"before"] * n_lines

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 
-from fp8triage.catalogue import sigtools
+from fp8triage.authoring import sigtools
 from fp8triage.cli import cli
 
 SAMPLES = sigtools.find_samples()

@@ -60,7 +60,8 @@ def _runs(db: Path) -> int:
 def test_one_cache_folder_honours_fp8triage_cache_dir(tmp_path, monkeypatch):
     """The search index and the schema-validation markers share one cache folder (paths.cache_dir)."""
     from fp8triage import paths
-    from fp8triage.catalogue import loader, sigtools
+    from fp8triage.authoring import sigtools
+    from fp8triage.catalogue import loader
 
     monkeypatch.setenv("FP8TRIAGE_CACHE_DIR", str(tmp_path / "c"))
     assert paths.cache_dir() == tmp_path / "c"

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from fp8triage.facts.envdump import ENV_DUMP_ANCHORS, detect_formats, env_dump_facts, find_env_dumps, parse_env_dump
+from fp8triage.facts.envdump import ENV_DUMP_ANCHORS, _detect_formats, _env_dump_facts, find_env_dumps, parse_env_dump
 from fp8triage.model import Line
 
 FIX = Path(__file__).parents[1] / "fixtures" / "envdumps"
@@ -40,7 +40,7 @@ def test_torch_collect_env_real_h200():
     }
     assert d["torch"][1] == "torch-collect-env-h200.txt:3 (torch collect_env)"
     assert "derived" in d["capability"][1] and "Hopper" in d["capability"][1]
-    assert detect_formats((FIX / "torch-collect-env-h200.txt").read_text()) == ["torch-collect-env"]
+    assert _detect_formats((FIX / "torch-collect-env-h200.txt").read_text()) == ["torch-collect-env"]
 
 
 def test_transformers_env_real_h200():
@@ -103,7 +103,7 @@ def test_nvidia_smi_query_csv_other_columns():
 def test_vllm_collect_env_current_layout():
     d = facts_of("vllm-collect-env-b200.txt")
     v = values(d)
-    assert detect_formats((FIX / "vllm-collect-env-b200.txt").read_text()) == ["vllm-collect-env"]
+    assert _detect_formats((FIX / "vllm-collect-env-b200.txt").read_text()) == ["vllm-collect-env"]
     assert v["vllm"] == "0.26.1"
     assert v["torch"] == "2.10.0+cu130" and v["transformers"] == "5.12.1"
     assert v["deep_gemm"] == "2.5.0" and v["flashinfer"] == "0.6.8.post1" and v["triton"] == "3.5.1"
@@ -148,7 +148,7 @@ def test_dumps_embedded_in_a_log():
     f = {x.name: x for x in torch_d.facts}
     assert f["torch"].source == "server.log:4 (torch collect_env)"
     assert all(x.origin == "env-dump" for d in dumps for x in d.facts)
-    assert len(env_dump_facts(lines)) == sum(len(d.facts) for d in dumps)
+    assert len(_env_dump_facts(lines)) == sum(len(d.facts) for d in dumps)
 
 
 def test_logger_record_ends_an_embedded_dump():

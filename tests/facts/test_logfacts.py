@@ -3,13 +3,13 @@ from __future__ import annotations
 
 import pytest
 
-from fp8triage.facts.logfacts import facts_from_lines
+from fp8triage.facts.logfacts import _facts_from_lines
 from fp8triage.model import Line
 
 
 def facts(*texts):
     out = {}
-    for f in facts_from_lines(Line("server.log", i, t) for i, t in enumerate(texts, 1)):
+    for f in _facts_from_lines(Line("server.log", i, t) for i, t in enumerate(texts, 1)):
         out.setdefault(f.name, (f.value, f.source))
     return out
 
@@ -63,7 +63,7 @@ def test_stack_prefers_the_server_over_libraries():
 
 
 def test_env_dump_pasted_into_a_log_gives_env_dump_facts(root):
-    from fp8triage.pipeline import scan_text
+    from fp8triage.drivers.batch import scan_text
 
     dump = (root / "tests" / "fixtures" / "envdumps" / "torch-collect-env-h200.txt").read_text()
     log = "user: here is my env\n" + dump + "RuntimeError: Assertion error (csrc/apis/layout.hpp:60): Unknown SF transformation\n"
@@ -85,10 +85,10 @@ def test_env_dump_pasted_into_a_log_gives_env_dump_facts(root):
     ("This model needs a newer GPU; consider an NVIDIA H100 instead", ("gpu", "NVIDIA H100")),
 ])
 def test_advice_text_gives_no_facts(text, absent):
-    from fp8triage.facts.logfacts import facts_from_lines
+    from fp8triage.facts.logfacts import _facts_from_lines
     from fp8triage.model import Line
 
-    got = {(f.name, f.value) for f in facts_from_lines([Line("s.log", 1, text)])}
+    got = {(f.name, f.value) for f in _facts_from_lines([Line("s.log", 1, text)])}
     assert absent not in got, got
 
 
@@ -98,10 +98,10 @@ def test_advice_text_gives_no_facts(text, absent):
     ("GPU 0: NVIDIA H200 (UUID: GPU-1234)", ("gpu", "NVIDIA H200")),
 ])
 def test_statements_still_give_facts(text, present):
-    from fp8triage.facts.logfacts import facts_from_lines
+    from fp8triage.facts.logfacts import _facts_from_lines
     from fp8triage.model import Line
 
-    assert present in {(f.name, f.value) for f in facts_from_lines([Line("s.log", 1, text)])}
+    assert present in {(f.name, f.value) for f in _facts_from_lines([Line("s.log", 1, text)])}
 
 
 # every product name the GPU table knows, as logs print it
@@ -118,7 +118,7 @@ KNOWN_GPUS = ["NVIDIA GB10", "DGX Spark", "NVIDIA RTX PRO 6000 Blackwell Server 
 @pytest.fixture(scope="module")
 def prefilter():
     from fp8triage.catalogue.loader import load_catalogue
-    from fp8triage.pipeline import make_prefilter
+    from fp8triage.scan.scanner import make_prefilter
 
     return make_prefilter(load_catalogue())
 
@@ -139,7 +139,7 @@ def _fact_line(pf, text):
 
 @pytest.mark.parametrize("name", KNOWN_GPUS)
 def test_every_known_gpu_name_is_read_where_logs_print_it(prefilter, name):
-    from fp8triage.facts.gpus import capability_for
+    from fp8triage.common.gpus import capability_for
 
     assert capability_for(name) is not None, name
     texts = [f"GPU 0: {name}"]
@@ -181,7 +181,7 @@ def test_vllm_011_start_up_names_one_model_and_no_quantization_method(tmp_path):
 
     from fp8triage.cli import cli
 
-    got = [f for f in facts_from_lines(Line("server.log", i, t) for i, t in enumerate(VLLM_011, 1))]
+    got = [f for f in _facts_from_lines(Line("server.log", i, t) for i, t in enumerate(VLLM_011, 1))]
     assert [f.value for f in got if f.name == "model"] == ["Qwen/Qwen3-8B"]
     assert not [f for f in got if f.name == "quantization"]
     log = tmp_path / "vllm.log"

@@ -103,7 +103,7 @@ def test_run_command_missing_and_timeout():
 
 
 def test_env_values_are_redacted_by_the_one_secret_name_list(monkeypatch):
-    from fp8triage.scan.redact import MASK, redact_env_value
+    from fp8triage.common.redact import MASK, redact_env_value
 
     assert redact_env_value("HF_TOKEN", "hf_abc") == MASK
     assert redact_env_value("OPENAI_API_KEY", "sk-1") == MASK

@@ -91,7 +91,7 @@ def ray_address(s3):
         wait_port(port)
         import ray
 
-        from fp8triage.scan.rayscan import connect
+        from fp8triage.drivers.rayscan import connect
 
         connect(address)
         yield address

@@ -6,7 +6,7 @@ import time
 
 from .fleetkit import BUCKET, cli, free_port
 
-from fp8triage.pipeline import scan_paths
+from fp8triage.drivers.batch import scan_paths
 
 
 def _strip(doc: dict) -> dict:
@@ -120,7 +120,7 @@ def test_file_url_and_no_log_objects(tmp_path):
 
 def test_jobs_scan_objects_in_worker_processes_with_the_same_result(s3, monkeypatch):
     from fp8triage.render.jsonout import result_dict
-    from fp8triage.scan import parallel
+    from fp8triage.drivers import parallel
     from fp8triage.scan.ingest import expand_inputs
 
     monkeypatch.setattr(parallel, "PARALLEL_MIN", 0)  # the fleet is small: scan it in 2 processes anyway

@@ -14,8 +14,8 @@ import pytest
 from .fleetkit import BUCKET, HEAD, ROOT, cli, free_port, session_of
 
 from fp8triage.catalogue.loader import load_catalogue
-from fp8triage.scan.rayscan import FleetError, scan_paths_ray
-from fp8triage.pipeline import scan_paths
+from fp8triage.drivers.rayscan import FleetError, scan_paths_ray
+from fp8triage.drivers.batch import scan_paths
 from fp8triage.render.jsonout import result_dict
 
 pytestmark = pytest.mark.slow

@@ -8,7 +8,7 @@ from click.testing import CliRunner
 
 from fp8triage.cli import cli
 from fp8triage.model import Fact
-from fp8triage.pipeline import scan_text
+from fp8triage.drivers.batch import scan_text
 from fp8triage.render.text import render_text
 
 # a vLLM warm-up traceback whose exception line is missing (the paste ends in the frames)

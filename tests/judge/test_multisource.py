@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from fp8triage.cli import cli
-from fp8triage.pipeline import scan_paths
+from fp8triage.drivers.batch import scan_paths
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "vllm-rtx5090-unknown-sf.log"

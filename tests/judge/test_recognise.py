@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from fp8triage.catalogue.recognition import vocabulary
-from fp8triage.pipeline import scan_text
+from fp8triage.drivers.batch import scan_text
 
 
 def top(text: str, **kw):

@@ -333,7 +333,7 @@ def test_no_log_text_can_inject_html_or_markdown(text):
 
 @pytest.mark.slow
 def test_every_corpus_case_renders_in_both_formats(corpus):
-    from fp8triage.pipeline import scan_paths
+    from fp8triage.drivers.batch import scan_paths
 
     for log in sorted((corpus / "cases").glob("*.log")):
         r = scan_paths([str(log)])
@@ -385,7 +385,7 @@ def test_top_box_holds_the_first_fitting_remedy_and_the_card_does_not_repeat_it(
 def test_evidence_paths_are_clipped_in_the_middle_with_the_full_path_on_hover(tmp_path):
     import shutil
 
-    from fp8triage.pipeline import scan_paths
+    from fp8triage.drivers.batch import scan_paths
 
     example = __import__("pathlib").Path(__file__).resolve().parents[2] / "examples" / "vllm-rtx5090-unknown-sf.log"
     deep = tmp_path / ("very-long-directory-name-" * 3) / "cluster-a" / "namespace-inference"

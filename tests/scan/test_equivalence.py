@@ -17,8 +17,8 @@ import pytest
 
 from fp8triage.scan import ingest
 from fp8triage.catalogue.loader import load_catalogue
-from fp8triage.scan.ingest import Source
-from fp8triage.pipeline import Scanner
+from fp8triage.common.source import Source
+from fp8triage.scan.scanner import Scanner
 
 pytestmark = pytest.mark.slow  # the whole module: `make check` leaves it to `make test`
 
@@ -144,7 +144,7 @@ def test_chunk_boundaries(cat, tmp_path, monkeypatch):
 def test_jobs_merge_equals_sequential(cat, tmp_path):
     """--jobs: per-file scans in worker processes, merged in order, give the sequential result."""
     from fp8triage.scan.ingest import expand_inputs
-    from fp8triage.pipeline import scan_sources
+    from fp8triage.drivers.batch import scan_sources
 
     files = []
     for i, p in enumerate(sorted(CORPUS.glob("*.log"))[:12] if CORPUS.is_dir() else SAMPLES[:12]):
@@ -185,7 +185,7 @@ def test_hyperscan_and_re_engines_agree(cat, tmp_path, monkeypatch):
 def test_has_gives_the_same_answer_with_either_engine(cat):
     """``Prefilter.has`` (is a signature's anchor in this event's text?) reads the Hyperscan
     database once it is loaded and the `re` alternations before: the same answer."""
-    from fp8triage.pipeline import make_prefilter
+    from fp8triage.scan.scanner import make_prefilter
     from fp8triage.scan.prefilter import EVIDENCE, STRUCTURAL
 
     texts = [b"RuntimeError: Assertion error (csrc/apis/layout.hpp:59): Unknown SF transformation",

@@ -4,7 +4,7 @@ from __future__ import annotations
 from fp8triage.scan.events import Assembler
 from fp8triage.model import EventKind
 from fp8triage.scan.normalise import LineFormat, normalise
-from fp8triage.pipeline import scan_text
+from fp8triage.drivers.batch import scan_text
 
 
 def assemble(text: str, notable=lambda t: True):
@@ -186,7 +186,7 @@ def test_sglang_traceback_logged_under_a_worker_prefix_is_one_event_of_that_work
 
 def test_sglang_samples_list_no_root_cause_traceback_as_unknown():
     # the project's own SGLang samples: their root-cause traceback is the finding, on its worker
-    from fp8triage.catalogue import sigtools
+    from fp8triage.authoring import sigtools
 
     samples = [s for s in sigtools.find_samples() if s.kind == "match" and "TP0] Scheduler hit" in s.text()]
     assert len(samples) >= 3

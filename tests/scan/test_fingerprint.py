@@ -1,7 +1,7 @@
 """Fingerprints are stable under masked changes and differ between different failures."""
 from __future__ import annotations
 
-from fp8triage.pipeline import scan_text
+from fp8triage.drivers.batch import scan_text
 
 
 def _fp(text: str) -> str:

@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from fp8triage.scan.ingest import IngestError, Source, expand_inputs, read_chunks
-from fp8triage.pipeline import scan_paths, scan_text
+from fp8triage.common.source import IngestError, Source
+from fp8triage.scan.ingest import expand_inputs, _read_chunks
+from fp8triage.drivers.batch import scan_paths, scan_text
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "vllm-rtx5090-unknown-sf.log"
 
@@ -132,7 +133,7 @@ def test_bad_input_is_one_clear_error(tmp_path, make, message):
 def test_chunks_end_at_newlines_and_cut_long_lines():
     data = (b"a" * 100 + b"\n") * 50 + b"x" * 3000 + b"\nlast"
     src = Source("mem", None, len(data), data=data)
-    chunks = list(read_chunks(src, chunk_size=256))
+    chunks = list(_read_chunks(src, chunk_size=256))
     assert all(c.endswith(b"\n") for c in chunks[:-1])
     assert b"".join(chunks) == data  # nothing lost at this size
 
@@ -252,7 +253,7 @@ def test_utf16_log_is_read():
 
 
 def test_nul_padding_reads_the_same_prefiltered_and_exhaustive(tmp_path):
-    from fp8triage.pipeline import scan_paths as sp
+    from fp8triage.drivers.batch import scan_paths as sp
 
     log = tmp_path / "server.log"
     log.write_bytes(b"\x00" * 5000 + EXAMPLE.read_bytes()[:3000] + b"\x00\x01\x02" * 900 + EXAMPLE.read_bytes()[3000:])

@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 from fp8triage.catalogue.loader import load_catalogue
-from fp8triage.scan.follow import Follower
-from fp8triage.pipeline import Scanner, scan_text
+from fp8triage.drivers.follow import Follower
+from fp8triage.drivers.batch import scan_text
+from fp8triage.scan.scanner import Scanner
 from fp8triage.scan.prefilter import (ALERT, DUMP, EVIDENCE, FACT, LITERAL, LITERAL_TAILED, REGEX, STRUCTURAL, WARN,
                                       Prefilter)
 from fp8triage.scan.selector import every_line, prefiltered
@@ -36,6 +37,15 @@ class Rec:
         self.opens = opens or {}
         self.closes = set(closes)
         self.dump_lines = set(dump_lines)
+        self.last_fed = (0, 0)
+        self.stack_settled = False
+        self.awaiting_tail = False
+
+    def expires_at(self, _worker):
+        return None
+
+    def feed_facts(self, raw, lineno, bits):
+        self.feed(raw, lineno, bits)
 
     def feed(self, raw, lineno, bits):
         self.fed.append((raw, lineno, bits))
@@ -147,7 +157,7 @@ def test_fact_only_lines_start_no_event_and_are_barely_decoded(cat):
     decoded = []
     real = sc.feed.feed
     sc.feed.feed = lambda raw, lineno, bits: decoded.append(lineno) or real(raw, lineno, bits)
-    from fp8triage.scan.ingest import Source
+    from fp8triage.common.source import Source
 
     sc.scan_source(Source("chatty.log", None, len(data), data=data))
     res = sc.result()
@@ -162,7 +172,7 @@ def test_alert_words_on_info_lines_start_no_event_but_errors_do(cat):
     text = ("(APIServer pid=1) INFO 08-11 09:14:00 [x.py:1] 0 requests failed so far\n"
             "(APIServer pid=1) ERROR 08-11 09:14:01 [x.py:2] Engine loop failed unexpectedly\n")
     sc = Scanner(cat)
-    from fp8triage.scan.ingest import Source
+    from fp8triage.common.source import Source
 
     sc.scan_source(Source("t.log", None, len(text), data=text.encode()))
     heads = [g.event.headline for g in sc.groups.values()]
@@ -180,7 +190,7 @@ def _warning_log(n: int) -> bytes:
 
 
 def _scan_counting(cat, data: bytes, exhaustive: bool = False):
-    from fp8triage.scan.ingest import Source
+    from fp8triage.common.source import Source
 
     sc = Scanner(cat, exhaustive=exhaustive)
     decoded = []
@@ -262,7 +272,7 @@ def test_a_long_warning_whose_next_line_is_no_tail_is_dropped_unseen(cat):
 
 
 def test_warning_shapes_give_the_same_result_prefiltered_and_exhaustive(cat):
-    from fp8triage.scan.ingest import Source
+    from fp8triage.common.source import Source
 
     shapes = [
         "(APIServer pid=1) WARNING 08-11 09:14:00 [x.py:1] short\n",
@@ -467,11 +477,11 @@ def test_follow_mode_line_bits_equal_the_re_reference_on_every_corpus_and_sample
 
 
 def test_a_large_scan_without_hyperscan_says_why_it_is_slow(cat, monkeypatch):
-    from fp8triage import pipeline
+    from fp8triage.drivers import batch
     from fp8triage.scan import prefilter
 
     text = "INFO a quiet line\n" * 200
-    monkeypatch.setattr(pipeline, "SLOW_WITHOUT_HYPERSCAN", 1000)
+    monkeypatch.setattr(batch, "SLOW_WITHOUT_HYPERSCAN", 1000)
     if prefilter._hyperscan_available():
         assert not [w for w in scan_text(text, catalogue=cat).warnings if "Hyperscan" in w]
     monkeypatch.setattr(prefilter, "_hyperscan_available", lambda: False)

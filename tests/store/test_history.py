@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from fp8triage.store import history
 from fp8triage.cli import cli
-from fp8triage.pipeline import scan_text
+from fp8triage.drivers.batch import scan_text
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "vllm-rtx5090-unknown-sf.log"
@@ -56,7 +56,7 @@ def test_record_and_query(tmp_path):
     r1 = history.record_run(res, 3, path=db)
     r2 = history.record_run(scan_text(UNKNOWN_LOG, source="other.log"), 4, path=db)
     assert (r1, r2) == (1, 2)
-    counts = history.table_counts(db)
+    counts = history._table_counts(db)
     assert counts["runs"] == 2 and counts["findings"] == 1 and counts["facts"] >= 3
     conn = sqlite3.connect(db)
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
@@ -159,7 +159,7 @@ def test_no_history_and_env_override(tmp_path):
     r = run(["scan", str(EXAMPLE), "--no-history"], env={"FP8TRIAGE_DB": str(db)})
     assert r.exit_code == 3 and not db.exists()
     r = run(["scan", str(EXAMPLE)], env={"FP8TRIAGE_DB": str(db)})
-    assert r.exit_code == 3 and history.table_counts(db)["runs"] == 1
+    assert r.exit_code == 3 and history._table_counts(db)["runs"] == 1
 
 
 def test_history_command_text_and_json(tmp_path):
@@ -196,7 +196,7 @@ def test_scan_stays_light(tmp_path):
             "print('IMPORTED', bad)") % (str(EXAMPLE), str(db))
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=_env(), timeout=120)
     assert "IMPORTED []" in p.stdout, p.stdout[-500:] + p.stderr[-2000:]
-    assert history.table_counts(db)["runs"] == 2
+    assert history._table_counts(db)["runs"] == 2
 
 
 def test_signature_from_fingerprint(tmp_path):
@@ -234,7 +234,7 @@ def test_signature_from_fingerprint(tmp_path):
 def test_pattern_from_line_generalises_masked_tokens():
     import regex
 
-    from fp8triage.catalogue.scaffold import pattern_from_line
+    from fp8triage.authoring.scaffold import pattern_from_line
 
     d = pattern_from_line("RuntimeError: Assertion error (/ws/.deps/deepgemm/csrc/apis/layout.hpp:59): Unknown SF transformation")
     assert regex.search(d.pattern, "RuntimeError: Assertion error (/other/layout.hpp:60): Unknown SF transformation")
@@ -295,7 +295,7 @@ def test_signature_from_fingerprint_is_a_draft_in_the_user_catalogue(tmp_path, m
     the user catalogue, not the bundled one, and its TODO scaffold is not a ROOT CAUSE in the next scan;
     once filled in (and `draft = true` deleted) every scan uses it without --signatures."""
     from fp8triage import paths
-    from fp8triage.catalogue import sigtools
+    from fp8triage.authoring import sigtools
 
     monkeypatch.setenv("FP8TRIAGE_DATA_DIR", str(tmp_path / "data"))
     db = tmp_path / "h.db"

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from fp8triage.catalogue.loader import load_catalogue
-from fp8triage.scan.follow import Follower, tail_file
+from fp8triage.drivers.follow import Follower, tail_file
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = (ROOT / "examples" / "vllm-rtx5090-unknown-sf.log").read_text().splitlines(keepends=True)
@@ -197,7 +197,7 @@ def test_file_through_the_cli_with_rotation(tmp_path):
 # -- pauses change nothing (issue 24, item 10) -----------------------------------------------------
 
 def _batch(cat, data: bytes):
-    from fp8triage.pipeline import scan_text
+    from fp8triage.drivers.batch import scan_text
 
     r = scan_text(data, catalogue=cat)
     return sorted(f.id for f in r.findings), sorted(u.fingerprint for u in r.unknown)
@@ -294,7 +294,7 @@ def test_pipe_paused_inside_a_traceback_prints_no_unknown_the_batch_scan_lacks(t
     assert [u["unknown"]["headline"][:26] for u in unknown] == ["ValueError: weird fp8 blob"]
     summary = rest[-1]
     assert summary["event"] == "summary" and summary["unknown_errors"] == 1 == len(unknown)
-    from fp8triage.pipeline import scan_text
+    from fp8triage.drivers.batch import scan_text
 
     batch = scan_text((part1 + part2).encode())
     assert len(batch.unknown) == 1 and [f["id"] for f in summary["findings"]] == [f.id for f in batch.findings]

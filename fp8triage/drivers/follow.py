@@ -47,10 +47,11 @@ from ..catalogue.loader import Catalogue
 from ..facts.vocabulary import resolve
 from ..judge.matcher import Claims, Group, claim, judge, unknown_of
 from ..model import Fact, Finding, InputInfo, ScanResult, UnknownGroup
-from .normalise import LineFormat, detect_format
-from ..pipeline import CASCADE_LOOKBACK, Scanner, consequence_kind, first_evidence_lines, follows_from
-from .binary import HEAD, signature_kind
-from .fingerprint import fingerprint
+from ..judge.cascades import CASCADE_LOOKBACK, consequence_kind, first_evidence_lines, follows_from
+from ..scan.binary import HEAD, signature_kind
+from ..scan.fingerprint import fingerprint
+from ..scan.normalise import LineFormat, detect_format
+from ..scan.scanner import Scanner
 
 READ_SIZE = 1 << 16
 FORMAT_LINES = 50  # lines the wrapping is detected from (normalise.detect_format reads 50 as well)
@@ -218,7 +219,7 @@ class Follower:
 
     Lines go through ``Scanner.feed_line``, the per-line entry point of every scan (dump
     reader, log facts, assembler), so follow mode reads what ``scan`` reads. Consequences are
-    judged by the batch rules (``pipeline.consequence_kind`` and ``pipeline.follows_from``)."""
+    judged by the batch rules (``cascades.consequence_kind`` and ``cascades.follows_from``)."""
 
     catalogue: Catalogue
     source: str
@@ -360,11 +361,11 @@ class Follower:
             closed = sorted(sc.groups.values(), key=lambda g: g.order)
         else:
             sc, closed = self.scanner, []
-        asm = sc.feed.asm
+        feed = sc.feed
         order = len(self.scanner.groups) + len(closed)
         peeked = []
-        for w in list(asm.open):
-            ev = asm.peek(w)
+        for w in list(feed.open):
+            ev = feed.peek(w)
             if ev is None or not ev.is_error:
                 continue
             ev.fingerprint = fingerprint(ev)
@@ -485,7 +486,7 @@ class Follower:
             last = (h.group.last or h.group.event.lines[0]).lineno
             limit = last + CASCADE_LOOKBACK
             past = self.lineno > limit and not any(
-                b.lines and b.lines[0].lineno <= limit for b in self.scanner.feed.asm.open.values())
+                b.lines and b.lines[0].lineno <= limit for b in self.scanner.feed.open.values())
             if force or past:
                 self._reported.add(h.group.fingerprint)
                 out.append(Notice("unknown", now, unknown=unknown_of(h.group), cascade=h.kind))

@@ -3,7 +3,7 @@
 The result is exactly the sequential scan's:
 
 * A big uncompressed file (``SPLIT_MIN`` or more) is cut into one byte range per worker at
-  line starts (``ingest.split_points``). Each worker scans its range with the same selector
+  line starts (``scan/ingest.split_points``). Each worker scans its range with the same selector
   and ``LineFeed`` as a sequential scan, numbering its lines from 1; the parent renumbers
   them (the sum of the earlier ranges' line counts) and merges the ranges in order
   (``Scanner.merge``: groups keep first-seen order, counts add up, the first fact wins).
@@ -33,9 +33,12 @@ import threading
 from dataclasses import replace
 from typing import Callable, Iterator, Sequence
 
-from .ingest import Source, read_spans, split_points
-from ..model import Line
-from .normalise import LineFormat, detect_format
+from ..common.source import Source
+from ..model import InputInfo, Line
+from ..scan import ranges
+from ..scan.ingest import read_spans, split_points
+from ..scan.normalise import LineFormat, detect_format
+from ..scan.scanner import Scanner
 
 SPLIT_MIN = 32 * 1024 * 1024  # a file at least this big is cut into byte ranges
 PARALLEL_MIN = 32 * 1024 * 1024  # less input than this in all is scanned in one process
@@ -53,64 +56,36 @@ class Interrupted(KeyboardInterrupt):
 
 # -- one range ---------------------------------------------------------------------------------
 
-def _signature(feed, shift: int = 0) -> tuple:
-    """What must agree where two ranges meet: the open events and the open dump (line numbers
-    shifted by ``shift``)."""
-    builders = sorted((str(w), b.lines[0].lineno - shift, len(b.lines), b.dropped, b.state, b.kind.value)
-                      for w, b in feed.asm.open.items() if b.lines)
-    blk = feed.dumps.block
-    dump = (blk.lines[0][0] - shift, len(blk.lines)) if blk is not None and blk.lines else None
-    return tuple(builders), dump
-
-
 def scan_range(sc, src: Source, fmt: LineFormat, a: int, b: int, warm_from: int, last: bool,
                carry: dict | None = None) -> dict:
     """Scan bytes [a, b) of ``src`` (line starts) with Scanner ``sc`` (freshly reset); lines
     numbered from 1 at ``a``. ``carry``: the open events and dump handed over by the range
     before (the parent's exact re-scan); else the ``warm_from``..``a`` bytes rebuild them."""
-    feed = sc.feed
     sc.use_source(src.name)
     feed = sc.feed
     feed.begin(src.name, fmt)
     if carry is not None:
         feed.adopt(carry["builders"])
         if carry["dump"] is not None:
-            feed.dumps.resume(carry["dump"])  # stored by the range before
+            feed.resume_dump(carry["dump"])  # stored by the range before
     elif warm_from < a:
         data = b"".join(buf[s:e] for buf, s, e in read_spans(src, start=warm_from, stop=a))
-        feed.quiet = True
-        sc.select(data, 0, len(data), 1 - data.count(b"\n"), fmt)
-        feed.quiet = False
-        feed.dumps.forget_read()  # the range before keeps them
-    feed.workers_fed = {}
-    start_sig = _signature(feed)
+        with feed.warming():
+            sc.select(data, 0, len(data), 1 - data.count(b"\n"), fmt)
+    start_sig = feed.start_range()
     lineno = 1
     for buf, s, e in read_spans(src, start=a, stop=b):
         lineno = sc.select(buf, s, e, lineno, fmt)
     nlines = lineno - 1
-    end_sig = _signature(feed)
-    blk = feed.dumps.block
-    handover = {"builders": dict(feed.asm.open), "dump": copy.deepcopy(blk) if blk is not None else None}
-    if blk is not None and not last:
-        _overrun(feed, src, b, lineno)
-    feed.asm.open.clear()  # the range after (or, after the last, the parent) finishes them
+    end_sig = feed.boundary()
+    dump = feed.open_dump()
+    if dump is not None and not last:
+        ranges.overrun(feed, src, b, lineno)
+    handover = {"builders": feed.hand_over(), "dump": dump}  # the range after (or, after the last, the parent) finishes them
     state = sc.state()
     state.update(lines=nlines, start_sig=start_sig, end_sig=end_sig, handover=handover,
                  warnings=list(src.warnings), workers_fed=feed.workers_fed)
     return state
-
-
-def _overrun(feed, src: Source, b: int, lineno: int) -> None:
-    """Read the environment dump that is open at ``b`` to its end (its lines are this range's)."""
-    for buf, s, e in read_spans(src, start=b):
-        pos = s
-        while pos < e:
-            nl = buf.find(b"\n", pos, e)
-            stop = e if nl < 0 else nl
-            if not feed.feed_dump_only(buf[pos:stop], lineno):
-                return
-            pos = stop + 1
-            lineno += 1
 
 
 def renumber(state: dict, shift: int) -> None:
@@ -152,8 +127,6 @@ def _worker_init() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGHUP, signal.SIG_DFL)
     _die_with_parent()
-    from ..pipeline import Scanner
-
     _WORKER = Scanner(_PARENT.cat, exhaustive=_PARENT.exhaustive, prefilter=_PARENT.prefilter)
 
 
@@ -192,7 +165,7 @@ def plan(sources: Sequence[Source], jobs: int) -> list[tuple]:
         if (src.path is None and src.url is None) or src.data is not None or src.stream:
             tasks.append(("local", src))
             continue
-        if src.url is not None:  # an object in storage: one task (scan/rayscan.py also cuts big ones)
+        if src.url is not None:  # an object in storage: one task (rayscan.py also cuts big ones)
             tasks.append(("file", src))
             continue
         size = src.size or 0
@@ -243,7 +216,7 @@ def scan_parallel(sc, sources: Sequence[Source], jobs: int,
                   runner: Callable[[list[tuple]], Iterator[dict]] | None = None) -> None:
     """Scan ``sources`` in ``jobs`` worker processes into Scanner ``sc`` (see the module
     docstring); the result equals ``for s in sources: sc.scan_source(s)``. ``tasks`` and
-    ``runner`` (scan/rayscan.py): other tasks of ``plan``'s shapes, run elsewhere (the
+    ``runner`` (drivers/rayscan.py): other tasks of ``plan``'s shapes, run elsewhere (the
     runner yields each non-local task's ``_task`` state, in order); merged here the same way."""
     import multiprocessing
 
@@ -295,7 +268,7 @@ def scan_parallel(sc, sources: Sequence[Source], jobs: int,
                     offset, file_warnings = 0, []
                 late: list = []
                 if prev is not None:
-                    met = _pass_through(prev, state, src, fmt, a, b, offset)
+                    met = ranges.pass_through(prev, state, src, fmt, a, b, offset)
                     if met is None:  # the warm-up did not rebuild the open events: scan again, exactly
                         carry = {"builders": _shifted_builders(prev["handover"]["builders"], -offset),
                                  "dump": prev["handover"]["dump"]}
@@ -315,8 +288,6 @@ def scan_parallel(sc, sources: Sequence[Source], jobs: int,
                 if last:
                     _finish(sc, state, offset)
                     prev = None
-                    from ..model import InputInfo
-
                     sc.inputs.append(InputInfo(src.name, src.size or 0, offset, fmt.name))
                     sc.warnings.extend(file_warnings)
             if progress is not None:
@@ -338,8 +309,6 @@ def scan_parallel(sc, sources: Sequence[Source], jobs: int,
 
 
 def _fresh(sc):
-    from ..pipeline import Scanner
-
     return Scanner(sc.cat, exhaustive=sc.exhaustive, prefilter=sc.prefilter)
 
 
@@ -359,95 +328,6 @@ def _own_handover(state: dict, offset: int) -> None:
     state["handover"]["builders"] = dict(sorted(both.items(), key=lambda kv: kv[1].lines[0].lineno))
 
 
-def _pass_through(prev: dict, state: dict, src: Source, fmt: LineFormat, a: int, b: int,
-                  offset: int) -> tuple[dict, list] | None:
-    """Compare the open events where two ranges meet (line numbers: the file's; the range
-    starts at line ``offset`` + 1). The same: ({}, []). Where the range before holds events
-    the warm-up did not rebuild (their workers were quiet during it), each such event of
-    worker W is settled by W's first line in the range: no such line, the event passes
-    through the range unchanged (returned in the first dict); a line that does not continue
-    it, the event ends there (returned in the list as (line number, builder), to be completed
-    between the range's events as the sequential scan completes it); a line that continues
-    it, or anything else: None (the parent scans the range again)."""
-    _builders, dump = prev["end_sig"]
-    prev_off = offset - prev["lines"]
-    before = {(str(w), bld.lines[0].lineno, len(bld.lines), bld.dropped, bld.state, bld.kind.value)
-              for w, bld in prev["handover"]["builders"].items() if bld.lines}
-    sb, sdump = state["start_sig"]
-    after = {(w, ln + offset, n, d, st, k) for w, ln, n, d, st, k in sb}
-    if ((dump[0] + prev_off, dump[1]) if dump else None) != ((sdump[0] + offset, sdump[1]) if sdump else None):
-        return None
-    if before == after:
-        return {}, []
-    if not after <= before:
-        return None
-    missing = {e[0] for e in before - after}
-    held = {str(w): (w, bld) for w, bld in prev["handover"]["builders"].items()}
-    if not missing <= set(held) or len(missing) != len(before - after):
-        return None
-    from .events import Assembler
-
-    carried: dict = {}
-    late: list = []
-    for name in sorted(missing):
-        w, bld = held[name]
-        expiry = bld.expiry  # it ends there at the latest
-        found = _first_line_of(src, fmt, w, a, b, offset, state["workers_fed"].get(w))
-        if found is None or found.lineno >= expiry:
-            if expiry <= offset + state["lines"]:
-                late.append((expiry, 0, w, bld))  # it expires in this range
-            else:
-                carried[w] = bld
-            continue
-        probe = copy.deepcopy(bld)
-        if Assembler(lambda _ev: None).continues(probe, found):
-            return None  # the event goes on in this range: only a full re-scan is exact
-        late.append((found.lineno, 1, w, bld))
-    # in line order; at one line, expiry comes before the line is read
-    late.sort(key=lambda x: (x[0], x[1]))
-    return carried, [(ln, w, bld) for ln, _k, w, bld in late]
-
-
-def _first_line_of(src: Source, fmt: LineFormat, w, a: int, b: int, offset: int, first_fed: int | None):
-    """Worker ``w``'s first line in bytes [a, b) (its line numbers start at ``offset`` + 1),
-    normalised; None if it has none. That is the first line the selector would look at for an
-    open event of ``w`` (``next_line_of``) whose worker is ``w``, or the first line of ``w`` the
-    range's own worker fed (``first_fed``, counted from the range start), whichever is first.
-    Read in spans (no mmap: page-cache pages would count as this process's memory)."""
-    from .normalise import normalise
-    from .selector import next_line_of
-
-    tokens: dict = {}
-    limit = offset + first_fed if first_fed is not None else None
-    lineno = offset + 1
-    for buf, s, e in read_spans(src, start=a, stop=b):
-        pos = s
-        while pos < e:
-            c = next_line_of(buf, w, pos, e, tokens, fmt.jsonl)
-            here = lineno + buf.count(b"\n", pos, c)
-            if limit is not None and here >= limit:
-                c, here = _nth_line(buf, pos, e, limit - lineno), limit
-            if c >= e:
-                lineno += buf.count(b"\n", pos, e)
-                break
-            nl = buf.find(b"\n", c, e)
-            line = normalise(buf[c:e if nl < 0 else nl], src.name, here, fmt)
-            if line.worker == w or here == limit:
-                return line
-            pos, lineno = (e if nl < 0 else nl + 1), here + 1
-    return None
-
-
-def _nth_line(buf: bytes, pos: int, end: int, n: int) -> int:
-    """Offset of the line ``n`` lines after the one at ``pos`` (``end`` if past it)."""
-    while n > 0:
-        nl = buf.find(b"\n", pos, end)
-        if nl < 0:
-            return end
-        pos, n = nl + 1, n - 1
-    return pos
-
-
 def _merge_with_late(sc, state: dict, late: list) -> None:
     """Merge a range, completing the events handed over to it (``late``: (line, worker,
     builder)) where the sequential scan completes them: after the range's events completed
@@ -455,8 +335,6 @@ def _merge_with_late(sc, state: dict, late: list) -> None:
     if not late:
         sc.merge(state)
         return
-    from .events import Assembler
-
     groups = state["groups"]
     first = state["first_emit"]
     empty = {"logfacts": {}, "dumps": [], "inputs": [], "warnings": [], "overflow": 0}
@@ -467,12 +345,8 @@ def _merge_with_late(sc, state: dict, late: list) -> None:
             j += 1
         sc.merge({**empty, "groups": groups[i:j]})
         i = j
-        asm = Assembler(sc.on_event)
-        asm.open[w] = bld
-        sc.feed.evidence[w] = getattr(bld, "has_evidence", False)
         keep = {fp: g.last for fp, g in sc.groups.items()}
-        sc.feed.lineno = lineno
-        asm.close_worker(w)
+        sc.feed.close_handed(w, bld, lineno)
         # a group that the range's later events reached keeps its later last occurrence
         for fp, last in keep.items():
             g = sc.groups[fp]
@@ -484,9 +358,4 @@ def _merge_with_late(sc, state: dict, late: list) -> None:
 def _finish(sc, state: dict, nlines: int) -> None:
     """The end of a split file of ``nlines`` lines: close the events still open, in the
     sequential order."""
-    from .events import Assembler
-
-    sc.feed.asm = Assembler(sc.on_event)
-    sc.feed.adopt(state["handover"]["builders"])
-    sc.feed.lineno = 1 << 62
-    sc.feed.asm.finish(nlines)
+    sc.feed.finish_handed(state["handover"]["builders"], nlines)

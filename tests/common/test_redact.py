@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from fp8triage.scan.redact import MASK, redact
+from fp8triage.common.redact import MASK, redact
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = (ROOT / "examples" / "vllm-rtx5090-unknown-sf.log").read_text()
@@ -156,7 +156,7 @@ def test_html_renderer_gets_redacted_data(scene):
     pytest.importorskip("jinja2")
     from fp8triage.render import html
 
-    from fp8triage.pipeline import scan_paths
+    from fp8triage.drivers.batch import scan_paths
 
     res = scan_paths([str(scene["log"])])
     _assert_clean(html.render_html(res, verbose=True), "render_html")

@@ -1,11 +1,11 @@
-"""The one module that knows the order of the stages: ingest → prefilter/selector → linefeed
-(normalise, environment dumps, log facts, events) → fingerprint/group → facts → match →
-(confirm) → result.
+"""The scanner: ingest → prefilter/selector → linefeed (normalise, environment dumps, log facts,
+events) → fingerprint/group, and the groups judged per source (``judge/persource.py``) into a result.
+The drivers (``drivers/``: batch, parallel, follow, Ray) run it.
 
 Streaming: each source is read in large chunks; a selector (``selector.prefiltered``, or
 ``selector.every_line`` with ``exhaustive=True``, the reference the equivalence tests compare
 against) passes the lines that can change anything to ``LineFeed.feed``, the per-line entry
-point that follow mode and the parallel workers (``parallel.py``) use too. Memory is bounded by
+point that follow mode and the parallel workers (``drivers/parallel.py``) use too. Memory is bounded by
 the chunk size plus the number of distinct event fingerprints (capped at ``MAX_GROUPS``).
 """
 from __future__ import annotations
@@ -14,27 +14,27 @@ import platform
 import time
 import uuid
 from datetime import datetime, timezone
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable
 
-from . import __version__
-from .scan.binary import HEAD, SMALL_SPAN, clean_span, is_dirty, signature_kind
-from .judge.cascades import cascade_kind
-from .catalogue.loader import Catalogue, load_catalogue
-from .facts.envdump import ENV_DUMP_ANCHORS, DumpReader
-from .scan.fingerprint import ALGORITHM_VERSION, fingerprint
-from .scan.ingest import Source, expand_inputs, read_spans
-from .scan.linefeed import LineFeed
-from .facts.logfacts import STACK_PATTERNS, LogFacts
-from .facts.logfacts import triggers as fact_triggers
-from .judge import recognise
-from .judge.matcher import Claims, Group
-from .catalogue.recognition import kind_cues
-from .model import Event, Fact, InputInfo, Line, ScanResult, UnknownGroup
-from .scan.normalise import LineFormat, detect_format
-from .scan.prefilter import (ALERT, CUE, DUMP, EVIDENCE, FACT, LITERAL, LITERAL_CI, LITERAL_TAILED, REGEX, REGEX_CI, SMALL, STACK,
+from ..version import __version__
+from .binary import HEAD, SMALL_SPAN, clean_span, is_dirty, signature_kind
+from ..catalogue.loader import Catalogue
+from ..facts.envdump import ENV_DUMP_ANCHORS, DumpReader
+from .fingerprint import ALGORITHM_VERSION, fingerprint
+from ..common.source import Source
+from .ingest import read_spans
+from .linefeed import LineFeed
+from ..facts.logfacts import STACK_PATTERNS, LogFacts
+from ..facts.logfacts import triggers as fact_triggers
+from ..judge import recognise
+from ..judge.matcher import Group
+from ..catalogue.recognition import kind_cues
+from ..model import Event, Fact, InputInfo, Line, ScanResult
+from .normalise import LineFormat, detect_format
+from .prefilter import (ALERT, CUE, DUMP, EVIDENCE, FACT, LITERAL, LITERAL_CI, LITERAL_TAILED, REGEX, REGEX_CI, STACK,
                              STRUCTURAL, WARN, Prefilter)
-from .scan.selector import every_line, prefiltered
-from .judge.persource import judge_sources
+from .selector import every_line, prefiltered
+from ..judge.persource import judge_sources
 
 MAX_GROUPS = 20_000
 MAX_DUMP_LINES = 8_000
@@ -184,7 +184,7 @@ class Scanner:
             self.text_lines += text
         bits = self.prefilter.line_bits(raw)
         if not bits and not self.feed.open and not self.feed.dump_open:
-            self.feed.lineno = lineno
+            self.feed.skip(lineno)
             return None
         return self.feed.feed(raw, lineno, bits)
 
@@ -211,7 +211,7 @@ class Scanner:
     def use_source(self, name: str) -> None:
         """Read log facts into ``name``'s own set: each source is one machine (persource.py)."""
         self.logfacts = self.logfacts_by_source.setdefault(name, LogFacts())
-        self.feed.logfacts = self.logfacts
+        self.feed.use_logfacts(self.logfacts)
 
     def scan_source(self, src: Source) -> None:
         self.use_source(src.name)
@@ -359,114 +359,3 @@ def skip_reason(src: Source, binary: bool, text_lines: int) -> str | None:
     if not text_lines:
         return "binary data with no text line, not a text log; skipped"
     return None
-
-
-CASCADE_LOOKBACK = 200  # lines: "WorkerProc failed to start." is printed just before its traceback
-
-
-def consequence_kind(u: UnknownGroup) -> str | None:
-    """The cascade kind of an unknown error group (``cascades.CASCADES``), read from its masked
-    headline and sample lines, as batch and follow mode both see it."""
-    from .scan.fingerprint import mask
-
-    return cascade_kind(mask(u.headline) + "\n" + "\n".join(ln.text for ln in u.sample))
-
-
-def follows_from(u: UnknownGroup, first: dict[str, int]) -> bool:
-    """Does unknown group ``u`` (of a cascade kind) follow from a finding whose first evidence
-    line is ``first[source]`` in each source it was seen in? Yes when ``u`` is in another
-    source (another pod's log) or, in the same source, its last occurrence is no more than
-    CASCADE_LOOKBACK lines before that evidence (or after it)."""
-    src = u.first.source
-    return src not in first or u.last.lineno >= first[src] - CASCADE_LOOKBACK
-
-
-def first_evidence_lines(hits) -> dict[str, int]:
-    first: dict[str, int] = {}
-    for h in hits:
-        ln = h.group.event.lines[0]
-        first[ln.source] = min(first.get(ln.source, ln.lineno), ln.lineno)
-    return first
-
-
-def attach_cascades(findings, unknown, claims: Claims):
-    """Move unknown groups that follow from the top finding into its consequences
-    (``consequence_kind`` and ``follows_from``; follow mode applies the same two rules)."""
-    top = next((f for f in findings if not f.from_facts_only and f.severity.value != "info"), None)
-    if top is None:
-        return unknown
-    hits = claims.primary.get(top.id, []) or claims.supporting.get(top.id, [])
-    if not hits:
-        return unknown
-    first = first_evidence_lines(hits)
-    keep = []
-    for u in unknown:
-        kind = consequence_kind(u)
-        if kind and follows_from(u, first):
-            top.consequences.append(consequence_entry(u, kind))
-            continue
-        keep.append(u)
-    return keep
-
-
-def consequence_entry(u: UnknownGroup, kind: str) -> dict:
-    return {"kind": kind, "fingerprint": u.fingerprint, "headline": u.headline, "count": u.count,
-            "source": u.first.source, "line": u.first.lineno}
-
-
-SLOW_WITHOUT_HYPERSCAN = 32 * 1024 * 1024  # from this many bytes, a scan without Hyperscan says why it is slow
-
-
-def scan_sources(
-    sources: Sequence[Source],
-    *,
-    catalogue: Catalogue | None = None,
-    cli_facts: Iterable[Fact] = (),
-    extra_facts: Iterable[Fact] = (),
-    prefer: str = "log",
-    exhaustive: bool = False,
-    progress: Callable[[int], None] | None = None,
-    jobs: int = 1,
-    one_machine: bool = False,
-    prefilter: Prefilter | None = None,
-) -> ScanResult:
-    """Scan ``sources`` in order. ``jobs`` > 1 (0: one per CPU) scans in that many worker
-    processes when the input is big enough (``parallel.worth_it``): several files at once, and
-    a big file in byte ranges; the result is the sequential one. Claiming and judging run
-    once, here. Raises ``parallel.Interrupted`` on SIGINT/SIGTERM/SIGHUP during a parallel scan
-    (every worker is stopped first)."""
-    started = time.perf_counter()
-    cat = catalogue or load_catalogue()
-    sc = Scanner(cat, exhaustive=exhaustive, progress=progress, prefilter=prefilter)
-    if jobs == 0:
-        import os
-
-        jobs = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    from .scan import parallel
-
-    if not exhaustive and sum(s.size or 0 for s in sources) >= SMALL:
-        sc.prefilter.compile()  # many small logs (a fleet's pods): one Hyperscan database for all
-    if parallel.worth_it(sources, jobs):
-        parallel.scan_parallel(sc, sources, jobs, progress)
-    else:
-        for src in sources:
-            sc.scan_source(src)
-    if not exhaustive and sc.prefilter.engine == "re" and sum(i.bytes for i in sc.inputs) >= SLOW_WITHOUT_HYPERSCAN:
-        sc.warnings.append("Hyperscan is not available here, so large logs are read at a few MB/s instead of "
-                           "hundreds (pip install hyperscan)")
-    result = sc.result(list(cli_facts) + list(extra_facts), prefer, started, one_machine)
-    from .judge.fleet import attach
-
-    attach(result, sources, one_machine)
-    return result
-
-
-def scan_paths(paths: Sequence[str], **kw) -> ScanResult:
-    """Scan files, directories or "-" (stdin). Raises ingest.IngestError for unusable input."""
-    return scan_sources(expand_inputs(list(paths)), **kw)
-
-
-def scan_text(text: str | bytes, *, source: str = "<text>", **kw) -> ScanResult:
-    """Scan an in-memory log (tests, the signature sample harness)."""
-    data = text.encode("utf-8") if isinstance(text, str) else text
-    return scan_sources([Source(source, None, len(data), data=data)], **kw)

@@ -9,7 +9,7 @@ Ray worker; the driver merges the partial results in task order with
 equals the local scan's. Claiming, judging and rendering run once, in the driver.
 
 At most ``window`` tasks are in flight, so the driver holds a bounded number of partial
-results (each is bounded by ``pipeline.MAX_GROUPS`` groups) however many objects there are.
+results (each is bounded by ``scan/scanner.MAX_GROUPS`` groups) however many objects there are.
 
 Ray is an optional extra (``pip install 'fp8triage[fleet]'``); without it, or when the
 cluster cannot be reached, or when a worker dies or a task fails, ``FleetError`` says so in
@@ -26,10 +26,13 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Iterator, Sequence
 
+from ..common.source import IngestError, Source
 from ..errors import TriageError
+from ..judge.fleet import attach
+from ..scan.ingest import expand_inputs, split_points
+from ..scan.normalise import detect_format
+from ..scan.scanner import Scanner
 from . import parallel
-from .ingest import IngestError, Source, split_points
-from .normalise import detect_format
 
 SPLIT = 64 * 1024 * 1024  # an uncompressed input this big or bigger is cut into ranges of this size
 ADDRESS = re.compile(r"^(?:auto|local|(?:ray://)?[\w.-]+:\d+)$")
@@ -74,8 +77,6 @@ def run_task(key: str, cat_box: list, exhaustive: bool, task: tuple) -> dict:
     sc = _SCANNERS.get(key)
     if sc is None:
         import ray
-
-        from ..pipeline import Scanner
 
         cat = cat_box[0]
         if not hasattr(cat, "signatures"):  # an ObjectRef: fetched once per worker
@@ -123,7 +124,7 @@ def plan(sources: Sequence[Source], split: int = SPLIT) -> list[tuple]:
 
 def _opener(src: Source) -> Callable:
     if src.url is not None:
-        from .objstore import open_url
+        from ..scan.objstore import open_url
 
         return lambda _path, _mode: open_url(src)
     return lambda _path, mode: open(src.path, mode)  # noqa: SIM115 - closed by the caller's with
@@ -262,14 +263,10 @@ def scan_paths_ray(paths: Sequence[str], *, address: str | None, catalogue, cli_
                    prefer: str = "log", exhaustive: bool = False, progress: Callable[[int], None] | None = None,
                    one_machine: bool = False, split: int = SPLIT, window: int | None = None,
                    cpus: int | None = None):
-    """``pipeline.scan_paths`` on Ray: the inputs are listed here (bad input fails before Ray
+    """``batch.scan_paths`` on Ray: the inputs are listed here (bad input fails before Ray
     starts), scanned in Ray tasks, merged, claimed and judged here. ``result.meta["executor"]``
     records the tasks and each worker's task count, busy seconds and peak memory. Raises
     IngestError, FleetError."""
-    from .ingest import expand_inputs
-    from ..pipeline import Scanner
-    from ..judge.fleet import attach
-
     started = time.perf_counter()
     sources = expand_inputs(list(paths))
     ray = connect(address, cpus)

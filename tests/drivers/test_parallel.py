@@ -14,16 +14,18 @@ from pathlib import Path
 
 import pytest
 
-from fp8triage.scan import parallel
+from fp8triage.drivers import parallel
 from fp8triage.catalogue.loader import load_catalogue
-from fp8triage.scan.ingest import Source
-from fp8triage.scan.follow import Follower
-from fp8triage.pipeline import Scanner, scan_paths
+from fp8triage.common.source import Source
+from fp8triage.drivers.follow import Follower
+from fp8triage.drivers.batch import scan_paths
+from fp8triage.scan.scanner import Scanner
 
 pytestmark = pytest.mark.slow  # the whole module: `make check` leaves it to `make test`
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "tests" / "scan"))  # test_equivalence: the scan tests this file compares against
 from corpuspath import corpus_dir, skip_without_corpus  # noqa: E402
 from test_equivalence import _facts, summary  # noqa: E402
 

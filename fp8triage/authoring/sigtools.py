@@ -2,7 +2,7 @@
 full-text search, the reference docs and scaffolding.
 
 Core functions return data (``Problem``, ``SampleResult``, dicts, strings); only
-``fp8triage.cli.signatures`` prints. ``python -m fp8triage.catalogue.sigtools --write-docs``
+``fp8triage.cli.signatures`` prints. ``python -m fp8triage.authoring.sigtools --write-docs``
 regenerates docs/signatures.md from the signature files.
 """
 from __future__ import annotations
@@ -20,8 +20,9 @@ from typing import Iterable, Sequence
 import regex
 
 from .. import paths
-from .loader import Catalogue, CatalogueError, Problem, Signature, load_catalogue, signature_files
-from .conditions import FactCondition, condition_text
+from ..catalogue.loader import Catalogue, CatalogueError, Problem, Signature, load_catalogue, signature_files
+from ..catalogue.conditions import FactCondition, condition_text
+from ..common.gpus import search_names
 from ..facts.vocabulary import FactError, parse_cli_fact
 from ..model import Fact, Status
 from ..errors import TriageError
@@ -33,7 +34,7 @@ CLAIMING = (Status.LIKELY, Status.CONFIRMED)  # statuses that count as a claim i
 ID_RE = regex.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 DOCS_HEADER = (
     "# Signature reference\n\n"
-    "Generated from `signatures/*.toml` by `python -m fp8triage.catalogue.sigtools --write-docs`; do not edit by hand\n"
+    "Generated from `signatures/*.toml` by `python -m fp8triage.authoring.sigtools --write-docs`; do not edit by hand\n"
     "(tests/catalogue/test_signature_docs.py fails when this file and the signature files disagree).\n"
 )
 
@@ -178,7 +179,7 @@ def validate(sig_dir: Path | None = None, *, require_samples: bool = True) -> li
         by_sig.setdefault(s.sig_id, {}).setdefault(s.kind, []).append(s)
     for sig in every:
         have = by_sig.get(sig.id, {})
-        from .regexsafety import stress_problems  # catastrophic backtracking on stress inputs (issue 9)
+        from ..catalogue.regexsafety import stress_problems  # catastrophic backtracking on stress inputs (issue 9)
 
         problems += stress_problems(sig, [s.text() for s in have.get("match", [])])
         if require_samples:
@@ -250,12 +251,13 @@ def _scan(text: str, source: str, cat: Catalogue, facts: Sequence[Fact]):
     """The real scan path. The harness scans hundreds of tiny samples against a handful of
     catalogues; building the prefilter is most of each scan's cost, so it is built once per
     catalogue (its version is the hash of its content)."""
-    from .. import pipeline  # imported late so `signatures list` stays light
+    from ..drivers import batch  # imported late so `signatures list` stays light
+    from ..scan.scanner import make_prefilter
 
     pf = _PREFILTERS.get(cat.version)
     if pf is None:
-        pf = _PREFILTERS[cat.version] = pipeline.make_prefilter(cat)
-    return pipeline.scan_text(text, source=source, catalogue=cat, cli_facts=list(facts), prefilter=pf)
+        pf = _PREFILTERS[cat.version] = make_prefilter(cat)
+    return batch.scan_text(text, source=source, catalogue=cat, cli_facts=list(facts), prefilter=pf)
 
 
 def pin_of(finding) -> dict:
@@ -471,22 +473,8 @@ def _index_rows(cat: Catalogue) -> list[dict]:
 
 FTS_COLUMNS = ("id", "title", "summary", "cause", "fix", "known_problems", "evidence", "remedies", "refs", "tags", "terms")
 TERMS_COLUMN = FTS_COLUMNS.index("terms")
-INDEX_FORMAT = 2  # bump when the index's columns change (the cache file name carries it)
+INDEX_FORMAT = 3  # bump when the index's columns change (the cache file name carries it)
 
-# GPUs a user may name, by compute capability: a signature whose capability conditions hold for
-# a capability is found by these words too ("5090" finds the SM120 signatures)
-GPU_TERMS = {
-    "7.5": "T4 Turing sm75",
-    "8.0": "A100 A800 A30 Ampere sm80",
-    "8.6": "A10 A10G A40 RTX 3090 3080 Ampere sm86",
-    "8.9": "L4 L40 L40S RTX 4090 4080 RTX 6000 Ada sm89",
-    "9.0": "H100 H200 H800 H20 GH200 Hopper sm90 sm90a",
-    "10.0": "B200 GB200 B100 Blackwell sm100 sm100a",
-    "10.3": "B300 GB300 Blackwell Ultra sm103",
-    "11.0": "Jetson Thor sm110",
-    "12.0": "RTX 5090 5080 5070 5060 RTX PRO 6000 Blackwell GeForce workstation sm120 sm120a",
-    "12.1": "GB10 DGX Spark sm121",
-}
 # a word made of letters then digits ("RTX5090", "SM120", "sm_120", "B200"), or split by a space,
 # "_" or "-" ("RTX 5090"): both the joined and the split form are indexed
 _MODEL_NUMBER = regex.compile(r"\b([A-Z]{1,4}|(?i:sm|compute))[ _-]?(\d{2,5}[A-Za-z]?)\b")
@@ -503,7 +491,7 @@ def search_terms(s: Signature) -> str:
     for m in _MODEL_NUMBER.finditer(text):
         words += [m.group(1) + m.group(2), f"{m.group(1)} {m.group(2)}"]
     caps = [c for c in s.conditions if isinstance(c, FactCondition) and c.fact == "capability"]
-    for cc, names in GPU_TERMS.items():
+    for cc, names in search_names().items():
         facts = {"capability": Fact("capability", cc, "search", "cli")}
         if caps and all(evaluate(c, facts).truth is Truth.HOLDS for c in caps):
             words.append(f"{names} {cc}")
@@ -712,12 +700,12 @@ def _main(argv: list[str]) -> int:
         p = docs_path()
         if argv[0] == "--check-docs":
             same = p.exists() and p.read_text(encoding="utf-8") == text
-            print("docs/signatures.md is up to date" if same else "docs/signatures.md is stale; run python -m fp8triage.catalogue.sigtools --write-docs")
+            print("docs/signatures.md is up to date" if same else "docs/signatures.md is stale; run python -m fp8triage.authoring.sigtools --write-docs")
             return 0 if same else 1
         p.write_text(text, encoding="utf-8")
         print(f"wrote {p}")
         return 0
-    print("usage: python -m fp8triage.catalogue.sigtools --write-docs | --check-docs", file=sys.stderr)
+    print("usage: python -m fp8triage.authoring.sigtools --write-docs | --check-docs", file=sys.stderr)
     return 2
 
 

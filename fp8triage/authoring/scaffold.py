@@ -5,7 +5,7 @@
 starting regex (literal text escaped; the volatile tokens that the fingerprint masks, such as
 numbers, hex, paths and ranks, become patterns that match any value of them), picks its
 longest literal run as the prefilter anchor, writes the signature through
-``fp8triage.catalogue.sigtools.scaffold`` and the sample lines as a ``match`` sample.
+``fp8triage.authoring.sigtools.scaffold`` and the sample lines as a ``match`` sample.
 """
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import regex
 
-from ..scan.fingerprint import MASKS, mask
+from ..common.masks import MASKS, mask
 from ..errors import TriageError
 
 # what each fingerprint mask stands for, as a regex that matches any value it masked
@@ -128,7 +128,7 @@ def scaffold_from_fingerprint(sig_id: str, fingerprint: str, sig_dir: Path | Non
                               db: str | None = None) -> list[Path]:
     """Write signatures/ID.toml from history group ``fingerprint`` and its sample as a match sample.
 
-    Raises ScaffoldError, fp8triage.store.history.HistoryError or fp8triage.catalogue.sigtools.SigToolsError.
+    Raises ScaffoldError, fp8triage.store.history.HistoryError or fp8triage.authoring.sigtools.SigToolsError.
     """
     from . import sigtools
     from ..store.history import find_group
