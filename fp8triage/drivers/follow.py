@@ -383,9 +383,14 @@ class Follower:
         facts = list(self.facts) + sc.logfacts.finish() + claims.facts
         chosen, _conflicts = resolve(facts, self.prefer)
         findings, _ruled = judge(self.catalogue, claims, chosen, groups, fact_risks=False)
+        return self._report([f for f in findings if f.id in fresh])
+
+    def _report(self, findings) -> list[Notice]:
+        """A notice for each finding not reported yet (the first one that is not informational is
+        the root cause that later errors are attached to)."""
         out = []
         for f in findings:
-            if f.id not in fresh or f.id in self._reported or f.from_facts_only:
+            if f.id in self._reported or f.from_facts_only:
                 continue
             self._reported.add(f.id)
             self._found.append(f.id)
@@ -435,15 +440,7 @@ class Follower:
         facts = list(self.facts) + self.scanner.logfacts.finish() + self.claims.facts
         chosen, _conflicts = resolve(facts, self.prefer)
         findings, _ruled = judge(self.catalogue, self.claims, chosen, groups, fact_risks=False)
-        out = []
-        for f in findings:
-            if f.id in self._reported or f.from_facts_only:
-                continue
-            self._reported.add(f.id)
-            self._found.append(f.id)
-            if self._root is None and f.severity.value != "info":
-                self._root = f.id
-            out.append(Notice("finding", self.clock(), finding=f))
+        out = self._report(findings)
         if self._root is not None and self._held:
             # held errors that follow from the root cause (by the batch rule) are its consequences
             first = self._root_first_lines()
@@ -520,7 +517,7 @@ def _copy_claims(c: Claims) -> Claims:
                   supporting={k: list(v) for k, v in c.supporting.items()},
                   claimed=set(c.claimed), also={k: list(v) for k, v in c.also.items()},
                   weak={k: list(v) for k, v in c.weak.items()}, facts=list(c.facts),
-                  warnings=list(c.warnings), timed_out=set(c.timed_out))
+                  warnings=list(c.warnings), timed_out=set(c.timed_out), context=set(c.context))
 
 
 def _is_stream(path: str) -> bool:
