@@ -205,7 +205,7 @@ def _anchor_problems(sig: Signature, s: Sample) -> list[Problem]:
         return []
     text = s.text()
     out = []
-    if not (sig.anchors and sig.has_anchor(text)):
+    if not (sig.anchors and sig.has_anchor(text)) and not _rule_recognises(sig, text):
         out.append(
             Problem(str(s.path), "evidence.anchors", f"contains none of {sig.id}'s anchors {sig.anchors}; add a literal from this sample's error line to anchors")
         )
@@ -226,6 +226,20 @@ def _anchor_problems(sig: Signature, s: Sample) -> list[Problem]:
                 Problem(str(s.path), f"evidence.patterns.{p.name}", f"matches lines {first + 1}-{last + 1}, which contain none of the anchors {sig.anchors}; add an anchor found on those lines")
             )
     return out
+
+
+def _rule_recognises(sig: Signature, text: str) -> bool:
+    """Whether one of the signature's rules (component x failure kind) fires on the sample read as
+    one failure: such a sample needs no anchor, the prefilter's error words and cues start its event."""
+    if not sig.rules:
+        return False
+    from ..judge import recognise
+    from ..model import Event, EventKind, Line
+
+    ev = Event(EventKind.ERROR, [Line("sample", i, t, None, None) for i, t in enumerate(text.splitlines(), 1)] or
+               [Line("sample", 1, "", None, None)])
+    r = recognise.read(ev)
+    return any(recognise.fires(rule, r, True) for rule in sig.rules)
 
 
 # -- the sample harness -----------------------------------------------------------------------

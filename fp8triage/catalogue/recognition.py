@@ -28,17 +28,12 @@ class Rule:
     """One rule of a signature: component x kind (x words) x formats."""
 
     sig_id: str
-    index: int
     components: frozenset[str]
     kinds: frozenset[str]
     words: tuple[str, ...]
     formats: frozenset[str]
     require_format: bool
     events: frozenset[str]
-
-    @property
-    def name(self) -> str:
-        return f"rule-{self.index + 1}"
 
     @property
     def specificity(self) -> int:
@@ -48,10 +43,10 @@ class Rule:
 
 def rules_of(sig_id: str, data: list[dict]) -> tuple[Rule, ...]:
     out = []
-    for i, r in enumerate(data):
+    for r in data:
         comps = frozenset(r.get("components", []))
         out.append(Rule(
-            sig_id, i, comps, frozenset(r["kinds"]), tuple(w.lower() for w in r.get("words", [])),
+            sig_id, comps, frozenset(r["kinds"]), tuple(w.lower() for w in r.get("words", [])),
             frozenset(r.get("formats", ["fp8"])), bool(r.get("require_format", not comps)),
             frozenset(r.get("events", ["failure"])),
         ))
@@ -68,8 +63,6 @@ class Vocabulary:
     kinds: list[tuple[str, frozenset[str], regex.Pattern | None]] = field(default_factory=list)  # (id, exc types, phrases)
     formats: list[tuple[str, regex.Pattern]] = field(default_factory=list)
     supersedes: dict[str, frozenset[str]] = field(default_factory=dict)  # format -> the formats it hides
-    titles: dict[str, str] = field(default_factory=dict)  # component or kind id -> title
-    mined: dict[str, int] = field(default_factory=dict)  # component -> mined entries read
 
     def components_of(self, tokens) -> set[str]:
         """The components that ``tokens`` name: whole identifiers, or a known name with two or more
@@ -147,7 +140,6 @@ def load_vocabulary(folder: Path) -> Vocabulary:
     comps = tomllib.loads((folder / "components.toml").read_text(encoding="utf-8"))["component"]
     for c in comps:
         cid = c["id"]
-        voc.titles[cid] = c["title"]
         extra = []
         for n in c.get("names", []):
             if _IDENT.fullmatch(n):
@@ -164,7 +156,6 @@ def load_vocabulary(folder: Path) -> Vocabulary:
             cid = f.stem
             if cid not in known:
                 continue
-            n = 0
             for line in f.read_text(encoding="utf-8").splitlines():
                 if not line.strip():
                     continue
@@ -173,12 +164,7 @@ def load_vocabulary(folder: Path) -> Vocabulary:
                     voc.asserts.setdefault(normalise_assert(entry["assert"]), set()).add(cid)
                 elif _IDENT.fullmatch(entry.get("name", "")) and distinctive(entry["name"]):
                     voc.names.setdefault(entry["name"], set()).add(cid)
-                else:
-                    continue
-                n += 1
-            voc.mined[cid] = n
     for k in tomllib.loads((folder / "kinds.toml").read_text(encoding="utf-8"))["kind"]:
-        voc.titles[k["id"]] = k["title"]
         voc.kinds.append((k["id"], frozenset(k.get("exc_types", [])), _alternation(k.get("phrases", []))))
     for fm in tomllib.loads((folder / "formats.toml").read_text(encoding="utf-8"))["format"]:
         voc.formats.append((fm["id"], _alternation(fm["phrases"])))
