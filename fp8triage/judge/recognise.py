@@ -163,7 +163,14 @@ def states_failure(ev: Event) -> bool:
     informational (a pasted sentence, a table row, a line a terminal printed on its own)."""
     if ev.is_error:
         return True
-    return ev.kind is EventKind.LINE and all(ln.level in (None, "ERROR", "CRITICAL", "FATAL") for ln in ev.lines[:1])
+    if ev.kind not in (EventKind.LINE, EventKind.WARNING) or not ev.lines:
+        return False
+    first = ev.lines[0]
+    if ev.kind is EventKind.LINE and first.level in (None, "ERROR", "CRITICAL", "FATAL"):
+        return True
+    # a warning that an FP8 component failed ("Module vllm.third_party.deep_gemm was found but failed
+    # to import"): the server goes on, without the component
+    return ev.kind is EventKind.WARNING and vocabulary().names_fp8(first.text)
 
 
 def hits(cat: Catalogue, ev: Event, r: Reading) -> list[tuple[Signature, Rule]]:
