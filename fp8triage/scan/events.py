@@ -49,6 +49,8 @@ NATIVE_FRAME = regex.compile(
     r"|frame #\d+: (?:0x[0-9a-fA-F]+\s*)?(?P<sym2>.+)"
     r"|#\d+\s+0x[0-9a-fA-F]+ in (?P<sym3>.+))$"
 )
+# the header of the C++ backtrace that torch prints under a c10::Error's message, often after a blank line
+C10_BACKTRACE = regex.compile(r"^Exception raised from \S+ at \S+ \(most recent call first\):?$")
 PARTIAL_FRAME = regex.compile(r'^\s*File "[^"]+$')
 # a terminal, a logger or a paste wraps long lines at a fixed width: a header-less, unindented line right
 # after a line at least this long continues it
@@ -76,6 +78,7 @@ class _Builder:
     dropped: int = 0
     exc_level: str | None = None
     provisional: bool = False  # a warning record kept only if its next line is its wrapped tail (linefeed.py)
+    blank: bool = False  # an error's message was followed by a blank line: only a C++ backtrace continues it
 
     @property
     def expiry(self) -> int | None:
@@ -298,7 +301,9 @@ class Assembler:
                         return True
                     return False
                 if b.state == "exc-blank":
-                    return False
+                    if not C10_BACKTRACE.match(stripped):
+                        return False
+                    b.state = "exc"  # the C++ backtrace of the exception's c10::Error
                 if TRACEBACK_START.search(text) or FRAME.match(text):
                     return False
                 return self._message_continuation(b, line)
@@ -353,7 +358,18 @@ class Assembler:
         text = line.text
         stripped = text.strip()
         if not stripped:
+            if b.kind in (EventKind.ERROR, EventKind.CPP_ASSERT) and not b.blank and not strict:
+                b.add(line)  # kept only if a C++ backtrace follows (trailing blank lines are dropped)
+                b.blank = True
+                return True
             return False
+        if b.blank:
+            b.blank = False
+            if not (C10_BACKTRACE.match(stripped) or NATIVE_FRAME.match(stripped)):
+                return False
+        if C10_BACKTRACE.match(stripped):
+            b.add(line)  # the header of the frames below: neither message text nor another record
+            return True
         nf = NATIVE_FRAME.match(stripped)
         if nf:  # a native backtrace frame (as long as the backtrace is): a frame, not message text
             b.add(line)
