@@ -20,6 +20,7 @@ import regex
 
 
 from ..catalogue.loader import Catalogue, Pattern, Signature
+from ..catalogue.recognition import FP8_FORMATS
 from . import recognise
 from .conditions import combine, evaluate
 from ..facts.vocabulary import canonical_name, normalise_value
@@ -589,6 +590,17 @@ def _weak_rank(hit: Hit, facts: Mapping[str, Fact]) -> tuple:
     return status is Status.RULED_OUT, -hit.specificity, status.rank, -seen, -sig.priority
 
 
+def _shows_symptom(hit: Hit) -> bool:
+    """Whether a silent failure's supporting line shows something going wrong (NaN, garbage, a score
+    that collapsed) in an FP8 run, not only the code path it needs ("Using DEEPGEMM Fp8 MoE backend"),
+    and not a model that also runs another format (NVFP4 garbage is not FP8's)."""
+    if hit.pattern.kind == "rule":
+        return True  # a rule over component x symptom, format-checked already (recognise.fires)
+    if hit.pattern.strength == "weak":
+        return False  # a pattern the signature marks as context (the backend it needs was selected)
+    return not (recognise.read(hit.group.event).formats - FP8_FORMATS)
+
+
 def arbitrate(claims: Claims, facts: Mapping[str, Fact]) -> None:
     """Give each group that only weak evidence matched to the signature the facts fit best: the
     same DeepGEMM call frames belong to the SM120 layout gap on an RTX 5090 and to the E8M0 switch
@@ -618,6 +630,10 @@ def judge(
         support = claims.supporting.get(sig.id, []) if (hits or sig.silent) else []
         symptom = False
         if sig.silent and not hits and support:
+            if not any(_shows_symptom(h) for h in support) and len({h.pattern.name for h in support}) < 2:
+                # only the backend it needs was selected (one context line): nothing shows it went
+                # wrong. The risk warning and the backend selected after it together are evidence.
+                continue
             # symptoms only: the symptom lines are the evidence
             hits, support, symptom = support, [], True
         if hits or support:

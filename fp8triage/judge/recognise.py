@@ -154,6 +154,8 @@ def fires(rule: Rule, r: Reading, failure: bool) -> bool:
     if rule.kinds == SYMPTOM and r.kinds & (STATED | FAILED):
         return False  # a failure that states its cause (an arch gate, a missing module) is not a symptom report
     if r.formats:
+        if rule.kinds == SYMPTOM and r.formats - rule.formats:
+            return False  # NaN or garbage from a model that also runs another format (NVFP4): not read as FP8's
         return bool(r.formats & rule.formats)  # an event about other formats only is not this failure
     return not rule.require_format
 
