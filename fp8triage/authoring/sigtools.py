@@ -234,12 +234,19 @@ def _rule_recognises(sig: Signature, text: str) -> bool:
     if not sig.rules:
         return False
     from ..judge import recognise
-    from ..model import Event, EventKind, Line
+    from ..scan.events import Assembler
+    from ..scan.normalise import LineFormat, normalise
 
-    ev = Event(EventKind.ERROR, [Line("sample", i, t, None, None) for i, t in enumerate(text.splitlines(), 1)] or
-               [Line("sample", 1, "", None, None)])
-    r = recognise.read(ev)
-    return any(recognise.fires(rule, r, True) for rule in sig.rules)
+    events: list = []
+    asm = Assembler(events.append)
+    for i, raw in enumerate(text.splitlines(), 1):
+        asm.feed(normalise(raw.encode("utf-8", "replace"), "sample", i, LineFormat()), True)
+    asm.finish()
+    for ev in events:
+        r = recognise.read(ev)
+        if any(recognise.fires(rule, r, recognise.states_failure(ev)) for rule in sig.rules):
+            return True
+    return False
 
 
 # -- the sample harness -----------------------------------------------------------------------

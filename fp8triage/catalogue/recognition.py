@@ -38,7 +38,8 @@ class Rule:
     @property
     def specificity(self) -> int:
         """How much a hit of this rule says: a component and words narrow it down."""
-        return 2 * bool(self.components) + bool(self.words) + (not self.components and self.require_format)
+        # words the author chose for this failure say the most: they beat a bare component x kind
+        return 2 * bool(self.components) + 4 * bool(self.words) + (not self.components and self.require_format)
 
 
 def rules_of(sig_id: str, data: list[dict]) -> tuple[Rule, ...]:

@@ -35,7 +35,8 @@ FAILED = frozenset({"status", "assertion"})
 ASSERT_CHECKS = (
     ("unsupported-arch", regex.compile(r"\b(?:arch\w*|capability|is_sm\d+\w*|sm_?\d+|is_(?:hopper|blackwell|ada)|"
                                        r"has_device_capability|get_device_capability|is_device_capability\w*)\b", regex.I)),
-    ("contract", regex.compile(r"\.(?:shape|size|stride|dim|ndim|dtype|is_contiguous)\b|%|\bdivisible\b|\bcontiguous\b", regex.I)),
+    ("contract", regex.compile(r"\.(?:shape|size|stride|dim|ndim|dtype|is_contiguous)\b|%|\bdivisible\b|\bcontiguous\b|"
+                               r"\b_?(?:is_)?valid\w*\(", regex.I)),
     ("not-installed", regex.compile(r"\b(?:is_\w+_available|\w+_available)\b", regex.I)),
 )
 READ_HEAD, READ_TAIL = 40, 160  # lines of a long event that are read: its head and its newest lines
@@ -51,6 +52,7 @@ class Reading:
     failure_line: int  # index of the line that carries the failure kind (the evidence line)
     inner: frozenset[str] = frozenset()  # components the failure line or the innermost frame names
     context: frozenset[str] = frozenset()  # components earlier events of the same log named
+    where: str = ""  # where it failed, lower-cased: the failed assert's line and the innermost frames (rules' words too)
 
 
 def _lines(ev: Event) -> list[tuple[int, str]]:
@@ -95,10 +97,14 @@ def read(ev: Event, voc: Vocabulary | None = None, context: frozenset[str] = fro
     # the source line of a failed assert, as the traceback prints it: its component, and what it checks
     asserted = False
     checks: set[str] = set()
-    for _, t in lines:
+    # the innermost frames (path and function, not the code under them) and a failed assert's line
+    where = [t for _, t in lines if FRAME_LINE.match(t) or NATIVE_FRAME.match(t)][-2:]
+    logical = lines + [(i, t) for i, t in ev.unwrapped("") if i + 1 < len(ev.lines) and i + 1 in ev.wrapped] if ev.wrapped else lines
+    for _, t in logical:
         s = t.strip()
         if s.startswith("assert ") or s.startswith("assert("):
             asserted = True
+            where.append(s)
             comps |= voc.asserts.get(normalise_assert(s), set())
             checks |= {kind for kind, rx in ASSERT_CHECKS if rx.search(s)}
     # the components the failure itself names: its message, or the innermost frame and its source line
@@ -107,6 +113,8 @@ def read(ev: Event, voc: Vocabulary | None = None, context: frozenset[str] = fro
     ftext = "\n".join(t for _, t in failure)
     for c in ev.chain[-4:]:
         ftext += "\n" + c
+    if ev.wrapped:
+        ftext += "\n" + ev.message  # the message as one line: a terminal cut its words in two
     kinds: set[str] = set()
     first: dict[str, int] = {}
     exc = (ev.exc_type or "").rsplit(".", 1)[-1]
@@ -137,7 +145,8 @@ def read(ev: Event, voc: Vocabulary | None = None, context: frozenset[str] = fro
     for fid in list(formats):
         formats -= voc.supersedes.get(fid, frozenset())
     line = min((first[k] for k in kinds if k in first), default=len(ev.lines) - 1)
-    return Reading(frozenset(comps), frozenset(kinds), frozenset(formats), ftext.lower(), line, frozenset(inner & comps), context)
+    return Reading(frozenset(comps), frozenset(kinds), frozenset(formats), ftext.lower(), line, frozenset(inner & comps), context,
+                   "\n".join(where).lower())
 
 
 def fires(rule: Rule, r: Reading, failure: bool) -> bool:
@@ -149,7 +158,7 @@ def fires(rule: Rule, r: Reading, failure: bool) -> bool:
             return False
     if not (rule.kinds & r.kinds):
         return False
-    if rule.words and not any(w in r.low for w in rule.words):
+    if rule.words and not any(w in r.low or w in r.where for w in rule.words):
         return False
     if rule.kinds == SYMPTOM and r.kinds & (STATED | FAILED):
         return False  # a failure that states its cause (an arch gate, a missing module) is not a symptom report

@@ -51,7 +51,8 @@ NATIVE_FRAME = regex.compile(
 )
 # the header of the C++ backtrace that torch prints under a c10::Error's message, often after a blank line
 C10_BACKTRACE = regex.compile(r"^Exception raised from \S+ at \S+ \(most recent call first\):?$")
-PARTIAL_FRAME = regex.compile(r'^\s*File "[^"]+$')
+# a frame line cut by a terminal before its line number: 'File "/x/y.py', 'File "/x/y.py", l'
+PARTIAL_FRAME = regex.compile(r'^\s*File "[^"]+(?:"(?:,\s?(?:l(?:i(?:n(?:e\s?)?)?)?)?)?)?$')
 # a terminal, a logger or a paste wraps long lines at a fixed width: a header-less, unindented line right
 # after a line at least this long continues it
 WRAP_MIN = 60
@@ -268,7 +269,8 @@ class Assembler:
                     b.add(line)
                     return True
                 em = EXCEPTION_LINE.match(stripped)
-                if not em and b.lines and FRAME.match(b.lines[-1].text) and len(b.lines[-1].text) >= WRAP_MIN:
+                last = b.lines[-1].text if b.lines else ""
+                if not em and (FRAME.match(last) or PARTIAL_FRAME.match(last)) and len(last) >= WRAP_MIN:
                     if self._wrap(b, line):  # the tail of a frame line cut by a terminal
                         return True
                 if not em and (line.level in ("INFO", "DEBUG", "TRACE", "WARNING") or LOGLIKE.match(stripped)):
