@@ -13,6 +13,7 @@ Matching is read-only: nothing here changes the catalogue or the events.
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -220,6 +221,20 @@ OTHER_FAILURE = regex.compile(
 )
 
 
+@functools.lru_cache(maxsize=512)
+def _token_rx(token: str) -> regex.Pattern:
+    return regex.compile(r"(?<![a-z0-9_])" + regex.escape(token.lower()))
+
+
+def _has_token(low: str, token: str) -> bool:
+    """Whether lower-cased text holds ``token`` as a word of its own: a token that starts like an
+    identifier does not match inside a longer one (``_scaled_mm(`` is not in ``cutlass_scaled_mm(``)."""
+    t = token.lower()
+    if t not in low:
+        return False
+    return not (t[:1].isalnum() or t[:1] == "_") or bool(_token_rx(t).search(low))
+
+
 def match_pattern(p: Pattern, ev: Event, claims: Claims, sig: Signature) -> Match | None:
     """Match one evidence pattern of any kind against an event."""
     if (p.kinds and ev.kind.value not in p.kinds) or not _exc_ok(p, ev):
@@ -228,9 +243,9 @@ def match_pattern(p: Pattern, ev: Event, claims: Claims, sig: Signature) -> Matc
         return None
     if p.kind == "tokens":
         low = ev.text.lower()
-        if not all(t.lower() in low for t in p.tokens_all):
+        if not all(_has_token(low, t) for t in p.tokens_all):
             return None
-        if p.tokens_any and not any(t.lower() in low for t in p.tokens_any):
+        if p.tokens_any and not any(_has_token(low, t) for t in p.tokens_any):
             return None
         words = [t.lower() for t in p.tokens_all]
         best = max(range(len(ev.lines)), key=lambda i: (sum(w in ev.lines[i].text.lower() for w in words), -i))
