@@ -237,23 +237,23 @@ def test_the_doc_draws_the_package_order():
 MAX_MODULE_LINES = 600
 MAX_FUNCTION_LINES = 60  # from its ``def`` line to its last line, docstring included
 
-# Modules and functions allowed over the limits, each with its reason. "split pending": the module is
-# being changed by other work now, and is split once that has landed. An entry that is no longer over
-# its limit fails the test, so the list only shrinks.
+# Modules and functions allowed over the limits, each with its reason. "split pending": not split yet;
+# "(being changed)": the module is being changed by other work now and is split once that has landed.
+# An entry that is no longer over its limit fails the test, so the list only shrinks.
 LONG_MODULES: dict[str, str] = {
-    "judge/matcher.py": "split pending",
+    "judge/matcher.py": "split pending (being changed)",
 }
 LONG_FUNCTIONS: dict[str, str] = {
-    "judge/matcher.py:claim": "split pending",
-    "scan/events.py:Assembler._continue": "split pending",
-    "cli/scan.py:scan": "one job: a command whose docstring is its --help text (40 of its lines)",
-    "catalogue/loader.py:build_signature": "split pending (after this change)",
-    "catalogue/loader.py:load_catalogue": "split pending (after this change)",
-    "drivers/parallel.py:scan_parallel": "split pending (after this change)",
-    "judge/fleet.py:fleet_view": "split pending (after this change)",
-    "judge/persource.py:judge_sources": "split pending (after this change)",
-    "render/html.py:_finding_view": "split pending (after this change)",
-    "render/text.py:render_finding": "split pending (after this change)",
+    "judge/matcher.py:claim": "split pending (being changed)",
+    "scan/events.py:Assembler._continue": "split pending (being changed)",
+    "cli/scan.py:scan": "one job: the command; 28 of its lines are its docstring, the --help text",
+    "catalogue/loader.py:build_signature": "split pending",
+    "catalogue/loader.py:load_catalogue": "split pending",
+    "drivers/parallel.py:scan_parallel": "split pending",
+    "judge/fleet.py:fleet_view": "split pending",
+    "judge/persource.py:judge_sources": "split pending",
+    "render/html.py:_finding_view": "split pending",
+    "render/text.py:render_finding": "split pending",
 }
 
 
