@@ -86,6 +86,12 @@ def _innermost(ev: Event, lines: list[tuple[int, str]]) -> list[tuple[int, str]]
     return out
 
 
+def _assert_lines(ev: Event, lines: list[tuple[int, str]]) -> list[str]:
+    """The source lines of failed asserts as the traceback prints them (whole when a terminal cut one)."""
+    logical = lines + [(i, t) for i, t in ev.unwrapped("") if i + 1 < len(ev.lines) and i + 1 in ev.wrapped] if ev.wrapped else lines
+    return [s for s in (t.strip() for _, t in logical) if s.startswith("assert ") or s.startswith("assert(")]
+
+
 def read(ev: Event, voc: Vocabulary | None = None, context: frozenset[str] = frozenset()) -> Reading:
     voc = voc or vocabulary()
     lines = _lines(ev)
@@ -94,19 +100,13 @@ def read(ev: Event, voc: Vocabulary | None = None, context: frozenset[str] = fro
     for cid, pat in voc.phrases:
         if cid not in comps and pat.search(text):
             comps.add(cid)
-    # the source line of a failed assert, as the traceback prints it: its component, and what it checks
-    asserted = False
-    checks: set[str] = set()
-    # the innermost frames (path and function, not the code under them) and a failed assert's line
-    where = [t for _, t in lines if FRAME_LINE.match(t) or NATIVE_FRAME.match(t)][-2:]
-    logical = lines + [(i, t) for i, t in ev.unwrapped("") if i + 1 < len(ev.lines) and i + 1 in ev.wrapped] if ev.wrapped else lines
-    for _, t in logical:
-        s = t.strip()
-        if s.startswith("assert ") or s.startswith("assert("):
-            asserted = True
-            where.append(s)
-            comps |= voc.asserts.get(normalise_assert(s), set())
-            checks |= {kind for kind, rx in ASSERT_CHECKS if rx.search(s)}
+    asserts = _assert_lines(ev, lines)
+    for s in asserts:  # the source line of a failed assert: its component, and what it checks
+        comps |= voc.asserts.get(normalise_assert(s), set())
+    asserted = bool(asserts)
+    checks = {kind for kind, rx in ASSERT_CHECKS for s in asserts if rx.search(s)}
+    # where it failed: the innermost frames (path and function, not the code under them), the assert
+    where = [t for _, t in lines if FRAME_LINE.match(t) or NATIVE_FRAME.match(t)][-2:] + asserts
     # the components the failure itself names: its message, or the innermost frame and its source line
     inner = voc.components_of(set(TOKEN.findall("\n".join(t for _, t in _innermost(ev, lines)))))
     failure = _failure_text(ev, lines)
