@@ -89,6 +89,10 @@ class Vocabulary:
                 i = tok.find("_", i + 1)
         return out
 
+    def states_symptom(self, text: str) -> bool:
+        """Whether ``text`` describes a numeric symptom (NaN, garbage output, a collapsed score)."""
+        return any(kid == "symptom" and pat is not None and pat.search(text) for kid, _, pat in self.kinds)
+
     def names_fp8(self, text: str) -> bool:
         """Whether ``text`` names an FP8 component or an FP8 format (a cue line worth an event)."""
         if self.components_of(set(TOKEN.findall(text))):

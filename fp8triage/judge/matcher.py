@@ -605,6 +605,30 @@ def _weak_rank(hit: Hit, facts: Mapping[str, Fact]) -> tuple:
     return status is Status.RULED_OUT, -hit.specificity, status.rank, -seen, -sig.priority
 
 
+# facts that name a component for a symptom that names none (the log's other lines named it)
+CONTEXT_FACTS = {"deepgemm_named": "deepgemm"}
+
+
+def _symptoms_in_context(cat: Catalogue, claims: Claims, facts: Mapping[str, Fact], groups: list[Group]) -> dict[str, list[Hit]]:
+    """Silent failures' rule hits on symptom lines that no signature claimed, read with the
+    components the log names elsewhere (a NaN traceback, then a sentence that DeepGEMM was picked;
+    an INFO line that selected DeepGEMM, then garbage output): signature id -> hits."""
+    context = frozenset(c for name, c in CONTEXT_FACTS.items() if name in facts)
+    out: dict[str, list[Hit]] = {}
+    if not context:
+        return out
+    for g in groups:
+        if g.fingerprint in claims.claimed:
+            continue
+        reading = recognise.read(g.event, context=context | frozenset(claims.context))
+        if "symptom" not in reading.kinds:
+            continue
+        for h in rule_hits(cat, g, reading):
+            if h.sig.silent:
+                out.setdefault(h.sig.id, []).append(h)
+    return out
+
+
 def _shows_symptom(hit: Hit) -> bool:
     """Whether a silent failure's supporting line shows something going wrong (NaN, garbage, a score
     that collapsed) in an FP8 run, not only the code path it needs ("Using DEEPGEMM Fp8 MoE backend"),
@@ -640,9 +664,12 @@ def judge(
     arbitrate(claims, facts)
     findings: list[Finding] = []
     ruled: list[Finding] = []
+    read_in_context = _symptoms_in_context(cat, claims, facts, groups)
     for sig in cat.signatures:
         hits = claims.primary.get(sig.id, [])
         support = claims.supporting.get(sig.id, []) if (hits or sig.silent) else []
+        if sig.silent and not support:
+            support = read_in_context.get(sig.id, [])
         symptom = False
         if sig.silent and not hits and support:
             if not any(_shows_symptom(h) for h in support) and len({h.pattern.name for h in support}) < 2:

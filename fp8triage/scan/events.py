@@ -270,8 +270,9 @@ class Assembler:
                     return True
                 em = EXCEPTION_LINE.match(stripped)
                 last = b.lines[-1].text if b.lines else ""
-                if not em and (FRAME.match(last) or PARTIAL_FRAME.match(last)) and len(last) >= WRAP_MIN:
-                    if self._wrap(b, line):  # the tail of a frame line cut by a terminal
+                # the tail of a frame line, or of the source line under it, cut by a terminal
+                if not em and (FRAME.match(last) or PARTIAL_FRAME.match(last) or last[:1] in (" ", "\t")) and len(last) >= WRAP_MIN:
+                    if self._wrap(b, line):
                         return True
                 if not em and (line.level in ("INFO", "DEBUG", "TRACE", "WARNING") or LOGLIKE.match(stripped)):
                     # an informational record ends the frames: the exception line is missing (a cut paste)
