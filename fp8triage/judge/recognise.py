@@ -209,7 +209,7 @@ def score(rule: Rule, r: Reading) -> int:
     """How specific a rule hit is: the most telling kind it matched, plus what its rule narrows."""
     kind = max((KIND_RANK.get(k, 1) for k in rule.kinds & r.kinds), default=0)
     # the component where the failure happened says more than one the traceback passed through
-    return kind + rule.specificity + bool(rule.components & r.inner)
+    return kind + rule.specificity + 2 * bool(rule.components & r.inner)
 
 
 def describe(rule: Rule, r: Reading) -> str:
