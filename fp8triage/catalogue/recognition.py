@@ -15,12 +15,13 @@ from pathlib import Path
 
 import regex
 
+from ..common import rxcache
 from .. import paths
 
 # a name that is one identifier is looked up in a set of tokens; anything else becomes a phrase
-_IDENT = regex.compile(r"[A-Za-z_]\w*(?:\.(?:hpp|cuh|cu|cpp|cc|h|py))?")
+_IDENT = rxcache.compile(r"[A-Za-z_]\w*(?:\.(?:hpp|cuh|cu|cpp|cc|h|py))?")
 FP8_FORMATS = frozenset({"fp8", "mxfp8"})
-TOKEN = regex.compile(r"[A-Za-z_]\w*(?:\.(?:hpp|cuh|cu|cpp|cc|h|py)\b)?")
+TOKEN = rxcache.compile(r"[A-Za-z_]\w*(?:\.(?:hpp|cuh|cu|cpp|cc|h|py)\b)?")
 
 
 @dataclass(frozen=True)
@@ -106,12 +107,12 @@ class Vocabulary:
 def _alternation(items: list[str]) -> regex.Pattern | None:
     if not items:
         return None
-    return regex.compile("|".join(f"(?:{p})" for p in items), regex.IGNORECASE | regex.MULTILINE)
+    return rxcache.compile("|".join(f"(?:{p})" for p in items), regex.IGNORECASE | regex.MULTILINE)
 
 
 # a mined name counts only where it says FP8 or names the component itself: `run_gemm`, `BLOCK_K`
 # or `softmax` are defined in these files too, but every GEMM library has one
-_DISTINCT = regex.compile(
+_DISTINCT = rxcache.compile(
     r"fp8|f8f8|f8_|e4m3|e5m2|ue8m0|e8m0|float8|deep_?gemm|^dg_|_dg_|cutlass|fmha|scaled_?mm|cublaslt|_tma|tma_|"
     r"(?:^|_)sfa?b?(?:_|$)|fp4|mxfp|trtllm|flashinfer|sage|qattn|blockscale|blockwise_|per_token_group",
     regex.IGNORECASE,
