@@ -25,7 +25,7 @@ import sys
 import regex
 
 _FORMAT = b"fp8triage-rx-1\n"
-_MAX = 20_000  # more entries than this (many catalogues over time): the file starts again
+_MAX = 2_000  # more entries than this (catalogues gone by): the file keeps only what the last run used
 
 _store: dict | None = None  # (pattern, flags) -> compiled pattern; loaded on first use
 _loaded: dict | None = None  # what the file held: (pattern, flags) -> regex's data for it
@@ -158,14 +158,14 @@ def save() -> None:
     p = path()
     if p is None:
         return
-    entries = dict(_loaded or {})
-    if len(entries) > _MAX:
-        entries = {}
+    used = {}  # what this process compiled or loaded
     for key, compiled in _store.items():
-        if key not in entries:
-            state = getattr(compiled, "_pickled_data", None)
-            if state is not None and not compiled.flags & regex.LOCALE:
-                entries[key] = state
+        state = getattr(compiled, "_pickled_data", None)
+        if state is not None and not compiled.flags & regex.LOCALE:
+            used[key] = state
+    entries = {**(_loaded or {}), **used}
+    if len(entries) > _MAX:  # patterns of catalogues gone by: keep what this run used
+        entries = used
     try:
         data = _encode(list(entries.items()))
     except ValueError:  # a value marshal cannot write: leave the file as it is

@@ -153,3 +153,17 @@ def test_the_cache_file_is_keyed_by_the_regex_and_python_versions(fresh, monkeyp
 def test_a_bad_pattern_raises_as_regex_does(fresh):
     with pytest.raises(regex.error):
         rxcache.compile(r"(unclosed")
+
+
+def test_the_file_keeps_what_recent_runs_used_when_it_grows(fresh, monkeypatch):
+    monkeypatch.setattr(rxcache, "_MAX", 3)
+    for p in ("old-a", "old-b", "kept"):
+        rxcache.compile(p)
+    rxcache.save()
+    fresh()
+    rxcache.compile("kept")
+    rxcache.compile("new-a")
+    rxcache.save()  # 4 entries, over the limit: only this run's two are written
+    fresh()
+    rxcache._load()
+    assert set(rxcache._loaded) == {("kept", 0), ("new-a", 0)}
