@@ -4,7 +4,8 @@
     python bench/run.py --size 1G                    # every mix of bench/mixes.py at 1 GB
     python bench/run.py --size 1G --mixes startup,k8s --runs 5
     python bench/run.py --file server.log            # any log
-    python bench/run.py --startup-only               # --help and a 100-line scan, median of 10
+    python bench/run.py --startup-only               # python -c pass, --help, a 13- and a 100-line scan (and the
+                                                     # 13-line one with no caches), median of 10 (--startup-runs)
     python bench/run.py --size 50M --tools fp8triage-follow,grep-follow,grep   # the stream path
 
 Every tool runs as a subprocess, as a user would run it, several times, interleaved (a
@@ -69,13 +70,13 @@ ONCALL = [
 ]
 
 
-def run_once(cmd: list[str], stdin: Path | None = None, memory: bool = False) -> dict:
+def run_once(cmd: list[str], stdin: Path | None = None, memory: bool = False, env: dict | None = None) -> dict:
     # stdout to a real file: GNU grep stops at the first match when its output is /dev/null
     with tempfile.TemporaryFile() as out:
         if stdin is None:
-            return _run(cmd, out, memory=memory)
+            return _run(cmd, out, memory=memory, env=env)
         with open(stdin, "rb") as inp:
-            return _run(cmd, out, inp, memory=memory)
+            return _run(cmd, out, inp, memory=memory, env=env)
 
 
 def _tree_rss_kb(pid: int) -> int:
@@ -104,13 +105,13 @@ def _tree_rss_kb(pid: int) -> int:
     return total
 
 
-def _run(cmd: list[str], stdout, stdin=None, memory: bool = False) -> dict:
+def _run(cmd: list[str], stdout, stdin=None, memory: bool = False, env: dict | None = None) -> dict:
     """Wall time and CPU time of the process and its waited-for children (os.wait4); with
     ``memory``, also the peak of the process tree's summed Pss, sampled every 20 ms (reading
     ``smaps_rollup`` of every process of the tree 50 times a second takes a good part of a
     core: a timed run does not sample, so the sampler cannot slow a tool that uses every core)."""
     t0 = time.perf_counter()
-    p = subprocess.Popen(cmd, stdout=stdout, stderr=subprocess.PIPE, stdin=stdin)
+    p = subprocess.Popen(cmd, stdout=stdout, stderr=subprocess.PIPE, stdin=stdin, env=env)
     peak = [0]
     done = threading.Event()
 
@@ -163,18 +164,68 @@ def warm(path: Path) -> None:
             pass
 
 
+# A user pasting one traceback: 10 server lines and the three lines of a DeepGEMM failure.
+TRACEBACK = ["Traceback (most recent call last):", '  File "x.py", line 1, in <module>',
+             "RuntimeError: Assertion error (csrc/apis/layout.hpp:59): Unknown SF transformation"]
+
+
+def startup_env() -> dict:
+    """The environment of the start-up runs: bytecode cached as an installed package has it
+    (``pip install`` compiles every module; a checkout run with PYTHONDONTWRITEBYTECODE=1
+    compiles ~60 modules from source on every start, about 0.15 s more), written under bench/out/
+    rather than into the checkout."""
+    env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env["PYTHONPYCACHEPREFIX"] = str(OUT / "pycache")
+    return env
+
+
 def startup(n: int = 10) -> dict:
+    """Start-up against a trivial process in the same run: ``python -c pass``, ``--help`` and
+    scans of a 13-line and a 100-line log, ``n`` runs each, interleaved (a background load hits
+    all alike), after one untimed run each (bytecode, the catalogue's validation marker and the
+    compiled-pattern cache in place, as after any first run); and the 13-line scan as the first
+    run on a machine (an empty cache directory each time)."""
     with tempfile.TemporaryDirectory() as d:
         small = Path(d) / "small.log"
         gen_log.generate(small, 14_000, seed=5, style="vllm", plants=0)
-        lines = small.read_text().splitlines()[:100]
-        small.write_text("\n".join(lines) + "\n")
-        out = {}
-        for name, cmd in (("help", fp8triage_cmd() + ["--help"]),
-                          ("scan_100_lines", fp8triage_cmd() + ["scan", str(small), "--no-history"])):
-            walls = [run_once(cmd)["wall"] for _ in range(n)]
-            out[name] = {"median_s": round(statistics.median(walls), 3), "min_s": round(min(walls), 3)}
-    return out
+        lines = small.read_text().splitlines()
+        small.write_text("\n".join(lines[:100]) + "\n")
+        tiny = Path(d) / "tiny.log"
+        tiny.write_text("\n".join(lines[:10] + TRACEBACK) + "\n")
+        cmds = {"python -c pass": [sys.executable, "-c", "pass"],
+                "fp8triage --help": fp8triage_cmd() + ["--help"],
+                "scan, 13 lines": fp8triage_cmd() + ["scan", str(tiny), "--no-history"],
+                "scan, 100 lines": fp8triage_cmd() + ["scan", str(small), "--no-history"]}
+        # the first run on a machine: no cache directory yet (catalogue validation, compiled
+        # patterns, recognition data); a new empty one for every run
+        cmds["scan, 13 lines, first run"] = cmds["scan, 13 lines"]
+        env = startup_env()
+        for cmd in cmds.values():
+            run_once(cmd, env=env)
+        walls: dict[str, list[float]] = {k: [] for k in cmds}
+        load_before = loadavg()
+        for i in range(n):
+            for k, cmd in cmds.items():
+                run_env = env
+                if k.endswith("first run"):
+                    run_env = dict(env, FP8TRIAGE_CACHE_DIR=str(Path(d) / f"cache-{i}"))
+                walls[k].append(run_once(cmd, env=run_env)["wall"])
+    base = statistics.median(walls["python -c pass"])
+    out = {}
+    for k, w in walls.items():
+        med = statistics.median(w)
+        out[k] = {"median_s": round(med, 3), "min_s": round(min(w), 3), "ratio_vs_python": round(med / base, 1),
+                  "over_python_s": round(med - base, 3), "command": cmds[k]}
+    return {"runs": n, "load_before": load_before, "load_after": loadavg(), "commands": out}
+
+
+def print_startup(r: dict) -> None:
+    print(f"\nstart-up (median of {r['runs']}, interleaved; load average before {r['load_before']}, "
+          f"after {r['load_after']})")
+    print(f"  {'command':26s} {'median s':>9s} {'best s':>7s} {'x python':>9s} {'+ s':>7s}")
+    for k, v in r["commands"].items():
+        print(f"  {k:26s} {v['median_s']:9.3f} {v['min_s']:7.3f} {v['ratio_vs_python']:9.1f} {v['over_python_s']:7.3f}")
 
 
 def bench_file(log: Path, manifest: dict | None, runs: int, wanted: list[str]) -> dict:
@@ -254,6 +305,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tools", default="fp8triage,fp8triage-1core,grep,rg")
     ap.add_argument("--no-startup", action="store_true", help="skip the start-up measurements")
     ap.add_argument("--startup-only", action="store_true")
+    ap.add_argument("--startup-runs", type=int, default=10, help="runs of each start-up command (default 10)")
     ap.add_argument("--keep", action="store_true", help="keep the generated logs (default: delete each after its run)")
     ap.add_argument("--json", type=Path, help="also write the results here (default bench/out/results-<time>.json)")
     args = ap.parse_args(argv)
@@ -281,9 +333,8 @@ def main(argv: list[str] | None = None) -> int:
                 if not args.keep:
                     log.unlink()
     if not args.no_startup:
-        result["startup"] = startup()
-        for k, v in result["startup"].items():
-            print(f"start-up {k}: median {v['median_s']:.3f} s (best {v['min_s']:.3f} s), load {loadavg()}")
+        result["startup"] = startup(args.startup_runs)
+        print_startup(result["startup"])
     out = args.json or OUT / f"results-{datetime.now().strftime('%Y%m%d-%H%M%S')}.json"
     out.write_text(json.dumps(result, indent=1) + "\n")
     print(f"results: {out}")

@@ -23,7 +23,8 @@ def data_dir(name: str) -> Path:
 
 def cache_dir() -> Path:
     """Where derived data is cached ($FP8TRIAGE_CACHE_DIR, else $XDG_CACHE_HOME/fp8triage or
-    ~/.cache/fp8triage): the search index, the compiled prefilter, the schema-validation markers."""
+    ~/.cache/fp8triage): the search index, the compiled prefilter, the schema-validation markers,
+    the compiled regex patterns (``regex/``) and the loaded recognition data (``recognition/``)."""
     env = os.environ.get("FP8TRIAGE_CACHE_DIR")
     if env:
         return Path(env)

@@ -15,6 +15,7 @@ from typing import Any, Mapping, Union
 import regex
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
+from ..common import rxcache
 from ..errors import TriageError
 from ..facts.vocabulary import FACTS
 
@@ -106,7 +107,7 @@ def parse_condition(raw: Mapping[str, Any]) -> Condition:
         expect = f"{name} {operand}"
     elif test == "regex":
         try:
-            kw["pattern"] = regex.compile(operand)
+            kw["pattern"] = rxcache.compile(operand)
         except regex.error as e:
             raise ConditionError(f"regex = {operand!r} does not compile: {e}") from None
         expect = f"{name} ~ /{operand}/"

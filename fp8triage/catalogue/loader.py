@@ -15,6 +15,7 @@ from typing import Any, Iterable
 
 import regex
 
+from ..common import rxcache
 from .. import paths
 from .recognition import Rule, rules_of
 from . import actions
@@ -73,7 +74,7 @@ class Pattern:
         """The compiled pattern (None for tokens). Compiled on first use when the signature file
         was validated before (a scan only compiles the patterns of signatures whose anchors it meets)."""
         if self._compiled is None and self.kind != "tokens":
-            object.__setattr__(self, "_compiled", regex.compile(self.source, self.flags))
+            object.__setattr__(self, "_compiled", rxcache.compile(self.source, self.flags))
         return self._compiled
 
 
@@ -217,7 +218,7 @@ def build_signature(path: Path, data: dict[str, Any], schema_checked: bool = Fal
                                     frozenset(p.get("kinds", [])), flags, **common))
             continue
         try:
-            compiled = regex.compile(p["regex"], flags)
+            compiled = rxcache.compile(p["regex"], flags)
         except regex.error as e:
             problems.append(Problem(name, f"evidence.patterns.{i}.regex", f"does not compile ({e}); fix the pattern"))
             continue

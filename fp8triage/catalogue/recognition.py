@@ -8,6 +8,7 @@ tools/mine_components.py). Loaded once, when a scan first has an event to recogn
 from __future__ import annotations
 
 import json
+import sys
 import tomllib
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -15,12 +16,13 @@ from pathlib import Path
 
 import regex
 
+from ..common import rxcache
 from .. import paths
 
 # a name that is one identifier is looked up in a set of tokens; anything else becomes a phrase
-_IDENT = regex.compile(r"[A-Za-z_]\w*(?:\.(?:hpp|cuh|cu|cpp|cc|h|py))?")
+_IDENT = rxcache.compile(r"[A-Za-z_]\w*(?:\.(?:hpp|cuh|cu|cpp|cc|h|py))?")
 FP8_FORMATS = frozenset({"fp8", "mxfp8"})
-TOKEN = regex.compile(r"[A-Za-z_]\w*(?:\.(?:hpp|cuh|cu|cpp|cc|h|py)\b)?")
+TOKEN = rxcache.compile(r"[A-Za-z_]\w*(?:\.(?:hpp|cuh|cu|cpp|cc|h|py)\b)?")
 
 
 @dataclass(frozen=True)
@@ -113,12 +115,12 @@ class Vocabulary:
 def _alternation(items: list[str]) -> regex.Pattern | None:
     if not items:
         return None
-    return regex.compile("|".join(f"(?:{p})" for p in items), regex.IGNORECASE | regex.MULTILINE)
+    return rxcache.compile("|".join(f"(?:{p})" for p in items), regex.IGNORECASE | regex.MULTILINE)
 
 
 # a mined name counts only where it says FP8 or names the component itself: `run_gemm`, `BLOCK_K`
 # or `softmax` are defined in these files too, but every GEMM library has one
-_DISTINCT = regex.compile(
+_DISTINCT = rxcache.compile(
     r"fp8|f8f8|f8_|e4m3|e5m2|ue8m0|e8m0|float8|deep_?gemm|^dg_|_dg_|cutlass|fmha|scaled_?mm|cublaslt|_tma|tma_|"
     r"(?:^|_)sfa?b?(?:_|$)|fp4|mxfp|trtllm|flashinfer|sage|qattn|blockscale|blockwise_|per_token_group",
     regex.IGNORECASE,
@@ -182,7 +184,83 @@ def load_vocabulary(folder: Path) -> Vocabulary:
 
 @lru_cache(maxsize=4)
 def _cached(folder: str) -> Vocabulary:
-    return load_vocabulary(Path(folder))
+    return _load_cached(Path(folder))
+
+
+def _load_cached(folder: Path) -> Vocabulary:
+    """``load_vocabulary(folder)``, from the cache directory when these exact files were loaded
+    before (start-up: ~3,500 JSON lines and three TOML files parsed once, not on every scan). The
+    cache file is named by the digest of every file read, this module's code and the versions of
+    Python, ``regex`` and fp8triage; it holds plain data (JSON), the patterns as their sources."""
+    import hashlib
+
+    files = [folder / "components.toml", folder / "kinds.toml", folder / "formats.toml"]
+    if (folder / "vocab").is_dir():
+        files += sorted((folder / "vocab").glob("*.jsonl"))
+    from ..version import __version__
+
+    h = hashlib.sha256(f"{_CACHE_LAYOUT} {__version__} {regex.__version__} {sys.version}\n".encode())
+    try:
+        h.update(Path(__file__).read_bytes())
+        for f in files:
+            h.update(f.name.encode() + b"\0" + f.read_bytes() + b"\0")
+    except OSError:
+        return load_vocabulary(folder)  # a file is missing: let the loader say which
+    try:
+        cache = paths.cache_dir() / "recognition" / f"voc-{h.hexdigest()[:32]}.json"
+    except (OSError, RuntimeError):  # no home directory
+        return load_vocabulary(folder)
+    try:
+        return _from_data(json.loads(cache.read_text(encoding="utf-8")))
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, regex.error):  # absent or damaged: load again
+        pass
+    voc = load_vocabulary(folder)
+    _store(cache, json.dumps(_to_data(voc)))
+    return voc
+
+
+_CACHE_LAYOUT = 1
+
+
+def _pattern(p: regex.Pattern | None):
+    return None if p is None else [p.pattern, p.flags & (regex.IGNORECASE | regex.MULTILINE)]
+
+
+def _compiled(d) -> regex.Pattern | None:
+    return None if d is None else rxcache.compile(d[0], d[1])
+
+
+def _to_data(voc: Vocabulary) -> dict:
+    return {"names": {k: sorted(v) for k, v in voc.names.items()},
+            "phrases": [[c, _pattern(p)] for c, p in voc.phrases],
+            "asserts": {k: sorted(v) for k, v in voc.asserts.items()},
+            "kinds": [[k, sorted(exc), _pattern(p)] for k, exc, p in voc.kinds],
+            "formats": [[f, _pattern(p)] for f, p in voc.formats],
+            "supersedes": {k: sorted(v) for k, v in voc.supersedes.items()}}
+
+
+def _from_data(d: dict) -> Vocabulary:
+    return Vocabulary(names={k: set(v) for k, v in d["names"].items()},
+                      phrases=[(c, _compiled(p)) for c, p in d["phrases"]],
+                      asserts={k: set(v) for k, v in d["asserts"].items()},
+                      kinds=[(k, frozenset(exc), _compiled(p)) for k, exc, p in d["kinds"]],
+                      formats=[(f, _compiled(p)) for f, p in d["formats"]],
+                      supersedes={k: frozenset(v) for k, v in d["supersedes"].items()})
+
+
+def _store(path: Path, text: str) -> None:
+    """Write the cache file atomically; a cache that cannot be written is no error."""
+    import os
+    import tempfile
+
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".voc-")
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    except OSError:
+        pass
 
 
 def vocabulary(folder: Path | None = None) -> Vocabulary:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import regex
 
+from . import rxcache
+
 # (pattern, capability, architecture label, the product names a user may search for)
 _TABLE: list[tuple[str, str, str, str]] = [
     (r"GB10\b|DGX\s*Spark", "12.1", "Blackwell (GB10)", "GB10 DGX Spark"),
@@ -27,7 +29,7 @@ _TABLE: list[tuple[str, str, str, str]] = [
     (r"V100|Titan\s*V\b", "7.0", "Volta", "V100 Titan V Volta"),
     (r"P100", "6.0", "Pascal", "P100 Pascal"),
 ]
-_COMPILED = [(regex.compile(p, regex.I), cc, arch) for p, cc, arch, _ in _TABLE]
+_COMPILED = [(rxcache.compile(p, regex.I), cc, arch) for p, cc, arch, _ in _TABLE]
 
 
 def capability_for(gpu_name: str) -> tuple[str, str] | None:

@@ -9,23 +9,25 @@ from __future__ import annotations
 
 import regex
 
+from . import rxcache
+
 
 def _hex_word(word: str) -> str:
     return word if word.isdigit() or not any(c.isdigit() for c in word) else "<HEX>"
 
 
 MASKS: list[tuple[str, regex.Pattern, object]] = [
-    ("uuid", regex.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b", regex.I), "<UUID>"),
-    ("hex", regex.compile(r"\b0x[0-9a-fA-F]+\b"), "<HEX>"),
-    ("ip", regex.compile(r"\b\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?\b"), "<IP>"),
+    ("uuid", rxcache.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b", regex.I), "<UUID>"),
+    ("hex", rxcache.compile(r"\b0x[0-9a-fA-F]+\b"), "<HEX>"),
+    ("ip", rxcache.compile(r"\b\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?\b"), "<IP>"),
     # a word of 7 or more lower-case hex digits with a letter and a digit (a hash, an address)
-    ("long-hex", regex.compile(r"\b[0-9a-f]{7,}\b"), lambda m: _hex_word(m.group())),
+    ("long-hex", rxcache.compile(r"\b[0-9a-f]{7,}\b"), lambda m: _hex_word(m.group())),
     # directories of a path (keep the basename, which names the failing file)
-    ("dirs", regex.compile(r"(?:(?<=[\s(\"'=:`])|^)(?:[A-Za-z]:)?(?:\.{1,3}|~)?(?:[/\\][^\s/\\\"'(),:`]+)*[/\\](?=[^\s/\\\"'(),:`]+)"), ""),
-    ("elided-dirs", regex.compile(r"(?:[\w.-]+/)+(?=[\w.-]+\.(?:py|hpp|h|cuh|cu|cpp|cc|so)\b)"), ""),
-    ("worker-ids", regex.compile(r"\b(rank|TP|DP|EP|PP|cuda:|pid=|GPU)\s?\d+"), r"\1<N>"),
-    ("number", regex.compile(r"(?<!\w)\d+(?:\.\d+)*"), "<N>"),
-    ("space", regex.compile(r"\s+"), " "),
+    ("dirs", rxcache.compile(r"(?:(?<=[\s(\"'=:`])|^)(?:[A-Za-z]:)?(?:\.{1,3}|~)?(?:[/\\][^\s/\\\"'(),:`]+)*[/\\](?=[^\s/\\\"'(),:`]+)"), ""),
+    ("elided-dirs", rxcache.compile(r"(?:[\w.-]+/)+(?=[\w.-]+\.(?:py|hpp|h|cuh|cu|cpp|cc|so)\b)"), ""),
+    ("worker-ids", rxcache.compile(r"\b(rank|TP|DP|EP|PP|cuda:|pid=|GPU)\s?\d+"), r"\1<N>"),
+    ("number", rxcache.compile(r"(?<!\w)\d+(?:\.\d+)*"), "<N>"),
+    ("space", rxcache.compile(r"\s+"), " "),
 ]
 
 

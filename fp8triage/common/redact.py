@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import regex
 
+from . import rxcache
+
 MASK = "<redacted>"
 
 # Names of variables and keyword arguments that hold secrets: they end in one of these words.
@@ -24,32 +26,32 @@ _UPPER_NAME = r"[A-Z0-9_]*(?:TOKEN|SECRET|PASSWORD|PASSWD|KEY|CREDENTIALS?|PAT)"
 _LOWER_NAME = r"[a-z0-9_]*(?:token|secret|password|passwd|api_key|apikey|access_key|secret_key|private_key|credentials?)"
 
 RULES: list[tuple[str, regex.Pattern, str]] = [
-    ("private-key-block", regex.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----.*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)"),
+    ("private-key-block", rxcache.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----.*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)"),
      MASK),
-    ("hf-token", regex.compile(r"\bhf_[A-Za-z0-9]{20,}\b"), MASK),
-    ("openai-key", regex.compile(r"\bsk-(?:proj-|ant-(?:api\d\d-)?|svcacct-)?[A-Za-z0-9_-]{20,}"), MASK),
-    ("github-token", regex.compile(r"\b(?:ghp|gho|ghu|ghs|ghr|github_pat)_[A-Za-z0-9_]{20,}\b"), MASK),
+    ("hf-token", rxcache.compile(r"\bhf_[A-Za-z0-9]{20,}\b"), MASK),
+    ("openai-key", rxcache.compile(r"\bsk-(?:proj-|ant-(?:api\d\d-)?|svcacct-)?[A-Za-z0-9_-]{20,}"), MASK),
+    ("github-token", rxcache.compile(r"\b(?:ghp|gho|ghu|ghs|ghr|github_pat)_[A-Za-z0-9_]{20,}\b"), MASK),
     # an access key id next to its secret (credentials files, "id:secret" strings)
-    ("aws-key-pair", regex.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}([\s:=,;|]+['\"]?)[A-Za-z0-9/+=]{40}(?![A-Za-z0-9/+=])"),
+    ("aws-key-pair", rxcache.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}([\s:=,;|]+['\"]?)[A-Za-z0-9/+=]{40}(?![A-Za-z0-9/+=])"),
      MASK + r"\1" + MASK),
-    ("aws-access-key", regex.compile(r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA)[0-9A-Z]{16}\b"), MASK),
-    ("aws-secret", regex.compile(r"(?i)(aws_?secret_?access_?key['\"]?\s*[=:]\s*['\"]?)[A-Za-z0-9/+=]{40}"), r"\1" + MASK),
-    ("slack-token", regex.compile(r"\bxox[abprs]-[A-Za-z0-9-]{10,}\b"), MASK),
-    ("jwt", regex.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"), MASK),
-    ("bearer", regex.compile(r"(?i)\b(bearer|token|basic)(\s+)(?!<redacted>)[A-Za-z0-9._~+/=-]{16,}"), r"\1\2" + MASK),
-    ("url-password", regex.compile(r"(?i)\b([a-z][a-z0-9+.-]*://[^\s:/@]+):(?!<redacted>@)[^\s@/]+@"), r"\1:" + MASK + "@"),
-    ("url-token-param", regex.compile(r"(?i)([?&](?:token|access_token|api_key|apikey|key|sig|signature|password|x-amz-signature|x-amz-credential|x-amz-security-token)=)[^\s&#'\"]{6,}"),
+    ("aws-access-key", rxcache.compile(r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA)[0-9A-Z]{16}\b"), MASK),
+    ("aws-secret", rxcache.compile(r"(?i)(aws_?secret_?access_?key['\"]?\s*[=:]\s*['\"]?)[A-Za-z0-9/+=]{40}"), r"\1" + MASK),
+    ("slack-token", rxcache.compile(r"\bxox[abprs]-[A-Za-z0-9-]{10,}\b"), MASK),
+    ("jwt", rxcache.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"), MASK),
+    ("bearer", rxcache.compile(r"(?i)\b(bearer|token|basic)(\s+)(?!<redacted>)[A-Za-z0-9._~+/=-]{16,}"), r"\1\2" + MASK),
+    ("url-password", rxcache.compile(r"(?i)\b([a-z][a-z0-9+.-]*://[^\s:/@]+):(?!<redacted>@)[^\s@/]+@"), r"\1:" + MASK + "@"),
+    ("url-token-param", rxcache.compile(r"(?i)([?&](?:token|access_token|api_key|apikey|key|sig|signature|password|x-amz-signature|x-amz-credential|x-amz-security-token)=)[^\s&#'\"]{6,}"),
      r"\1" + MASK),
     (
         "secret-env",
-        regex.compile(
+        rxcache.compile(
             r"(?<![A-Za-z0-9_])(" + _UPPER_NAME + r")(['\"]?\s*[=:]\s*['\"]?)(?!<redacted>)[^\s'\",;]{4,}"
         ),
         r"\1\2" + MASK,
     ),
     (
         "secret-kwarg",
-        regex.compile(
+        rxcache.compile(
             r"(?<![A-Za-z0-9_])(" + _LOWER_NAME + r")(['\"]?\s*[=:]\s*['\"]?)(?!<redacted>)(?!\d{1,7}\b)(?!None\b|null\b|True\b|False\b)[^\s'\",;)]{4,}"
         ),
         r"\1\2" + MASK,

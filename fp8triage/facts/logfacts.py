@@ -13,6 +13,7 @@ from typing import Callable, Iterable
 
 import regex
 
+from ..common import rxcache
 from .vocabulary import DISPATCH_ENV_VARS, normalise_capability
 from ..common.gpus import capability_for
 from ..model import Fact, Line
@@ -54,7 +55,7 @@ EXTRACTORS: list[Extractor] = [
     Extractor(
         "capability-explicit",
         ("capability", "Capability"),
-        regex.compile(
+        rxcache.compile(
             r"(?:compute|device|CUDA|current|gpu|GPU)[ _]capabilit(?:y|ies)[\s:=]*(?:is\s*)?[`'(]?\s*(?:(?P<major>\d{1,2})\s*[.,]\s*(?P<minor>\d)\b|(?P<cap>sm_?\d{2,3}|\d{2,3})\b)",
             regex.I,
         ),
@@ -65,14 +66,14 @@ EXTRACTORS: list[Extractor] = [
     Extractor(
         "capability-actual",
         ("actual = ", "Current capability", "capability is"),
-        regex.compile(r"(?:actual = `?|Current capability:\s*|capability is\s*)(?P<cap>\d{1,2}\.\d|\d{2,3})\b"),
+        rxcache.compile(r"(?:actual = `?|Current capability:\s*|capability is\s*)(?P<cap>\d{1,2}\.\d|\d{2,3})\b"),
         _cap,
         trigger=r"actual = |Current capability:|capability is",
     ),
     Extractor(
         "capability-sm",
         ("sm_", "SM1", "SM8", "SM9", "sm1", "sm8", "sm9"),
-        regex.compile(
+        rxcache.compile(
             r"(?:current device is|with CUDA capability|on \.target|target|device is|running on)\s*'?(?P<cap>(?:sm|SM)_?\d{2,3})[af]?\b"
         ),
         _cap,
@@ -81,7 +82,7 @@ EXTRACTORS: list[Extractor] = [
     Extractor(
         "capability-tuple",
         ("get_device_capability", "(9, 0)", "(10, 0)", "(12, 0)", "(12, 1)", "(10, 3)", "(8, 9)", "(8, 0)", "(8, 6)"),
-        regex.compile(r"(?:capability|NVIDIA [\w ]+?)\s*[:=]?\s*\((?P<major>\d{1,2}), (?P<minor>\d)\)"),
+        rxcache.compile(r"(?:capability|NVIDIA [\w ]+?)\s*[:=]?\s*\((?P<major>\d{1,2}), (?P<minor>\d)\)"),
         _cap,
         trigger=r"(?:capability|NVIDIA [0-9A-Za-z_ ]*)[ \t]*[:=]?[ \t]*\([0-9][0-9]?, [0-9]\)",
     ),
@@ -89,7 +90,7 @@ EXTRACTORS: list[Extractor] = [
     Extractor(
         "vllm-version",
         ("vLLM", "vllm", "LLM engine"),
-        regex.compile(
+        rxcache.compile(
             r"(?:vLLM (?:API server )?version:?\s*|Initializing a V\d LLM engine \(|\bvllm(?:==|\s+version:?\s*|\s+(?=v?\d)))" + _V
         ),
         _one("vllm"),
@@ -98,35 +99,35 @@ EXTRACTORS: list[Extractor] = [
     Extractor(
         "sglang-version",
         ("sglang", "SGLang"),
-        regex.compile(r"\b(?:sglang|SGLang)(?:==|\s+version:?\s*|\s+(?=v?\d))" + _V),
+        rxcache.compile(r"\b(?:sglang|SGLang)(?:==|\s+version:?\s*|\s+(?=v?\d))" + _V),
         _one("sglang"),
         trigger=r"\b(?:sglang|SGLang)(?:==|[ \t]+version|[ \t]+v?[0-9])",
     ),
     Extractor(
         "torch-version",
         ("torch", "PyTorch"),
-        regex.compile(r"(?<![\w/.-])(?:torch(?:==|\s+version:?\s*|\s+(?=v?\d))|PyTorch version:\s*)" + _V),
+        rxcache.compile(r"(?<![\w/.-])(?:torch(?:==|\s+version:?\s*|\s+(?=v?\d))|PyTorch version:\s*)" + _V),
         _one("torch"),
         trigger=r"torch(?:==|[ \t]+version|[ \t]+v?[0-9])|PyTorch version:",
     ),
     Extractor(
         "transformers-version",
         ("transformers",),
-        regex.compile(r"(?<![\w/.-])(?:`?transformers`?(?:==|\s+version:?\s*|\s+(?=v?\d)))" + _V),
+        rxcache.compile(r"(?<![\w/.-])(?:`?transformers`?(?:==|\s+version:?\s*|\s+(?=v?\d)))" + _V),
         _one("transformers"),
         trigger=r"transformers`?(?:==|[ \t]+version|[ \t]+v?[0-9])",
     ),
     Extractor(
         "triton-version",
         ("triton",),
-        regex.compile(r"(?<![\w/.-])triton(?:==|\s+version:?\s*|\s+(?=v?\d))" + _V),
+        rxcache.compile(r"(?<![\w/.-])triton(?:==|\s+version:?\s*|\s+(?=v?\d))" + _V),
         _one("triton"),
         trigger=r"triton(?:==|[ \t]+version|[ \t]+v?[0-9])",
     ),
     Extractor(
         "deepgemm-version",
         ("deep_gemm", "deep-gemm", "DeepGEMM", "deepgemm"),
-        regex.compile(r"(?<![\w/.-])(?<!sgl-)(?:deep[_-]?gemm|DeepGEMM)(?:==|-(?=\d)|\s+version:?\s*|\s+(?=v?\d+\.\d))" + _V, regex.I),
+        rxcache.compile(r"(?<![\w/.-])(?<!sgl-)(?:deep[_-]?gemm|DeepGEMM)(?:==|-(?=\d)|\s+version:?\s*|\s+(?=v?\d+\.\d))" + _V, regex.I),
         _one("deep_gemm"),
         trigger=r"deep[_-]?gemm(?:==|-[0-9]|[ \t]+version|[ \t]+v?[0-9])",
         ignore_case=True,
@@ -135,7 +136,7 @@ EXTRACTORS: list[Extractor] = [
         # DeepGEMM named in the log, not as switched off (VLLM_USE_DEEP_GEMM=0, ..._DISABLE_DEEPGEMM_...=1)
         "deepgemm-named",
         ("deep_gemm", "deep-gemm", "deep gemm", "deepgemm"),
-        regex.compile(r"(?<![a-z0-9])(?<!disable_)(?P<v>deep[_ -]?gemm)(?!\w*\s*[=:]\s*[\"']?(?:0|false|off)\b)(?!_linear\w*\s*[=:]\s*1)", regex.I),
+        rxcache.compile(r"(?<![a-z0-9])(?<!disable_)(?P<v>deep[_ -]?gemm)(?!\w*\s*[=:]\s*[\"']?(?:0|false|off)\b)(?!_linear\w*\s*[=:]\s*1)", regex.I),
         lambda m: [("deepgemm_named", "true")],
         trigger=r"deep[_ -]?gemm",
         ignore_case=True,
@@ -144,21 +145,21 @@ EXTRACTORS: list[Extractor] = [
     Extractor(
         "sgl-deepgemm-version",
         ("sgl-deep-gemm", "sgl_deep_gemm"),
-        regex.compile(r"sgl[-_]deep[-_]gemm(?:==|\s+|-)" + _V),
+        rxcache.compile(r"sgl[-_]deep[-_]gemm(?:==|\s+|-)" + _V),
         _one("sgl_deep_gemm"),
         trigger=r"sgl[-_]deep[-_]gemm(?:==|[ \t]+|-)v?[0-9]",
     ),
     Extractor(
         "flashinfer-version",
         ("flashinfer",),
-        regex.compile(r"(?<![\w/.-])flashinfer(?:-python)?(?:==|\s+version:?\s*|\s+(?=v?\d))" + _V),
+        rxcache.compile(r"(?<![\w/.-])flashinfer(?:-python)?(?:==|\s+version:?\s*|\s+(?=v?\d))" + _V),
         _one("flashinfer"),
         trigger=r"flashinfer(?:-python)?(?:==|[ \t]+version|[ \t]+v?[0-9])",
     ),
     Extractor(
         "cuda-version",
         ("CUDA Version", "CUDA version", "CUDA runtime", "cuda_", "release "),
-        regex.compile(
+        rxcache.compile(
             r"(?:CUDA Version:?\s*|CUDA version:?\s*|CUDA runtime (?:version )?|Cuda compilation tools, release\s*)(?P<v>\d{2}\.\d)"
         ),
         _one("cuda"),
@@ -167,7 +168,7 @@ EXTRACTORS: list[Extractor] = [
     Extractor(
         "driver-version",
         ("Driver Version", "driver version"),
-        regex.compile(r"[Dd]river [Vv]ersion:?\s*(?P<v>\d{3}\.\d+(?:\.\d+)?)"),
+        rxcache.compile(r"[Dd]river [Vv]ersion:?\s*(?P<v>\d{3}\.\d+(?:\.\d+)?)"),
         _one("driver"),
         trigger=r"[Dd]river [Vv]ersion",
     ),
@@ -175,7 +176,7 @@ EXTRACTORS: list[Extractor] = [
     Extractor(
         "env-setting",
         tuple(DISPATCH_ENV_VARS),
-        regex.compile(
+        rxcache.compile(
             r"(?<!(?:[Ss]et|[Uu]se|[Tt]ry|[Ss]etting|globally,)\s`?)(?<![\w])(?P<name>" + _ENV_ALT + r")\s*(?:=|:\s)\s*['\"]?(?P<value>[\w./:-]*)"
         ),
         lambda m: [(m.group("name"), m.group("value"))] if m.group("value") else [],
@@ -187,7 +188,7 @@ EXTRACTORS: list[Extractor] = [
     Extractor(
         "model",
         ("model=", "--model", "model_path", "pretrained=", "Loading model", "load model"),
-        regex.compile(
+        rxcache.compile(
             r"(?:\bmodel='|\bmodel=\"|--model(?:-path)?[= ]+|\bmodel_path[=:]\s*['\"]?|pretrained=|(?:Loading|Starting to load) model:?\s*"
             r"(?!(?:from|weights?|in|on|with|to|took|using|config|checkpoints?|shards?|files?|state|and|for|the|a)\b))(?P<v>[\w./~-]+[\w-])"
         ),
@@ -198,7 +199,7 @@ EXTRACTORS: list[Extractor] = [
     Extractor(
         "quantization",
         ("quantization", "quant_method"),
-        regex.compile(r"(?:\bquantization[=:]\s*['\"]?|--quantization\s+|quant_method['\"]?\s*[:=]\s*['\"]?)"
+        rxcache.compile(r"(?:\bquantization[=:]\s*['\"]?|--quantization\s+|quant_method['\"]?\s*[:=]\s*['\"]?)"
                       r"(?!(?:None|none|null|NULL|False|false)\b)(?P<v>[\w-]+)"),
         _one("quantization"),
         trigger=r"\bquantization[=:]|--quantization[ \t]|quant_method",
@@ -208,7 +209,7 @@ EXTRACTORS: list[Extractor] = [
     Extractor(
         "moe-architecture",
         ("ForCausalLM", "ForConditionalGeneration"),
-        regex.compile(r"\b\w*(?:Moe|MoE|Mixtral|DeepseekV[23]|GptOss)\w*For(?:CausalLM|ConditionalGeneration)\b"),
+        rxcache.compile(r"\b\w*(?:Moe|MoE|Mixtral|DeepseekV[23]|GptOss)\w*For(?:CausalLM|ConditionalGeneration)\b"),
         lambda m: [("moe", "true")],
         trigger=r"(?:Moe|MoE|Mixtral|DeepseekV[23]|GptOss)[A-Za-z0-9_]*For(?:CausalLM|ConditionalGeneration)",
     ),
@@ -218,28 +219,28 @@ EXTRACTORS: list[Extractor] = [
     Extractor(
         "tuning-config-moe",
         ("device_name=",),
-        regex.compile(r"\bE=\d+,N=\d+,device_name="),
+        rxcache.compile(r"\bE=\d+,N=\d+,device_name="),
         lambda m: [("moe", "true")],
         trigger=r"E=[0-9]+,N=[0-9]+,device_name=",
     ),
     Extractor(
         "tuning-config-block",
         ("block_shape=",),
-        regex.compile(r"device_name=[\w-]+,dtype=fp8\w*,block_shape=\[(?P<n>\d+),\s*(?P<k>\d+)\]"),
+        rxcache.compile(r"device_name=[\w-]+,dtype=fp8\w*,block_shape=\[(?P<n>\d+),\s*(?P<k>\d+)\]"),
         lambda m: [("weight_block_size", f"{m.group('n')},{m.group('k')}")],
         trigger=r"block_shape=\[",
     ),
     Extractor(
         "experts-implementation",
         ("experts_implementation",),
-        regex.compile(r"experts_implementation\s*=\s*['\"](?P<v>\w+)"),
+        rxcache.compile(r"experts_implementation\s*=\s*['\"](?P<v>\w+)"),
         _one("experts_implementation"),
         trigger=r"experts_implementation[ \t]*=",
     ),
     Extractor(
         "scale-dtype",
         ("scale_inv", "weight_scale", "scales are plain float32", "float8_e8m0fnu"),
-        regex.compile(
+        rxcache.compile(
             r"(?:_scale(?:_inv)?\S*\s+torch\.(?P<a>float32|float8_e8m0fnu)|these scales are plain (?P<b>float32))"
         ),
         lambda m: [("scale_dtype", m.group("a") or m.group("b"))],
@@ -248,7 +249,7 @@ EXTRACTORS: list[Extractor] = [
     Extractor(
         "scale-fmt",
         ("scale_fmt",),
-        regex.compile(r"scale_fmt['\"]?\s*[=:]\s*['\"]?(?P<v>ue8m0|float)\b"),
+        rxcache.compile(r"scale_fmt['\"]?\s*[=:]\s*['\"]?(?P<v>ue8m0|float)\b"),
         _one("scale_fmt"),
         trigger=r"""scale_fmt['"]?[ \t]*[=:]""",
     ),
@@ -257,8 +258,8 @@ EXTRACTORS: list[Extractor] = [
 # GPU product names: only on lines that say NVIDIA / GeForce / Tesla / GPU, so that "A2" or
 # "L4" in unrelated text is not taken for a GPU.
 GPU_ANCHORS = ("NVIDIA", "GeForce", "Tesla", "Quadro", "GPU", "DGX")
-_GPU_CONTEXT = regex.compile(r"NVIDIA|GeForce|Tesla|Quadro|\bGPU|DGX")
-_GPU_NAME = regex.compile(
+_GPU_CONTEXT = rxcache.compile(r"NVIDIA|GeForce|Tesla|Quadro|\bGPU|DGX")
+_GPU_NAME = rxcache.compile(
     r"(?P<name>(?:NVIDIA\s+)?(?:GeForce\s+|Tesla\s+|Quadro\s+)?"
     r"(?:RTX\s*PRO\s*\d{4}(?:\s+Blackwell)?(?:\s+(?:Workstation|Server|Max-Q)(?:\s+Edition)?)?"
     r"|RTX\s*\d{4}(?:\s*Ti|\s*SUPER|\s*D)?(?:\s+Ada(?:\s+Generation)?)?|RTX\s*A\d{4}"
@@ -266,15 +267,15 @@ _GPU_NAME = regex.compile(
     r"(?![\w])"
 )
 
-_DEVICE_NAME = regex.compile(r"(?<=device_name=)NVIDIA_[\w-]+?(?=,|\.json|\s|$)")
+_DEVICE_NAME = rxcache.compile(r"(?<=device_name=)NVIDIA_[\w-]+?(?=,|\.json|\s|$)")
 
 # Which serving stack wrote the log: paths and banners.
 STACK_MARKERS: list[tuple[str, regex.Pattern]] = [
-    ("vllm", regex.compile(r"\bvllm[/.]|vLLM|\(VllmWorker|\(EngineCore")),
-    ("sglang", regex.compile(r"\bsglang[/.]|SGLang|sgl_kernel|sgl-workspace")),
-    ("tensorrt-llm", regex.compile(r"tensorrt_llm|TensorRT-LLM|trtllm-build")),
-    ("lmdeploy", regex.compile(r"\blmdeploy\b")),
-    ("transformers", regex.compile(r"\btransformers/(?:modeling|integrations|quantizers|models)|from_pretrained")),
+    ("vllm", rxcache.compile(r"\bvllm[/.]|vLLM|\(VllmWorker|\(EngineCore")),
+    ("sglang", rxcache.compile(r"\bsglang[/.]|SGLang|sgl_kernel|sgl-workspace")),
+    ("tensorrt-llm", rxcache.compile(r"tensorrt_llm|TensorRT-LLM|trtllm-build")),
+    ("lmdeploy", rxcache.compile(r"\blmdeploy\b")),
+    ("transformers", rxcache.compile(r"\btransformers/(?:modeling|integrations|quantizers|models)|from_pretrained")),
 ]
 
 
@@ -450,10 +451,10 @@ class LogFacts:
 
 
 # advice or a condition in the same clause before a match: the value is a suggestion, not a fact
-_ADVICE = regex.compile(
+_ADVICE = rxcache.compile(
     r"(?i)\b(?:use|using|set|setting|try|consider|please|should|recommend(?:ed)?|instead|if|unless|when|"
     r"re-?export|re-?quantize|switch(?:ing)? to|quantized with|upgrade|downgrade)\b")
-_CLAUSE_END = regex.compile(r"[.;!?:,(]\s|—|\s-\s")
+_CLAUSE_END = rxcache.compile(r"[.;!?:,(]\s|—|\s-\s")
 
 
 def _advice(text: str, start: int) -> bool:

@@ -16,7 +16,6 @@ import os
 import platform
 import re
 import shutil
-import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Mapping
@@ -61,6 +60,8 @@ def run_command(argv: list[str], timeout: float = TIMEOUT_S) -> str | None:
     exe = shutil.which(argv[0]) if os.sep not in argv[0] else (argv[0] if os.access(argv[0], os.X_OK) else None)
     if exe is None:
         return None
+    import subprocess  # here: a scan imports this module for its tables, and runs no command
+
     try:
         proc = subprocess.run(
             [exe, *argv[1:]], capture_output=True, text=True, timeout=timeout, errors="replace",

@@ -22,6 +22,7 @@ import regex
 
 from ..catalogue.loader import Catalogue, Pattern, Signature
 from ..catalogue.recognition import FP8_FORMATS
+from ..common import rxcache
 from . import recognise
 from .conditions import combine, evaluate
 from ..facts.vocabulary import canonical_name, normalise_value
@@ -158,8 +159,8 @@ def _candidates(cat: Catalogue, text: str) -> list[Signature]:
 # source locations an event names: C++/CUDA/Python files (with or without a line number) and JIT paths.
 # Found from the extension backwards, so the cost stays linear on any line (a regex that scans a path
 # from every start position is quadratic on a megabyte of word characters).
-_LOC_EXT = regex.compile(r"\.(?:cuh|cu|hpp|hh|h|cpp|cc|cxx|py|pyx|so)(?::\d+)?\b")
-_LOC_JIT = regex.compile(r"\bjit/[\w./-]{1,300}")
+_LOC_EXT = rxcache.compile(r"\.(?:cuh|cu|hpp|hh|h|cpp|cc|cxx|py|pyx|so)(?::\d+)?\b")
+_LOC_JIT = rxcache.compile(r"\bjit/[\w./-]{1,300}")
 _PATH_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.+~-/")
 MAX_PATH = 400
 
@@ -213,7 +214,7 @@ def _exc_ok(p: Pattern, ev: Event) -> bool:
 
 # failures with a cause of their own: frames, a location or tokens never claim them for an FP8 signature
 # (an OOM raised inside an FP8 GEMM's frames is still an OOM)
-OTHER_FAILURE = regex.compile(
+OTHER_FAILURE = rxcache.compile(
     r"OutOfMemoryError|out of memory|CUDA_ERROR_OUT_OF_MEMORY|CUBLAS_STATUS_ALLOC_FAILED|NCCL error|ncclInternalError|"
     r"ncclSystemError|ncclUnhandledCudaError|KeyboardInterrupt|Address already in use|Connection refused|"
     r"No space left on device|Too many open files|DistStoreError|TimeoutError|timed out",
@@ -223,7 +224,7 @@ OTHER_FAILURE = regex.compile(
 
 @functools.lru_cache(maxsize=512)
 def _token_rx(token: str) -> regex.Pattern:
-    return regex.compile(r"(?<![a-z0-9_])" + regex.escape(token.lower()))
+    return rxcache.compile(r"(?<![a-z0-9_])" + regex.escape(token.lower()))
 
 
 def _has_token(low: str, token: str) -> bool:
@@ -290,7 +291,7 @@ def match_pattern(p: Pattern, ev: Event, claims: Claims, sig: Signature) -> Matc
 
 
 # a line of source code that holds a message: a raise, a check macro, a logger call (a quoted excerpt)
-QUOTED_SOURCE = regex.compile(
+QUOTED_SOURCE = rxcache.compile(
     r"^\s*(?:\d+\s*[|:]?\s*)?(?:[-+>]\s*)?(?:raise\s+\w[\w.]*\(|throw\s|(?:TORCH|TLLM|FLASHINFER|TVM_FFI)_\w*CHECK\w*\(|"
     r"DG_(?:HOST|DEVICE)_ASSERT\(|STD_TORCH_CHECK\(|logger\.\w+\(|warnings\.warn\()"
 )
@@ -305,7 +306,7 @@ def quoted_source(ev: Event, m: Match) -> bool:
 
 
 PARTIAL_MIN = 14  # characters of a cut message that must match the start of a known one
-_NOT_PARTIAL = regex.compile(r"\(\?[=!<]|\\A|\\K|\(\?s\)|\(\?[a-z]*s[a-z]*\)")
+_NOT_PARTIAL = rxcache.compile(r"\(\?[=!<]|\\A|\\K|\(\?s\)|\(\?[a-z]*s[a-z]*\)")
 
 
 def partial_ok(p: Pattern) -> bool:

@@ -18,12 +18,13 @@ from dataclasses import dataclass
 
 import regex
 
+from ..common import rxcache
 from ..catalogue.loader import Catalogue, Signature
 from ..catalogue.recognition import TOKEN, Rule, Vocabulary, normalise_assert, vocabulary
 from ..model import Event, EventKind
 
-FRAME_LINE = regex.compile(r'^\s*File "[^"]*", line \d+')
-NATIVE_FRAME = regex.compile(r"^\s*(?:#\d+\s+0x[0-9a-f]+|frame #\d+:|\d+\s+0x[0-9a-f]+\s)", regex.IGNORECASE)
+FRAME_LINE = rxcache.compile(r'^\s*File "[^"]*", line \d+')
+NATIVE_FRAME = rxcache.compile(r"^\s*(?:#\d+\s+0x[0-9a-f]+|frame #\d+:|\d+\s+0x[0-9a-f]+\s)", regex.IGNORECASE)
 SYMPTOM = frozenset({"symptom"})
 # how much a failure kind says about the cause: a missing module or an arch gate names it; a bare
 # assertion or a status code only says that something inside the component failed
@@ -33,11 +34,11 @@ STATED = frozenset({"unsupported-arch", "not-installed", "api-mismatch", "compil
 FAILED = frozenset({"status", "assertion"})
 # what an assert line checks, for a bare AssertionError (the traceback prints the assert, not a message)
 ASSERT_CHECKS = (
-    ("unsupported-arch", regex.compile(r"\b(?:arch\w*|capability|is_sm\d+\w*|sm_?\d+|is_(?:hopper|blackwell|ada)|"
+    ("unsupported-arch", rxcache.compile(r"\b(?:arch\w*|capability|is_sm\d+\w*|sm_?\d+|is_(?:hopper|blackwell|ada)|"
                                        r"has_device_capability|get_device_capability|is_device_capability\w*)\b", regex.I)),
-    ("contract", regex.compile(r"\.(?:shape|size|stride|dim|ndim|dtype|is_contiguous)\b|%|\bdivisible\b|\bcontiguous\b|"
-                               r"\b_?(?:is_)?valid\w*\(", regex.I)),
-    ("not-installed", regex.compile(r"\b(?:is_\w+_available|\w+_available)\b", regex.I)),
+    ("contract", rxcache.compile(r"\.(?:shape|size|stride|dim|ndim|dtype|is_contiguous)\b|%|\bdivisible\b|\bcontiguous\b|"
+                                 r"\b_?(?:is_)?valid\w*\(", regex.I)),
+    ("not-installed", rxcache.compile(r"\b(?:is_\w+_available|\w+_available)\b", regex.I)),
 )
 READ_HEAD, READ_TAIL = 40, 160  # lines of a long event that are read: its head and its newest lines
 MAX_CHARS = 20_000

@@ -24,6 +24,7 @@ from typing import Iterable, Mapping, Sequence
 
 import regex
 
+from ..common import rxcache
 from ..catalogue.actions import Code, Command, Env, Install, RemedySpec
 from ..model import ConditionResult, Event, Fact, Remedy, Truth
 from .conditions import combine, evaluate
@@ -33,20 +34,20 @@ from .conditions import combine, evaluate
 # Frames ("path:function", innermost first) that name the MoE experts or a dense FP8 linear. The
 # innermost frame that names one decides: an experts forward that calls a DeepGEMM grouped GEMM is
 # the experts path, although the model's decoder layer (outer) also ran attention linears.
-_EXPERTS_FRAME = regex.compile(
+_EXPERTS_FRAME = rxcache.compile(
     r"(?i)(?:experts|fused_moe|moe_forward|m_grouped|grouped_gemm|grouped_mm|deep_gemm_moe|deepgemm_moe"
     r"|/integrations/moe\.py:|/fused_moe/)")
-_LINEAR_FRAME = regex.compile(
+_LINEAR_FRAME = rxcache.compile(
     r"(?i)(?::[\w.]*linear\w*$|:\w*block_fp8_matmul\w*$|:apply_w8a8\w*$|/integrations/finegrained\w*\.py:\w*linear)")
 # a source line shown under a frame: ``self.experts(...)`` or ``self.q_proj(...)``
-_EXPERTS_CALL = regex.compile(r"\bself\.(?:experts|moe|shared_experts)\s*\(")
-_LINEAR_CALL = regex.compile(r"\bself\.(?:[qkvo]_proj|qkv_proj|o_proj|gate_proj|up_proj|down_proj|lm_head)\s*\(")
+_EXPERTS_CALL = rxcache.compile(r"\bself\.(?:experts|moe|shared_experts)\s*\(")
+_LINEAR_CALL = rxcache.compile(r"\bself\.(?:[qkvo]_proj|qkv_proj|o_proj|gate_proj|up_proj|down_proj|lm_head)\s*\(")
 # a model file or class of a mixture of experts (the decoder layers of such a model run experts)
-_MOE_MODEL = regex.compile(r"(?i)(?:modeling_\w*moe\w*\.py|\b\w*Moe\w*ForCausalLM|/mixtral/|modeling_mixtral|deepseek_v[23])")
+_MOE_MODEL = rxcache.compile(r"(?i)(?:modeling_\w*moe\w*\.py|\b\w*Moe\w*ForCausalLM|/mixtral/|modeling_mixtral|deepseek_v[23])")
 
 # transformers' experts backends name their forward: deepgemm_fp8_fp4_experts_forward,
 # fp8_grouped_mm_experts_forward, ...
-_EXPERTS_BACKEND = regex.compile(r"(?i)^\w*?(deepgemm_megamoe|deepgemm|grouped_mm|batched_mm|sonicmoe)\w*experts_forward$")
+_EXPERTS_BACKEND = rxcache.compile(r"(?i)^\w*?(deepgemm_megamoe|deepgemm|grouped_mm|batched_mm|sonicmoe)\w*experts_forward$")
 
 PATH_TEXT = {"experts": "the MoE experts", "linear": "the dense FP8 linears"}
 
@@ -106,11 +107,11 @@ _PKG_STACK = {"vllm": "vllm", "sglang": "sglang", "sgl-deep-gemm": "sglang", "sg
               "sgl-kernel": "sglang", "transformers": "transformers", "tensorrt_llm": "tensorrt-llm",
               "tensorrt-llm": "tensorrt-llm", "lmdeploy": "lmdeploy"}
 _TEXT_STACK = (
-    (regex.compile(r"\bvllm serve\b|\bfrom vllm\b|\bimport vllm\b|\bvllm\.entrypoints\b"), "vllm"),
-    (regex.compile(r"\bsglang\.launch_server\b|\bfrom sglang\b|\bimport sglang\b"), "sglang"),
-    (regex.compile(r"\bset_experts_implementation\b|\bexperts_implementation\s*=|\bfrom transformers\b"
+    (rxcache.compile(r"\bvllm serve\b|\bfrom vllm\b|\bimport vllm\b|\bvllm\.entrypoints\b"), "vllm"),
+    (rxcache.compile(r"\bsglang\.launch_server\b|\bfrom sglang\b|\bimport sglang\b"), "sglang"),
+    (rxcache.compile(r"\bset_experts_implementation\b|\bexperts_implementation\s*=|\bfrom transformers\b"
                    r"|\bAutoModel\w*\.from_pretrained\b"), "transformers"),
-    (regex.compile(r"\btrtllm-build\b|\bfrom tensorrt_llm\b"), "tensorrt-llm"),
+    (rxcache.compile(r"\btrtllm-build\b|\bfrom tensorrt_llm\b"), "tensorrt-llm"),
 )
 
 
@@ -171,7 +172,7 @@ def in_force(spec: RemedySpec, facts: Mapping[str, Fact]) -> str:
     return ""
 
 
-_SETS_EXPERTS = regex.compile(r"""experts_implementation(?:\(\s*|\s*=\s*)['"](\w+)['"]""")
+_SETS_EXPERTS = rxcache.compile(r"""experts_implementation(?:\(\s*|\s*=\s*)['"](\w+)['"]""")
 
 
 def _installed(spec: str, facts: Mapping[str, Fact]) -> str:

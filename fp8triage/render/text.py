@@ -3,8 +3,7 @@ from __future__ import annotations
 
 import textwrap
 
-import regex
-
+from ..common import rxcache
 from ..model import Fact, Finding, ScanResult, Status, Truth
 from .fleet import text_lines as fleet_lines
 from .clip import split_span
@@ -12,7 +11,7 @@ from .clip import split_span
 TEXT_LINE_CHARS = 500  # an evidence line longer than this is clipped around its match (and says so)
 DEFAULT_WIDTH = 100  # wrap width when the caller does not pass the terminal's
 
-_CTRL = regex.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\x1b]")
+_CTRL = rxcache.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\x1b]")
 
 _STATUS_COLOR = {
     Status.CONFIRMED: "1;31",
@@ -149,7 +148,7 @@ def _reference(ref: dict) -> str:
     return label
 
 
-_GH_REF = regex.compile(r"([A-Za-z0-9][\w.-]*/[\w.-]+)#(\d+)")
+_GH_REF = rxcache.compile(r"([A-Za-z0-9][\w.-]*/[\w.-]+)#(\d+)")
 
 
 def render_finding(f: Finding, st: _Style, verbose: bool, top: bool, sources: int = 1,

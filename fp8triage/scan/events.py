@@ -18,41 +18,42 @@ from typing import Callable
 
 import regex
 
+from ..common import rxcache
 from ..model import Event, EventKind, Line
 
-TRACEBACK_START = regex.compile(r"Traceback \(most recent call last\):")
-CHAIN_MARKER = regex.compile(
+TRACEBACK_START = rxcache.compile(r"Traceback \(most recent call last\):")
+CHAIN_MARKER = rxcache.compile(
     r"^\s*(?:During handling of the above exception, another exception occurred:"
     r"|The above exception was the direct cause of the following exception:)"
 )
-FRAME = regex.compile(r'^\s*File "(?P<path>[^"]+)", line (?P<line>\d+)(?:, in (?P<func>\S+))?')
+FRAME = rxcache.compile(r'^\s*File "(?P<path>[^"]+)", line (?P<line>\d+)(?:, in (?P<func>\S+))?')
 # Exception line: "RuntimeError: msg", "torch.AcceleratorError: msg", "E   RuntimeError: msg" (pytest)
-EXCEPTION_LINE = regex.compile(
+EXCEPTION_LINE = rxcache.compile(
     r"^(?:E\s+)?(?P<type>(?:[A-Za-z_][\w]*\.)*[A-Za-z_]\w*(?:Error|Exception|Exit|Interrupt|Warning|Failure|Fault|Abort))"
     r"(?::\s?(?P<msg>.*))?$"
 )
-CPP_ASSERT = regex.compile(
+CPP_ASSERT = rxcache.compile(
     r"Assertion error \(|Assertion failed[:.]|terminate called after throwing|^\s*what\(\):|"
     r"Assertion .{0,200} failed\.|Assertion `|TllmException|CUDA driver error \(|CUDA runtime error \(|NVRTC error \("
 )
-DEVICE_ASSERT = regex.compile(r"block: \[\d+,\d+,\d+\], thread: \[\d+,\d+,\d+\] Assertion|device-side assert")
-ERRORISH = regex.compile(
+DEVICE_ASSERT = rxcache.compile(r"block: \[\d+,\d+,\d+\], thread: \[\d+,\d+,\d+\] Assertion|device-side assert")
+ERRORISH = rxcache.compile(
     r"\b(?:ERROR|FATAL|CRITICAL)\b|\b[Ee]rror\b|\bfailed\b|\bFailed\b|\bException\b|\bfatal\b|Aborting|Segmentation fault"
 )
 # the start of another log record: never a continuation of an exception message
-LOGLIKE = regex.compile(r"^(?:\[?(?:INFO|DEBUG|WARNING|WARN|ERROR|CRITICAL|TRACE|FATAL)\]?[:\s]|\d{4}-\d\d-\d\d|\[\d|\d\d:\d\d:\d\d)")
-WARNINGISH = regex.compile(r"\bWARNING\b|\bWARN\b|\bWarning\b|\bUserWarning\b|FutureWarning")
+LOGLIKE = rxcache.compile(r"^(?:\[?(?:INFO|DEBUG|WARNING|WARN|ERROR|CRITICAL|TRACE|FATAL)\]?[:\s]|\d{4}-\d\d-\d\d|\[\d|\d\d:\d\d:\d\d)")
+WARNINGISH = rxcache.compile(r"\bWARNING\b|\bWARN\b|\bWarning\b|\bUserWarning\b|FutureWarning")
 # native stack frames: TensorRT-LLM / glibc backtraces ("1       0x7ffb85c9bc41 tensorrt_llm::...(...) + 100"),
 # torch's C++ stacks ("frame #3: at::native::foo(...) + 0x1d (0x7f.. in /usr/lib/libtorch_cuda.so)"), gdb ("#3 0x.. in foo")
-NATIVE_FRAME = regex.compile(
+NATIVE_FRAME = rxcache.compile(
     r"^(?:\d+\s+0x[0-9a-fA-F]+\s+(?P<sym>.+)"
     r"|frame #\d+: (?:0x[0-9a-fA-F]+\s*)?(?P<sym2>.+)"
     r"|#\d+\s+0x[0-9a-fA-F]+ in (?P<sym3>.+))$"
 )
 # the header of the C++ backtrace that torch prints under a c10::Error's message, often after a blank line
-C10_BACKTRACE = regex.compile(r"^Exception raised from \S+ at \S+ \(most recent call first\):?$")
+C10_BACKTRACE = rxcache.compile(r"^Exception raised from \S+ at \S+ \(most recent call first\):?$")
 # a frame line cut by a terminal before its line number: 'File "/x/y.py', 'File "/x/y.py", l'
-PARTIAL_FRAME = regex.compile(r'^\s*File "[^"]+(?:"(?:,\s?(?:l(?:i(?:n(?:e\s?)?)?)?)?)?)?$')
+PARTIAL_FRAME = rxcache.compile(r'^\s*File "[^"]+(?:"(?:,\s?(?:l(?:i(?:n(?:e\s?)?)?)?)?)?)?$')
 # a terminal, a logger or a paste wraps long lines at a fixed width: a header-less, unindented line right
 # after a line at least this long continues it
 WRAP_MIN = 60

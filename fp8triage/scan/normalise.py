@@ -12,10 +12,11 @@ from dataclasses import dataclass
 
 import regex
 
+from ..common import rxcache
 from ..model import Line
 from ..common.redact import redact
 
-ANSI = regex.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
+ANSI = rxcache.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
 # other C0 control characters (except tab) would let log text drive the terminal; show them as �
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 # the same characters as bytes: UTF-8 encodes them as themselves and nothing else as them, so a
@@ -24,14 +25,14 @@ _CONTROL_BYTES = bytes([*range(0x00, 0x09), *range(0x0B, 0x20), 0x7F])
 
 # kubectl logs --prefix:  [pod/vllm-0/vllm] ...
 # a Markdown block quote ("> ", nested "> > "): a log quoted in a reply of an issue thread
-QUOTE_MARKS = regex.compile(r"^(?:>[ \t]?)+")
-KUBECTL_PREFIX = regex.compile(r"^\[(?P<pod>pod/[^\]/\s]+)/(?P<container>[^\]\s]+)\] ?")
+QUOTE_MARKS = rxcache.compile(r"^(?:>[ \t]?)+")
+KUBECTL_PREFIX = rxcache.compile(r"^\[(?P<pod>pod/[^\]/\s]+)/(?P<container>[^\]\s]+)\] ?")
 # docker compose:  vllm-svc0  | ...
-COMPOSE_PREFIX = regex.compile(r"^(?P<svc>[A-Za-z0-9][\w.-]*)\s+\| ?")
+COMPOSE_PREFIX = rxcache.compile(r"^(?P<svc>[A-Za-z0-9][\w.-]*)\s+\| ?")
 # RFC 3339 timestamp at the start (kubectl --timestamps, journald short-iso, many loggers)
-TIMESTAMP = regex.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)? ")
+TIMESTAMP = rxcache.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)? ")
 # syslog / journalctl (short and short-iso):  Dec  3 06:00:00 node-7 vllm[4242]:   2025-08-01T09:00:00+0000 node-7 python3[9]:
-SYSLOG = regex.compile(
+SYSLOG = rxcache.compile(
     r"^(?:[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?)"
     r" [\w.-]+ [\w.@/-]+(?:\[\d+\])?: ")
 
@@ -41,18 +42,18 @@ WORKER_PREFIXES: list[tuple[str, regex.Pattern]] = [
     # (RayWorkerWrapper pid=1, ip=10.0.0.2)  (Worker_TP2 pid=7)
     (
         "vllm-process",
-        regex.compile(
+        rxcache.compile(
             r"^\((?P<name>[A-Za-z_][\w-]*)(?P<rank>\s+rank=\d+|(?:\s+(?:DP|TP|EP|PP)\d+)+)?\s+pid=(?P<pid>\d+)(?:,\s*ip=(?P<ip>[\w.:-]+))?\)\s?"
         ),
     ),
     # torchrun:  [rank3]:
-    ("torchrun", regex.compile(r"^\[(?P<name>rank\d+)\]:\s?")),
+    ("torchrun", rxcache.compile(r"^\[(?P<name>rank\d+)\]:\s?")),
     # mpirun:  [1,0]<stderr>:
-    ("mpirun", regex.compile(r"^\[(?P<name>\d+,\d+)\]<std(?:err|out)>:\s?")),
+    ("mpirun", rxcache.compile(r"^\[(?P<name>\d+,\d+)\]<std(?:err|out)>:\s?")),
     # SGLang:  [2025-08-01 11:19:46 TP0]  [11:19:46 DP1 TP3 EP3]  [2025-08-01 11:19:46]
     (
         "sglang",
-        regex.compile(
+        rxcache.compile(
             r"^\[(?:\d{4}-\d\d-\d\d )?\d\d:\d\d:\d\d(?:[.,]\d+)?(?P<name>(?: (?:DP|TP|EP|PP|CP)\d+)+)?\]\s?"
         ),
     ),
@@ -63,35 +64,35 @@ LOGGER_HEADERS: list[tuple[str, regex.Pattern]] = [
     # vLLM:  ERROR 04-27 23:40:50 [multiproc_executor.py:962]   (older: "worker_base.py:157]" without "[")
     (
         "vllm",
-        regex.compile(
+        rxcache.compile(
             r"^(?P<level>DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\s+\d\d-\d\d\s+\d\d:\d\d:\d\d(?:\.\d+)?\s+\[?[\w./<>-]+:\d+\]\s?"
         ),
     ),
     # Python logging default-ish:  2024-01-01 12:00:00,123 - name - ERROR - msg
     (
         "python-dash",
-        regex.compile(
+        rxcache.compile(
             r"^\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?\s+-\s+[\w.]+\s+-\s+(?P<level>DEBUG|INFO|WARNING|ERROR|CRITICAL)\s+-\s"
         ),
     ),
     # LEVEL:logger:msg
-    ("python-basic", regex.compile(r"^(?P<level>DEBUG|INFO|WARNING|ERROR|CRITICAL):[\w.]+:")),
+    ("python-basic", rxcache.compile(r"^(?P<level>DEBUG|INFO|WARNING|ERROR|CRITICAL):[\w.]+:")),
     # glog (Triton server, TensorRT-LLM's C++ side, PyTorch's C++ warnings):  E1203 09:00:00.123456  4242 core.cc:12]
-    ("glog", regex.compile(r"^(?P<level>[IWEF])\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+\s+[\w./-]+:\d+\]\s?")),
+    ("glog", rxcache.compile(r"^(?P<level>[IWEF])\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+\s+[\w./-]+:\d+\]\s?")),
     # loguru:  2025-08-01 09:00:00.123 | ERROR    | module:function:12 - msg
     (
         "loguru",
-        regex.compile(
+        rxcache.compile(
             r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:[.,]\d+)?\s+\|\s+(?P<level>TRACE|DEBUG|INFO|SUCCESS|WARNING|ERROR|CRITICAL)"
             r"\s+\|\s+\S+\s+-\s"
         ),
     ),
     # TensorRT-LLM:  [TensorRT-LLM][ERROR] msg
-    ("tensorrt-llm", regex.compile(r"^\[TensorRT-LLM\]\[(?P<level>ERROR|WARNING|INFO|DEBUG|VERBOSE|TRACE)\]\s?")),
+    ("tensorrt-llm", rxcache.compile(r"^\[TensorRT-LLM\]\[(?P<level>ERROR|WARNING|INFO|DEBUG|VERBOSE|TRACE)\]\s?")),
     # Rust tracing / structured:  2026-02-09T14:22:25.762110Z  WARN module: msg
     (
         "tracing",
-        regex.compile(r"^\d{4}-\d\d-\d\dT[\d:.]+Z?\s+(?P<level>TRACE|DEBUG|INFO|WARN|ERROR)\s+"),
+        rxcache.compile(r"^\d{4}-\d\d-\d\dT[\d:.]+Z?\s+(?P<level>TRACE|DEBUG|INFO|WARN|ERROR)\s+"),
     ),
 ]
 
