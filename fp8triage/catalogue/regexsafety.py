@@ -1,7 +1,7 @@
 """Stress-testing signature patterns for catastrophic backtracking.
 
 A signature pattern runs on untrusted log text. The matcher gives every search a time limit
-(``matcher.REGEX_TIMEOUT``), so a runaway pattern costs a warning, not a hung triage; this
+(``judge.patterns.REGEX_TIMEOUT``), so a runaway pattern costs a warning, not a hung triage; this
 module is the check that keeps such patterns out of the catalogue in the first place
 (``fp8triage signatures validate`` calls ``stress_problems``).
 

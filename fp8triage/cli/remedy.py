@@ -40,7 +40,7 @@ def remedy(sig_id, fmt, show_all, fact_args, model_dir, env_files, facts_from, s
     from ..catalogue.loader import load_catalogue
     from ..facts.sources import gather
     from ..facts.vocabulary import resolve
-    from ..judge.matcher import build_remedies
+    from ..judge.verdict import build_remedies
 
     cat = load_catalogue(signature_dirs)
     sig = cat.get(sig_id)

@@ -45,7 +45,9 @@ from typing import Any, Callable, Iterable, Iterator
 
 from ..catalogue.loader import Catalogue
 from ..facts.vocabulary import resolve
-from ..judge.matcher import Claims, Group, claim, judge, unknown_of
+from ..judge.claims import Claims, Group
+from ..judge.matcher import claim
+from ..judge.verdict import judge, unknown_of
 from ..model import Fact, Finding, InputInfo, ScanResult, UnknownGroup
 from ..judge.cascades import CASCADE_LOOKBACK, consequence_kind, first_evidence_lines, follows_from
 from ..scan.binary import HEAD, signature_kind

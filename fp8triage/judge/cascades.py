@@ -15,7 +15,7 @@ from ..common.masks import mask
 from ..model import UnknownGroup
 
 if TYPE_CHECKING:
-    from .matcher import Claims
+    from .claims import Claims
 
 CASCADES: list[tuple[str, regex.Pattern]] = [
     ("engine-init-failed", rxcache.compile(r"Engine core initialization failed|EngineCore failed to start|Engine process failed to start|initialization failed due to an exception in a background process")),

@@ -19,7 +19,9 @@ from ..catalogue.loader import Catalogue
 from ..facts.vocabulary import resolve
 from ..facts.logfacts import LogFacts
 from .cascades import attach_cascades
-from .matcher import Group, claim, judge, unknown_groups
+from .claims import Group
+from .matcher import claim
+from .verdict import judge, unknown_groups
 from ..model import Fact, Finding, UnknownGroup
 from ..facts.probe import derive_capabilities
 

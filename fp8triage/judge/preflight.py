@@ -22,7 +22,7 @@ from typing import Any, Iterable, Mapping
 
 from ..catalogue.loader import Catalogue, Signature
 from ..facts.vocabulary import resolve
-from .matcher import make_finding, status_of
+from .verdict import make_finding, status_of
 from ..model import Evidence, Fact, Finding, Severity, Status
 from ..facts.probe import derive_capabilities
 
@@ -72,7 +72,7 @@ def judge_risks(
 
 def judge_signature(sig: Signature, facts: Mapping[str, Fact], absent: frozenset[str] = frozenset()) -> Finding:
     """One signature judged from facts alone, by the rule that judges scan findings
-    (``matcher.status_of``); unlike a scan, a preflight risk whose conditions all hold is likely.
+    (``verdict.status_of``); unlike a scan, a preflight risk whose conditions all hold is likely.
     ``absent``: facts known not to exist here (``conditions.evaluate`` judges them)."""
     f = make_finding(sig, facts, [], [], absent=absent)
     f.status, f.decide, f.contradicted_by = status_of(f.conditions)

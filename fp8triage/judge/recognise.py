@@ -10,7 +10,7 @@ An event is read for three things (``read``):
 
 A signature's ``[[rules]]`` say which combinations are its failure; ``hits`` gives the rules that
 fire on an event. A rule hit is weak evidence: a finding on it alone is ``possible``, and ``likely``
-only when the facts support it (matcher.py).
+only when the facts support it (verdict.py).
 """
 from __future__ import annotations
 

@@ -27,7 +27,7 @@ from .linefeed import LineFeed
 from ..facts.logfacts import STACK_PATTERNS, LogFacts
 from ..facts.logfacts import triggers as fact_triggers
 from ..judge import recognise
-from ..judge.matcher import Group
+from ..judge.claims import Group
 from ..catalogue.recognition import kind_cues
 from ..model import Event, Fact, InputInfo, Line, ScanResult
 from .normalise import LineFormat, detect_format

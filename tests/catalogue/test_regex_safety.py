@@ -15,7 +15,7 @@ import pytest
 import regex
 from click.testing import CliRunner
 
-from fp8triage.judge import matcher
+from fp8triage.judge import patterns
 from fp8triage.catalogue import regexsafety
 from fp8triage.catalogue.loader import load_catalogue
 from fp8triage.cli import cli
@@ -169,7 +169,7 @@ def test_matcher_passes_a_timeout_to_every_search(monkeypatch, catalogue):
             for p in sig.patterns:
                 if isinstance(p.compiled, Spy):
                     object.__setattr__(p, "_compiled", p.compiled.rx)
-    assert seen and all(t == matcher.REGEX_TIMEOUT for t in seen), set(seen)
+    assert seen and all(t == patterns.REGEX_TIMEOUT for t in seen), set(seen)
 
 
 @pytest.mark.slow
@@ -190,7 +190,7 @@ def test_scan_with_planted_pattern_is_bounded_and_warns(tmp_path):
     assert "'runaway' took longer than" in warn[0] and "skipped for the rest of this scan" in warn[0]
     assert doc["unknown_errors"] and doc["unknown_errors"][0]["count"] == 300  # the events are still reported
     # REGEX_TIMEOUT (1 s) once, plus the regex package's lateness in noticing it (about 3x), plus the scan
-    assert took < 10 * matcher.REGEX_TIMEOUT + 15, took
+    assert took < 10 * patterns.REGEX_TIMEOUT + 15, took
 
 
 @pytest.mark.slow

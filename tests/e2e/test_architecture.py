@@ -240,11 +240,8 @@ MAX_FUNCTION_LINES = 60  # from its ``def`` line to its last line, docstring inc
 # Modules and functions allowed over the limits, each with its reason. "split pending": not split yet;
 # "(being changed)": the module is being changed by other work now and is split once that has landed.
 # An entry that is no longer over its limit fails the test, so the list only shrinks.
-LONG_MODULES: dict[str, str] = {
-    "judge/matcher.py": "split pending (being changed)",
-}
+LONG_MODULES: dict[str, str] = {}
 LONG_FUNCTIONS: dict[str, str] = {
-    "judge/matcher.py:claim": "split pending (being changed)",
     "scan/events.py:Assembler._continue": "split pending (being changed)",
     "cli/scan.py:scan": "one job: the command; 28 of its lines are its docstring, the --help text",
     "catalogue/loader.py:build_signature": "split pending",

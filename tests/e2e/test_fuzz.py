@@ -28,7 +28,8 @@ from fp8triage.common.masks import mask
 from fp8triage.scan.fingerprint import fingerprint
 from fp8triage.common.source import Source
 from fp8triage.scan.ingest import MAX_LINE, _read_chunks
-from fp8triage.judge.matcher import Group, claim
+from fp8triage.judge.claims import Group
+from fp8triage.judge.matcher import claim
 from fp8triage.model import EventKind, Line
 from fp8triage.scan.normalise import LineFormat, decode, detect_format, normalise
 from fp8triage.catalogue.loader import load_catalogue

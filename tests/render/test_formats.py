@@ -138,7 +138,7 @@ def test_remedy_entry(fmt):
     from fp8triage.catalogue.loader import load_catalogue
     from fp8triage.facts.sources import gather
     from fp8triage.facts.vocabulary import resolve
-    from fp8triage.judge.matcher import build_remedies
+    from fp8triage.judge.verdict import build_remedies
     from fp8triage.render.remedy import RemedyDoc
 
     sig = load_catalogue().get(SIG)

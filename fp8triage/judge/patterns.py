@@ -1,0 +1,259 @@
+"""Evidence patterns matched against an event: messages (regular expressions, with a time limit),
+traceback frames, source locations, token sets, and a message cut short (a paste that ends inside it).
+"""
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import regex
+
+from ..catalogue.loader import Catalogue, Pattern, Signature
+from ..common import rxcache
+from .claims import PATTERN_SPECIFICITY, Claims, Group, Hit, Match
+from ..model import Event, EventKind
+
+
+REGEX_TIMEOUT = 1.0  # seconds for one pattern on one event; a runaway pattern is reported, not fatal
+
+# source locations an event names: C++/CUDA/Python files (with or without a line number) and JIT paths.
+# Found from the extension backwards, so the cost stays linear on any line (a regex that scans a path
+# from every start position is quadratic on a megabyte of word characters).
+_LOC_EXT = rxcache.compile(r"\.(?:cuh|cu|hpp|hh|h|cpp|cc|cxx|py|pyx|so)(?::\d+)?\b")
+_LOC_JIT = rxcache.compile(r"\bjit/[\w./-]{1,300}")
+_PATH_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.+~-/")
+MAX_PATH = 400
+
+
+def locations(text: str) -> list[str]:
+    """The source locations named in ``text``, in order."""
+    out = []
+    for m in _LOC_EXT.finditer(text):
+        i = start = m.start()
+        while i > 0 and start - i < MAX_PATH and text[i - 1] in _PATH_CHARS:
+            i -= 1
+        if i < start and text[start - 1] != "/":
+            out.append(text[i:m.end()])
+    out += [m.group(0) for m in _LOC_JIT.finditer(text)]
+    return out
+
+
+def _offset_line(ev: Event, offset: int) -> tuple[int, int]:
+    """(line index, offset within that line) of an offset into ``ev.text``."""
+    pos = 0
+    for i, ln in enumerate(ev.lines):
+        end = pos + len(ln.text)
+        if offset <= end:
+            return i, offset - pos
+        pos = end + 1
+    return len(ev.lines) - 1, 0
+
+
+def _regex_match(m: Any, ev: Event) -> Match:
+    i, s0 = _offset_line(ev, m.start())
+    j, e0 = _offset_line(ev, max(m.start(), m.end()))
+    span = (s0, e0 if j == i else len(ev.lines[i].text))
+    facts = tuple(
+        (name, value, _offset_line(ev, m.start(name))[0]) for name, value in m.groupdict().items() if name.startswith("fact_") and value
+    )
+    return Match(i, (span[0], max(span[0], span[1])), None, facts)
+
+
+def _find_line(ev: Event, needle: str) -> int:
+    for i, ln in enumerate(ev.lines):
+        if needle and needle in ln.text:
+            return i
+    return len(ev.lines) - 1
+
+
+def _exc_ok(p: Pattern, ev: Event) -> bool:
+    if not p.exc_types or not ev.exc_type:
+        return True
+    return ev.exc_type.rsplit(".", 1)[-1] in p.exc_types or ev.exc_type in p.exc_types
+
+
+# failures with a cause of their own: frames, a location or tokens never claim them for an FP8 signature
+# (an OOM raised inside an FP8 GEMM's frames is still an OOM)
+OTHER_FAILURE = rxcache.compile(
+    r"OutOfMemoryError|out of memory|CUDA_ERROR_OUT_OF_MEMORY|CUBLAS_STATUS_ALLOC_FAILED|NCCL error|ncclInternalError|"
+    r"ncclSystemError|ncclUnhandledCudaError|KeyboardInterrupt|Address already in use|Connection refused|"
+    r"No space left on device|Too many open files|DistStoreError|TimeoutError|timed out",
+    regex.IGNORECASE,
+)
+
+
+@functools.lru_cache(maxsize=512)
+def _token_rx(token: str) -> regex.Pattern:
+    return rxcache.compile(r"(?<![a-z0-9_])" + regex.escape(token.lower()))
+
+
+def _has_token(low: str, token: str) -> bool:
+    """Whether lower-cased text holds ``token`` as a word of its own: a token that starts like an
+    identifier does not match inside a longer one (``_scaled_mm(`` is not in ``cutlass_scaled_mm(``)."""
+    t = token.lower()
+    if t not in low:
+        return False
+    return not (t[:1].isalnum() or t[:1] == "_") or bool(_token_rx(t).search(low))
+
+
+def match_pattern(p: Pattern, ev: Event, claims: Claims, sig: Signature) -> Match | None:
+    """Match one evidence pattern of any kind against an event."""
+    if (p.kinds and ev.kind.value not in p.kinds) or not _exc_ok(p, ev):
+        return None
+    if p.strength == "weak" and (OTHER_FAILURE.search(ev.headline) or any(OTHER_FAILURE.search(c) for c in ev.chain[-2:])):
+        return None
+    if p.kind == "tokens":
+        low = ev.text.lower()
+        if not all(_has_token(low, t) for t in p.tokens_all):
+            return None
+        if p.tokens_any and not any(_has_token(low, t) for t in p.tokens_any):
+            return None
+        words = [t.lower() for t in p.tokens_all]
+        best = max(range(len(ev.lines)), key=lambda i: (sum(w in ev.lines[i].text.lower() for w in words), -i))
+        return Match(best, None)
+    if p.kind == "frame":
+        for path, func in ev.frames:
+            m = _search(p, f"{path}:{func}" if func else path, claims, sig)
+            if m is not None:
+                return Match(_find_line(ev, path), None)
+        return None
+    if p.kind == "location":
+        seen = set()
+        for loc in [*locations(ev.text), *(path for path, _ in ev.frames)]:
+            if loc in seen:
+                continue
+            seen.add(loc)
+            m = _search(p, loc, claims, sig)
+            if m is not None:
+                return Match(_find_line(ev, loc), None)
+        return None
+    m = _search(p, ev.text, claims, sig)
+    if m is not None:
+        return _regex_match(m, ev)
+    if ev.wrapped:
+        # a message wrapped by a terminal or a logger: cut mid-word at a fixed width (""), or at a space (" ")
+        for sep in ("", " "):
+            joined = ev.unwrapped(sep)
+            text = "\n".join(t for _, t in joined)
+            m = _search(p, text, claims, sig)
+            if m is None:
+                continue
+            pos, k = 0, 0
+            for k, (_, t) in enumerate(joined):
+                if m.start() <= pos + len(t):
+                    break
+                pos += len(t) + 1
+            first, t = joined[k]
+            s0 = m.start() - pos
+            return Match(first, (s0, min(len(t), m.end() - pos)), t,
+                         tuple((n, v, first) for n, v in m.groupdict().items() if n.startswith("fact_") and v))
+    return None
+
+
+# a line of source code that holds a message: a raise, a check macro, a logger call (a quoted excerpt)
+QUOTED_SOURCE = rxcache.compile(
+    r"^\s*(?:\d+\s*[|:]?\s*)?(?:[-+>]\s*)?(?:raise\s+\w[\w.]*\(|throw\s|(?:TORCH|TLLM|FLASHINFER|TVM_FFI)_\w*CHECK\w*\(|"
+    r"DG_(?:HOST|DEVICE)_ASSERT\(|STD_TORCH_CHECK\(|logger\.\w+\(|warnings\.warn\()"
+)
+
+
+def quoted_source(ev: Event, m: Match) -> bool:
+    """Whether a match lies on a quoted line of source code rather than on a printed message."""
+    if ev.kind is not EventKind.LINE and ev.kind is not EventKind.ERROR:
+        return False
+    line = m.text if m.text is not None else ev.lines[min(m.line, len(ev.lines) - 1)].text
+    return bool(QUOTED_SOURCE.match(line))
+
+
+PARTIAL_MIN = 14  # characters of a cut message that must match the start of a known one
+_NOT_PARTIAL = rxcache.compile(r"\(\?[=!<]|\\A|\\K|\(\?s\)|\(\?[a-z]*s[a-z]*\)")
+
+
+def partial_ok(p: Pattern) -> bool:
+    """Whether a pattern can say that a cut line is the start of its message: lookarounds and
+    whole-event scans (\\A, \\K, dot-all) would take any cut text for a start."""
+    return p.kind == "message" and p.compiled is not None and not _NOT_PARTIAL.search(p.source)
+
+
+CUT_TAIL = 4096
+CUT_ANCHOR_MIN = 6  # characters of an anchor that a cut line must end with
+
+
+def _cut_candidates(cat: Catalogue, tail: str) -> list[tuple[Signature, int]]:
+    """(signature, offset) for each signature with an anchor in the line, or one that the line's
+    end cuts (the line ends with the anchor's first CUT_ANCHOR_MIN or more characters: "... or
+    higher req")."""
+    out = []
+    low = tail.lower()
+    for sig in cat.signatures:
+        hay = low if sig.anchors_ignore_case else tail
+        for a in sig.anchors:
+            a = a.lower() if sig.anchors_ignore_case else a
+            i = hay.rfind(a[:CUT_ANCHOR_MIN])
+            if i >= 0 and (hay.startswith(a, i) or (len(hay) - i < len(a) and a.startswith(hay[i:]))):
+                out.append((sig, i))
+                break
+    return out
+
+
+_SENTINEL = "\x00"  # no message contains it: a pattern that can consume it was inside a wildcard
+
+
+def _cut_inside_literal(p: Pattern, tail: str, m: Any) -> bool:
+    """The partial match ran out of text inside the message's own words, not inside a wildcard
+    (``[^\\n]*deep_gemm`` is "partial" on any line: it would take more of anything)."""
+    try:
+        m2 = p.compiled.search(tail + _SENTINEL, pos=m.start(), partial=True, timeout=REGEX_TIMEOUT)
+    except TimeoutError:
+        return False
+    return m2 is None or m2.start() != m.start() or not m2.partial
+
+
+def match_cut(cat: Catalogue, g: Group) -> list[Hit]:
+    """Weak hits for an event whose last line ends inside a signature's message: a paste or an
+    excerpt cut mid-line. The line must end inside one of the signature's anchors, and the cut
+    text must match the start of one of its messages for PARTIAL_MIN characters or more, up to
+    the end of the line."""
+    ev = g.event
+    if not ev.lines:
+        return []
+    joined = ev.unwrapped(" ") if ev.wrapped else [(len(ev.lines) - 1, ev.lines[-1].text)]
+    idx, tail = joined[-1]
+    tail = tail.rstrip()[-CUT_TAIL:]  # a cut is at the end: its message starts within the last few KB
+    if len(tail) < PARTIAL_MIN:
+        return []
+    hits = []
+    for sig, at in _cut_candidates(cat, tail):
+        for p in sig.primary:
+            if not partial_ok(p) or (p.kinds and ev.kind.value not in p.kinds) or not _exc_ok(p, ev):
+                continue
+            try:
+                m = p.compiled.search(tail, partial=True, timeout=REGEX_TIMEOUT)
+            except TimeoutError:
+                continue
+            if m is None or not m.partial or m.end() - m.start() < PARTIAL_MIN or m.start() > at:
+                continue
+            if not _cut_inside_literal(p, tail, m):
+                continue
+            cut = Pattern(p.name, p.source, p.compiled, p.role, p.kinds, "message", "weak", p.exc_types)
+            hits.append(Hit(sig, cut, Match(idx, (m.start(), m.end()), tail if ev.wrapped else None), g,
+                            PATTERN_SPECIFICITY["message"]))
+            break
+    return hits
+
+
+def _search(p: Pattern, text: str, claims: Claims, sig: Signature):
+    if (sig.id, p.name) in claims.timed_out:
+        return None
+    try:
+        return p.compiled.search(text, timeout=REGEX_TIMEOUT)
+    except TimeoutError:
+        # one runaway search per pattern per scan: on every event it would cost the timeout again
+        claims.timed_out.add((sig.id, p.name))
+        claims.warnings.append(
+            f"signature {sig.id}: pattern {p.name!r} took longer than {REGEX_TIMEOUT}s on one event and was "
+            "skipped for the rest of this scan (check it with `fp8triage signatures validate`)"
+        )
+        return None
+
+

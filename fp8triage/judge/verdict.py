@@ -1,0 +1,289 @@
+"""Claims x facts -> findings: conditions, status, evidence lines and remedies for each claimed
+signature, the choice among causes that share weak evidence, symptoms read with the log's facts, and
+the error groups that no finding explains.
+"""
+from __future__ import annotations
+
+from typing import Iterable, Mapping, Sequence
+
+from ..catalogue.loader import Catalogue, Signature
+from ..catalogue.recognition import FP8_FORMATS
+from . import recognise
+from .claims import Claims, Group, Hit
+from .matcher import rule_hits
+from .conditions import combine, evaluate
+from ..model import ConditionResult, Event, Evidence, Fact, Finding, Remedy, Severity, Status, Truth, UnknownGroup
+
+
+MAX_EVIDENCE = 6
+
+
+def _evidence(hit: Hit, symptom: bool = False) -> Evidence:
+    ev = hit.group.event
+    m = hit.match
+    ln = ev.lines[min(m.line, len(ev.lines) - 1)]
+    kind = "symptom" if symptom else hit.pattern.kind
+    return Evidence(
+        ln.source, ln.lineno, m.text if m.text is not None else ln.text, m.span, tuple(hit.group.workers),
+        hit.pattern.name, kind, hit.pattern.strength,
+    )
+
+
+# -- conditions and remedies ---------------------------------------------------------------
+
+def evaluate_conditions(sig: Signature, facts: Mapping[str, Fact], absent: frozenset[str] = frozenset()) -> list[ConditionResult]:
+    """The signature's conditions judged on ``facts`` (``absent``: see ``conditions.evaluate``)."""
+    return [evaluate(c, facts, absent) for c in sig.conditions]
+
+
+def build_remedies(sig: Signature, facts: Mapping[str, Fact], events: Sequence[Event] = ()) -> list[Remedy]:
+    """The signature's remedies judged on ``facts`` and the failing ``events``, best first
+    (``remedies.build``: conditions, stack, the code path in the trace, what is already in force)."""
+    from .remedies import build
+
+    return build(sig.remedies, facts, events)
+
+
+def status_of(results: list[ConditionResult]) -> tuple[Status, list[str], list[str]]:
+    """(status, facts that would decide it, what contradicts it) from condition results: the one
+    rule for scan findings and preflight risks."""
+    truth, decide, contra = combine(results)
+    if truth is Truth.FAILS:
+        return Status.RULED_OUT, decide, contra
+    status = Status.LIKELY if truth is Truth.HOLDS else Status.POSSIBLE
+    # a supporting fact that contradicts the diagnosis lowers it one step
+    support_fails = [r for r in results if r.role == "support" and r.truth is Truth.FAILS]
+    if support_fails and status is Status.LIKELY:
+        status = Status.POSSIBLE
+        contra = [f"{r.fact} = {r.value} ({r.source}) does not fit {r.expect}" for r in support_fails]
+    return status, decide, contra
+
+
+def _used_facts(results: list[ConditionResult], facts: Mapping[str, Fact]) -> list[Fact]:
+    seen, out = set(), []
+    for r in results:
+        f = facts.get(r.fact)
+        if f is not None and f.name not in seen:
+            seen.add(f.name)
+            out.append(f)
+    return out
+
+
+def _facts_support(results: list[ConditionResult]) -> bool:
+    """Some condition holds on a fact actually seen (not an assumed default), and none fails."""
+    if any(r.truth is Truth.FAILS for r in results):
+        return False
+    return any(r.truth is Truth.HOLDS and r.source and not r.source.startswith("default") for r in results)
+
+
+def _weak_status(status: Status, results: list[ConditionResult]) -> Status:
+    """Frames, a source location, a set of tokens or a symptom alone: the cause is only possible
+    until a fact seen in the log or on the machine supports it."""
+    return Status.POSSIBLE if status is Status.LIKELY and not _facts_support(results) else status
+
+
+def evidence_strength(hits: list[Hit], symptom: bool) -> str:
+    if symptom:
+        return "symptom"
+    return "strong" if any(h.strong for h in hits) else "weak"
+
+
+def make_finding(sig: Signature, facts: Mapping[str, Fact], hits: list[Hit], support: list[Hit], symptom: bool = False,
+                 absent: frozenset[str] = frozenset()) -> Finding:
+    results = evaluate_conditions(sig, facts, absent)
+    status, decide, contra = status_of(results)
+    from_facts = not hits and not support
+    strength = evidence_strength(hits, symptom) if not from_facts else "strong"
+    if strength != "strong":
+        status = _weak_status(status, results)
+    # strong hits first, then in log order
+    ordered = sorted(hits, key=lambda h: (not h.strong, h.group.order))
+    evidence = [_evidence(h, symptom) for h in ordered[:MAX_EVIDENCE]]
+    evidence += [_evidence(h) for h in support[: max(0, MAX_EVIDENCE - len(evidence))]]
+    # a rule hit on a line that other evidence already shows adds nothing
+    shown = {(e.source, e.lineno) for e in evidence if e.kind != "rule"}
+    evidence = [e for e in evidence if e.kind != "rule" or (e.source, e.lineno) not in shown]
+    workers: list[str] = []
+    for h in hits + support:
+        for w in h.group.workers:
+            if w not in workers:
+                workers.append(w)
+    if from_facts and status is Status.LIKELY:
+        status = Status.POSSIBLE  # a risk judged from facts alone, nothing in the log shows it
+    return Finding(
+        id=sig.id,
+        title=sig.title,
+        severity=Severity(sig.severity),
+        status=status,
+        summary=sig.summary,
+        cause=sig.cause,
+        evidence=evidence,
+        conditions=results,
+        facts=_used_facts(results, facts),
+        remedies=build_remedies(sig, facts, [h.group.event for h in hits]),
+        references=sig.references,
+        repro=list(sig.repro),
+        count=sum(h.group.count for h in hits) or len(support),
+        workers=workers,
+        fingerprints=sorted({h.group.fingerprint for h in hits}),
+        decide=decide,
+        contradicted_by=contra,
+        from_facts_only=from_facts,
+        strength=strength,
+    )
+
+
+def _weak_rank(hit: Hit, facts: Mapping[str, Fact]) -> tuple:
+    sig = hit.sig
+    results = evaluate_conditions(sig, facts)
+    status = _weak_status(status_of(results)[0], results)
+    seen = sum(1 for r in results if r.truth is Truth.HOLDS and r.source and not r.source.startswith("default"))
+    # a candidate the facts rule out loses; among the rest the more telling evidence wins, then the facts
+    return status is Status.RULED_OUT, -hit.specificity, status.rank, -seen, -sig.priority
+
+
+# facts that name a component for a symptom that names none (the log's other lines named it)
+CONTEXT_FACTS = {"deepgemm_named": "deepgemm"}
+
+
+def _symptoms_in_context(cat: Catalogue, claims: Claims, facts: Mapping[str, Fact], groups: list[Group]) -> dict[str, list[Hit]]:
+    """Silent failures' rule hits on symptom lines that no signature claimed, read with the
+    components the log names elsewhere (a NaN traceback, then a sentence that DeepGEMM was picked;
+    an INFO line that selected DeepGEMM, then garbage output): signature id -> hits."""
+    context = frozenset(c for name, c in CONTEXT_FACTS.items() if name in facts)
+    out: dict[str, list[Hit]] = {}
+    if not context:
+        return out
+    for g in groups:
+        if g.fingerprint in claims.claimed:
+            continue
+        reading = recognise.read(g.event, context=context | frozenset(claims.context))
+        if "symptom" not in reading.kinds:
+            continue
+        for h in rule_hits(cat, g, reading):
+            if h.sig.silent:
+                out.setdefault(h.sig.id, []).append(h)
+    return out
+
+
+def _shows_symptom(hit: Hit) -> bool:
+    """Whether a silent failure's supporting line shows something going wrong (NaN, garbage, a score
+    that collapsed) in an FP8 run, not only the code path it needs ("Using DEEPGEMM Fp8 MoE backend"),
+    and not a model that also runs another format (NVFP4 garbage is not FP8's)."""
+    if hit.pattern.kind == "rule":
+        return True  # a rule over component x symptom, format-checked already (recognise.fires)
+    if hit.pattern.strength == "weak":
+        return False  # a pattern the signature marks as context (the backend it needs was selected)
+    return not (recognise.read(hit.group.event).formats - FP8_FORMATS)
+
+
+def arbitrate(claims: Claims, facts: Mapping[str, Fact]) -> None:
+    """Give each group that only weak evidence matched to the signature the facts fit best: the
+    same DeepGEMM call frames belong to the SM120 layout gap on an RTX 5090 and to the E8M0 switch
+    on a B200."""
+    for fp, hits in claims.weak.items():
+        best = min(hits, key=lambda h: _weak_rank(h, facts))
+        current = next((h for h in hits if any(x is h for x in claims.primary.get(h.sig.id, []))), None)
+        if current is None or current is best:
+            continue
+        claims.primary[current.sig.id] = [x for x in claims.primary[current.sig.id] if x is not current]
+        if not claims.primary[current.sig.id]:
+            del claims.primary[current.sig.id]
+        claims.primary.setdefault(best.sig.id, []).append(best)
+        claims.also[fp] = [h.sig.id for h in hits if h is not best]
+
+
+def judge(
+    cat: Catalogue, claims: Claims, facts: Mapping[str, Fact], groups: list[Group], fact_risks: bool = True
+) -> tuple[list[Finding], list[Finding]]:
+    """(findings ordered most probable first, ruled-out findings). ``fact_risks``: also the
+    preflight signatures whose conditions hold on the facts alone, without log evidence."""
+    arbitrate(claims, facts)
+    findings: list[Finding] = []
+    ruled: list[Finding] = []
+    read_in_context = _symptoms_in_context(cat, claims, facts, groups)
+    for sig in cat.signatures:
+        hits = claims.primary.get(sig.id, [])
+        support = claims.supporting.get(sig.id, []) if (hits or sig.silent) else []
+        if sig.silent and not support:
+            support = read_in_context.get(sig.id, [])
+        symptom = False
+        if sig.silent and not hits and support:
+            if not any(_shows_symptom(h) for h in support) and len({h.pattern.name for h in support}) < 2:
+                # only the backend it needs was selected (one context line): nothing shows it went
+                # wrong. The risk warning and the backend selected after it together are evidence.
+                continue
+            # symptoms only: the symptom lines are the evidence
+            hits, support, symptom = support, [], True
+        if hits or support:
+            f = make_finding(sig, facts, hits, support, symptom)
+        elif fact_risks and sig.preflight and sig.conditions:
+            results = evaluate_conditions(sig, facts)
+            truth, _, _ = combine(results)
+            if truth is not Truth.HOLDS:
+                continue
+            f = make_finding(sig, facts, [], [])
+        else:
+            continue
+        (ruled if f.status is Status.RULED_OUT else findings).append(f)
+    evidenced = {f.id for f in findings + ruled if not f.from_facts_only}
+    findings = [
+        f for f in findings
+        if not (f.from_facts_only and evidenced & set(cat.get(f.id).data.get("covered_by", [])))
+    ]
+    first_line = {}
+    failure: dict[str, bool] = {}
+    for sig_id, hs in claims.primary.items():
+        first_line[sig_id] = min(h.group.order for h in hs)
+        failure[sig_id] = any(h.group.event.is_error for h in hs)
+    for f in findings:
+        f.failure = failure.get(f.id, False)
+    findings.sort(
+        key=lambda f: (
+            f.status.rank,
+            f.from_facts_only,
+            # a failure (an error, an assertion, a traceback) is the root cause before a warning or
+            # a symptom line, and the failure's own message before frames or a location
+            not failure.get(f.id, False),
+            f.strength != "strong",
+            f.severity.rank,
+            -(cat.get(f.id).priority if cat.get(f.id) else 50),
+            first_line.get(f.id, 1 << 30),
+        )
+    )
+    return findings, ruled
+
+
+def unknown_groups(
+    groups: list[Group], claims: Claims, limit: int = 50, ruled_out: Iterable[str] = ()
+) -> list[UnknownGroup]:
+    """Error groups that no finding explains. A group claimed only by a ruled-out signature is
+    listed too: the facts say that signature is not the cause, so the error is unexplained."""
+    ruled = set(ruled_out)
+    explained = {h.group.fingerprint for sid, hs in claims.primary.items() if sid not in ruled for h in hs}
+    explained |= {h.group.fingerprint for sid, hs in claims.supporting.items() if sid not in ruled for h in hs}
+    out = []
+    for g in groups:
+        if g.fingerprint in explained or not g.event.is_error:
+            continue
+        out.append(unknown_of(g))
+    out.sort(key=lambda u: -u.count)
+    return out[:limit] if limit else out
+
+
+def unknown_of(g: Group) -> UnknownGroup:
+    """The unknown-error view of a group: the headline of its first occurrence as it was written
+    (redacted; the mask is for the fingerprint only), the last lines as its sample."""
+    from ..common.redact import redact
+
+    ev = g.event
+    return UnknownGroup(
+        fingerprint=g.fingerprint,
+        kind=ev.kind.value,
+        headline=redact(ev.headline)[:300],
+        sample=ev.lines[-8:],
+        count=g.count,
+        workers=g.workers,
+        first=ev.lines[0],
+        last=g.last or ev.lines[0],
+    )
