@@ -37,6 +37,24 @@ def event_signature_text(ev: Event) -> str:
     return "\n".join([ev.kind.value, ev.exc_type or "", head, *frames])
 
 
+# (kind, exception type, headline, last frames) -> fingerprint: a crash loop, a restart loop or an
+# error storm repeats the same event, and its masked text is computed once (cleared when full)
+_MEMO: dict[tuple, str] = {}
+_MEMO_SIZE = 8192
+_MEMO_HEADLINE = 2000  # longer headlines are not kept
+
+
 def fingerprint(ev: Event) -> str:
+    head = ev.headline
+    key = (ev.kind, ev.exc_type, head, tuple(ev.frames[-3:])) if len(head) <= _MEMO_HEADLINE else None
+    if key is not None:
+        done = _MEMO.get(key)
+        if done is not None:
+            return done
     data = f"v{ALGORITHM_VERSION}\n" + event_signature_text(ev)
-    return hashlib.sha1(data.encode("utf-8")).hexdigest()[:16]
+    fp = hashlib.sha1(data.encode("utf-8")).hexdigest()[:16]
+    if key is not None:
+        if len(_MEMO) >= _MEMO_SIZE:
+            _MEMO.clear()
+        _MEMO[key] = fp
+    return fp

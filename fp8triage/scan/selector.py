@@ -45,6 +45,7 @@ class Sink(Protocol):
     last_fed: tuple[int, int]  # (line number, length in bytes) of the line fed last
     stack_settled: bool  # lines that only name a serving stack change nothing any more
     awaiting_tail: bool  # a provisional warning waits for the next line
+    takes_next: bool  # a line without a prefix right after the line fed last may continue an open event
 
     def expires_at(self, worker) -> int | None: ...
     def feed(self, raw: bytes, lineno: int, bits: int) -> Line: ...
@@ -88,7 +89,9 @@ def prefiltered(pf: Prefilter, feed: Sink, buf: bytes, start: int, end: int, lin
     # offset of the line after the one fed last, when that one was long: its next line may be
     # its wrapped tail (also across spans: the line fed last may end the span before)
     last_no, last_len = feed.last_fed
-    after_fed = start if last_no == lineno - 1 and last_len >= WRAP_WIDTH_MIN else -1
+    # (or, whatever its length, when its worker's event is open: a record logged once under one
+    # prefix continues on lines without one)
+    after_fed = start if last_no == lineno - 1 and (last_len >= WRAP_WIDTH_MIN or feed.takes_next) else -1
     settled = lambda: feed.stack_settled  # noqa: E731
     tail = lambda: feed.awaiting_tail  # noqa: E731
     expires_at = feed.expires_at
@@ -172,8 +175,10 @@ def prefiltered(pf: Prefilter, feed: Sink, buf: bytes, start: int, end: int, lin
         nl = find(b"\n", pos, n)
         stop = n if nl < 0 else nl
         feed.feed(buf[pos:stop], lineno, bits)
-        if stop - pos >= WRAP_WIDTH_MIN:
-            after_fed = stop + 1  # a long line: the next one may be its tail, wrapped by a terminal
+        if stop - pos >= WRAP_WIDTH_MIN or feed.takes_next:
+            # a long line: the next one may be its tail, wrapped by a terminal; a line whose worker
+            # has an open event: the next one may continue it without a prefix of its own
+            after_fed = stop + 1
         pos = stop + 1
         lineno += 1
     if pos < n:
