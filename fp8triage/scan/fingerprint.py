@@ -40,8 +40,8 @@ def event_signature_text(ev: Event) -> str:
 # (kind, exception type, headline, last frames) -> fingerprint: a crash loop, a restart loop or an
 # error storm repeats the same event, and its masked text is computed once (cleared when full)
 _MEMO: dict[tuple, str] = {}
-_MEMO_SIZE = 8192
-_MEMO_HEADLINE = 2000  # longer headlines are not kept
+_MEMO_SIZE = 4096
+_MEMO_HEADLINE = 600  # longer headlines are not kept (the memo stays within a few MB)
 
 
 def fingerprint(ev: Event) -> str:

@@ -147,12 +147,16 @@ class LineFeed:
         return self.dumps.feed(normalise(raw, self.source, lineno, self.fmt), False)
 
     def feed_facts(self, raw: bytes, lineno: int, bits: int) -> None:
-        """A line that only carries facts (bits within FACT | STACK) and that no open event or
-        dump can take (the selector knows): read for facts as ``feed`` would, without the
+        """A line that only carries facts (bits within FACT | STACK | CUE) and that no open event
+        or dump can take (the selector knows): read for facts as ``feed`` would, without the
         assembler (which would do nothing with it) and without redacting a text whose facts are
-        known already (``LogFacts.feed_text``)."""
-        self.lineno = lineno
+        known already (``LogFacts.feed_text``). A cue word on a line no logger marked
+        informational may start an event: that line is fed as any other."""
         text, w, level = strip(raw, self.fmt)
+        if bits & CUE and level not in QUIET_LEVELS:
+            self.feed(raw, lineno, bits)
+            return
+        self.lineno = lineno
         if w not in self.workers_fed:
             self.workers_fed[w] = lineno
         if self.quiet:

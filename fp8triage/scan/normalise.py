@@ -179,9 +179,38 @@ def normalise(raw: bytes, source: str, lineno: int, fmt: LineFormat) -> Line:
     return Line(source, lineno, redact(text), worker, level)
 
 
+# A vLLM process's line as bytes, its worker prefix and logger header in their usual spelling: what
+# varies between two such lines of one worker and one message (the pid, the time, the file and line
+# of the logging call) is in the header that ``strip`` removes, so (worker part, level, the rest)
+# says what ``strip`` gives. A line written again with a new pid and time costs this match and a
+# lookup (a restart loop or a crash loop writes the same start-up and the same traceback again and
+# again). A Ray worker's name keeps its pid, and other spellings take the long way.
+_VLLM_RAW = re.compile(
+    rb"\(([A-Za-z_][\w-]*(?: rank=\d+|(?: (?:DP|TP|EP|PP)\d+)+)?) pid=\d+\) ?"
+    rb"(DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL) +\d\d-\d\d +\d\d:\d\d:\d\d(?:\.\d+)? +\[?[\w./<>-]+:\d+\] ?"
+)
+_STRIPPED: dict[tuple[bytes, bytes, bytes], tuple[str, str | None, str | None]] = {}
+_STRIPPED_SIZE = 4096
+_STRIPPED_TEXT = 400  # longer texts take the long way (the memo stays within a few MB)
+
+
 def strip(raw: bytes, fmt: LineFormat) -> tuple[str, str | None, str | None]:
     """(text, worker, level) of a raw line: decoded, prefixes and logger header removed, not
     redacted (``normalise`` redacts; a caller that keeps the text must too)."""
+    if raw[:1] == b"(" and not fmt.compose:
+        m = _VLLM_RAW.match(raw)
+        if m is not None and len(raw) - m.end() <= _STRIPPED_TEXT and raw[1:4] != b"Ray":
+            key = (m.group(1), m.group(2), raw[m.end():])
+            done = _STRIPPED.get(key)
+            if done is None:
+                if len(_STRIPPED) >= _STRIPPED_SIZE:
+                    _STRIPPED.clear()
+                done = _STRIPPED[key] = _strip(raw, fmt)
+            return done
+    return _strip(raw, fmt)
+
+
+def _strip(raw: bytes, fmt: LineFormat) -> tuple[str, str | None, str | None]:
     text = decode(raw)
     if text[:1] == "(" and not fmt.compose:
         m = _VLLM_LINE.match(text)
