@@ -114,7 +114,7 @@ def test_a_repeated_event_is_masked_once(cat, logs, monkeypatch):
     path, _man = logs["crash-loop"]
     calls = []
     real = fpmod.event_signature_text
-    monkeypatch.setattr(fpmod, "event_signature_text", lambda ev: calls.append(1) or real(ev))
+    monkeypatch.setattr(fpmod, "event_signature_text", lambda ev, *a: calls.append(1) or real(ev, *a))
     res = _scan(cat, path)
     occurrences = sum(f.count for f in res.findings) + sum(u.count for u in res.unknown)
     distinct = len({fp for f in res.findings for fp in f.fingerprints}) + len(res.unknown)
