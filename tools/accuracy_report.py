@@ -29,6 +29,19 @@ FIRST_SIGHT = [
     # (cases, when scored, positives named first, positives, negatives clean, negatives)
     ("079-135", "main f317d2a, 2026-12-03", 22, 44, 13, 13),
 ]
+# Blind probes: pastes the team wrote for the failure classes of issue 23 from ../shared/domain.md and the
+# libraries' sources, by an author who had not read the catalogue, scored once before any fix for them.
+# Not real logs and not in the repository (some became signature samples after scoring).
+BLIND_PROBES = [
+    # (set, when scored, positives named first, positives, negatives clean, negatives, note)
+    ("probe A (87 pastes)", "main ea6ceb9, 2026-12-03", 48, 63, 23, 24,
+     "misses: symptom reports (4), rule words only in the assert line or frames (4), two phrasings of a kind (2), "
+     "a token inside a longer name (1), four labels arguable; the one `likely` on a negative is an NVFP4 finding"),
+    ("probe B (80 pastes)", "main 5b0fa93, 2026-12-03", 52, 65, 14, 15,
+     "after the fixes for probe A; misses: kinds not worded as the catalogue words them (4), a component not named "
+     "where the arch message is (2), a near tie between two signatures (2), a collapsed score grouped with a healthy "
+     "one (1), three labels arguable; the `likely` on a negative is again an NVFP4 finding"),
+]
 
 
 def drift_rows(cat) -> tuple[list[dict], dict[str, list[str]]]:
@@ -140,6 +153,14 @@ def first_sight_section() -> list[str]:
            "| cases | scored at | positives named first | negatives with no likely finding |", "|---|---|---:|---:|"]
     for cases, when, p_ok, p_all, n_ok, n_all in FIRST_SIGHT:
         out.append(f"| {cases} | {when} | {p_ok}/{p_all} ({100 * p_ok / p_all:.0f} %) | {n_ok}/{n_all} |")
+    out += ["", "Blind probes: pastes written by a team member for the failure classes of issue 23 (new wordings, status "
+            "errors inside a component, bare assertions, API mismatches, silent corruption, prose, FP4 look-alikes, quoted "
+            "source), from the domain notes and the libraries' sources, without reading the catalogue, and scored once "
+            "before any change for them. They are not real logs, so they measure transfer less well than real cases do.", "",
+            "| set | scored at | positives named first | negatives with no likely finding | what was missed |",
+            "|---|---|---:|---:|---|"]
+    for name, when, p_ok, p_all, n_ok, n_all, note in BLIND_PROBES:
+        out.append(f"| {name} | {when} | {p_ok}/{p_all} ({100 * p_ok / p_all:.0f} %) | {n_ok}/{n_all} | {note} |")
     return out
 
 

@@ -38,7 +38,10 @@ class Rule:
     @property
     def specificity(self) -> int:
         """How much a hit of this rule says: a component and words narrow it down."""
-        return 2 * bool(self.components) + bool(self.words) + (not self.components and self.require_format)
+        # words the author chose for a component's failure say the most: they beat a bare component x
+        # kind; words alone (no component) say a little less than a component where it failed
+        words = (4 if self.components else 3) if self.words else 0
+        return 2 * bool(self.components) + words + (not self.components and self.require_format)
 
 
 def rules_of(sig_id: str, data: list[dict]) -> tuple[Rule, ...]:
@@ -87,6 +90,10 @@ class Vocabulary:
                     break
                 i = tok.find("_", i + 1)
         return out
+
+    def states_symptom(self, text: str) -> bool:
+        """Whether ``text`` describes a numeric symptom (NaN, garbage output, a collapsed score)."""
+        return any(kid == "symptom" and pat is not None and pat.search(text) for kid, _, pat in self.kinds)
 
     def names_fp8(self, text: str) -> bool:
         """Whether ``text`` names an FP8 component or an FP8 format (a cue line worth an event)."""

@@ -7,6 +7,7 @@ import click
 
 from .exitcodes import exit_code
 from .options import handle_errors
+from ..render.formats import Options, formats, render_as
 
 FAIL_ON = ("likely", "possible", "never")
 
@@ -37,7 +38,7 @@ class _FactsFrom(click.Choice):
 @click.option("--torch", "use_torch", is_flag=True, help="Let the probe import torch (slower; CUDA version, capability).")
 @click.option("--signatures", "signature_dirs", multiple=True, type=click.Path(file_okay=False),
               help="Also load signature files from this directory (repeatable).")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+@click.option("--format", "fmt", type=click.Choice(formats("check")), default="text", show_default=True,
               help="Output format.")
 @click.option("--fail-on", type=click.Choice(FAIL_ON), default="likely", show_default=True,
               help="What makes the exit code 3: likely risks (every deciding fact holds), possible risks too "
@@ -64,12 +65,9 @@ def check(model_dir, fact_args, env_files, facts_from, no_probe, use_torch, sign
                 2 usage error, 3 a risk was found.
     """
     from ..api import check as run_check
-    from ..render.facts_text import render_check_json, render_check_text
-
     result = run_check(facts=fact_args, model=model_dir, env_files=env_files, facts_from=facts_from,
                        probe=not no_probe, use_torch=use_torch, signatures=signature_dirs,
                        include_ruled_out=verbose or fmt == "json")
     code = exit_code([f.status.value for f in result.risks], 0, fail_on)
-    text = render_check_json(result, int(code)) if fmt == "json" else render_check_text(result, verbose)
-    click.echo(text, nl=False)
+    click.echo(render_as("check", result, fmt, Options(verbose=verbose, exit_code=int(code))), nl=False)
     sys.exit(int(code))

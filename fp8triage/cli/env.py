@@ -3,9 +3,11 @@ from __future__ import annotations
 
 import click
 
+from ..render.formats import formats, render_as
+
 
 @click.command("env")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+@click.option("--format", "fmt", type=click.Choice(formats("env")), default="text", show_default=True,
               help="Output format.")
 @click.option("--torch", "use_torch", is_flag=True,
               help="Also import torch (slow) for its CUDA version, device name and capability.")
@@ -17,7 +19,5 @@ def env(fmt: str, use_torch: bool) -> None:
     only with --torch. Secret-looking values are redacted.
     """
     from ..facts.probe import probe
-    from ..render.facts_text import render_env_json, render_env_text
 
-    result = probe(use_torch=use_torch)
-    click.echo(render_env_json(result) if fmt == "json" else render_env_text(result), nl=False)
+    click.echo(render_as("env", probe(use_torch=use_torch), fmt), nl=False)

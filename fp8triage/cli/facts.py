@@ -3,9 +3,11 @@ from __future__ import annotations
 
 import click
 
+from ..render.formats import formats, render_as
+
 
 @click.command("facts")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+@click.option("--format", "fmt", type=click.Choice(formats("facts")), default="text", show_default=True,
               help="Output format.")
 def facts(fmt: str) -> None:
     """List the fact names that signature conditions and --fact use, with their kind and meaning.
@@ -14,7 +16,5 @@ def facts(fmt: str) -> None:
     (e.g. --fact cc=12.0 is --fact capability=12.0).
     """
     from ..facts.vocabulary import FACTS
-    from ..render.facts_text import render_fact_specs_json, render_fact_specs_text
 
-    specs = list(FACTS.values())
-    click.echo(render_fact_specs_json(specs) if fmt == "json" else render_fact_specs_text(specs), nl=False)
+    click.echo(render_as("facts", list(FACTS.values()), fmt), nl=False)

@@ -1,7 +1,6 @@
 """`fp8triage scan --follow`: print each notice from fp8triage.drivers.follow as it comes, then a summary."""
 from __future__ import annotations
 
-import json
 import signal
 import sys
 import uuid
@@ -10,8 +9,8 @@ import click
 
 from .exitcodes import exit_code
 from ..common.redact import redact
-from ..common.envelope import envelope
-from ..render.follow import notice_json, notice_text
+from ..render.follow import FollowSummary
+from ..render.formats import Options, formats, render_as
 
 
 def _raise_interrupt(_signum, _frame):
@@ -24,8 +23,8 @@ def run_follow(target: str, prepared, *, prefer: str, fmt: str, fail_on: str, db
     input or Ctrl-C (SIGINT/SIGTERM); returns the exit code."""
     from ..api import follow
 
-    if fmt not in ("text", "json", "jsonl"):
-        raise click.UsageError("--follow prints text or JSON lines (--format text|json|jsonl)")
+    if fmt not in formats("follow"):
+        raise click.UsageError(f"--follow prints text or JSON lines (--format {'|'.join(formats('follow'))})")
     if target != "-":
         import os
 
@@ -36,13 +35,10 @@ def run_follow(target: str, prepared, *, prefer: str, fmt: str, fail_on: str, db
     name = "<stdin>" if target == "-" else target
     fl, notices = follow(target, prepared, facts_from=prefer, poll=poll, idle=idle)
     run_id = uuid.uuid4().hex
+    options = Options(run_id=run_id, source=name)
 
     def show(n) -> str:
-        if fmt == "jsonl":
-            from ..render.jsonl import line, notice_record
-
-            return redact(line(notice_record(n, run_id=run_id, source=name)))
-        return notice_json(n) if fmt == "json" else notice_text(n)
+        return render_as("follow", n, fmt, options)
 
     old = signal.signal(signal.SIGTERM, _raise_interrupt)
     interrupted = False
@@ -67,25 +63,8 @@ def run_follow(target: str, prepared, *, prefer: str, fmt: str, fail_on: str, db
         from .history import record_or_warn
 
         record_or_warn(result, code, db_path, mode="follow")
-    if fmt == "jsonl":
-        from ..render.jsonl import line, record, versions
-
-        _emit(fmt, line(record(
-            "summary", run_id=run_id, source=name, exit_code=int(code), interrupted=interrupted,
-            complete=not interrupted, lines=fl.lines_total, sources=1,
-            findings=[{"id": f.id, "status": f.status.value, "count": f.count, "source": f.source}
-                      for f in result.findings],
-            unknown_errors=len(result.unknown), **versions(result.meta))))
-    elif fmt == "json":
-        _emit(fmt, json.dumps({**envelope("follow"), "event": "summary",
-                               "exit_code": int(code), "interrupted": interrupted, "lines": fl.lines_total,
-                               "findings": [{"id": f.id, "status": f.status.value, "count": f.count} for f in result.findings],
-                               "unknown_errors": len(result.unknown)}, ensure_ascii=True))
-    else:
-        found = ", ".join(f"{f.id} ({f.status.value}, {f.count}x)" for f in result.findings) or "no known root cause"
-        _emit(fmt, f"-- {'interrupted' if interrupted else 'end of input'}: {fl.lines_total} lines; {found}; "
-                   f"{len(result.unknown)} unknown error group(s); exit {int(code)}"
-                   + (": nothing could be read (see the warning)" if code == 5 else ""))
+    summary = FollowSummary(result, int(code), interrupted, fl.lines_total, run_id=run_id, source=name)
+    _emit(fmt, render_as("follow-summary", summary, fmt))
     return int(code)
 
 
@@ -95,7 +74,7 @@ def _emit(fmt: str, text: str) -> None:
     block = getattr(signal, "pthread_sigmask", None)
     old = block(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM}) if block else None
     try:
-        click.echo(redact(text) if fmt not in ("json", "jsonl") else text)
+        click.echo(redact(text) if fmt not in ("json", "jsonl") else text, nl=False)
         sys.stdout.flush()
     finally:
         if block:

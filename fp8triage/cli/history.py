@@ -1,12 +1,11 @@
 """`fp8triage history`: recurring findings and error groups from earlier runs."""
 from __future__ import annotations
 
-import json
-
 import click
 
 from .options import handle_errors
 from ..common.envelope import envelope
+from ..render.formats import formats, render_as
 
 
 def db_option(f):
@@ -20,7 +19,7 @@ def db_option(f):
               help="Only findings/groups with this status (unknown: error groups no signature knows).")
 @click.option("--since", metavar="7d|DATE", help="Only runs since then: 30m, 12h, 7d, 2w, or a date such as 2026-11-30.")
 @click.option("--limit", type=click.IntRange(1, 10_000), default=50, show_default=True, help="At most this many rows per table.")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True, help="Output format.")
+@click.option("--format", "fmt", type=click.Choice(formats("history")), default="text", show_default=True, help="Output format.")
 @db_option
 @click.pass_context
 @handle_errors
@@ -56,14 +55,7 @@ def history(ctx, signature, status, since, limit, fmt, db_path):
                 f"no signature is named {signature!r}, and no recorded run has it; `fp8triage signatures list` shows the ids")
     data = {**envelope("history"),
             "filters": {"signature": signature, "status": status, "since": since_iso}, **data}
-    if fmt == "json":
-        click.echo(json.dumps(data, indent=2, ensure_ascii=True))
-    elif fmt == "text":
-        from ..render.history import render_text
-
-        click.echo(render_text(data), nl=False)
-    else:
-        raise AssertionError(f"unhandled format {fmt}")
+    click.echo(render_as("history", data, fmt), nl=False)
 
 
 def record_or_warn(result, code, db_path, mode: str = "scan") -> int | None:

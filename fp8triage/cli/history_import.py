@@ -1,11 +1,10 @@
 """`fp8triage history import`: merge scan results from many hosts into one history database."""
 from __future__ import annotations
 
-import json
-
 import click
 
 from .options import handle_errors
+from ..render.formats import formats, render_as
 
 
 @click.command("import")
@@ -13,7 +12,7 @@ from .options import handle_errors
 @click.option("--db", "db_path", type=click.Path(dir_okay=False), envvar="FP8TRIAGE_DB",
               help="History database to merge into (default: $FP8TRIAGE_DB, else history.db in $FP8TRIAGE_DATA_DIR, "
                    "else in $XDG_DATA_HOME/fp8triage).")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+@click.option("--format", "fmt", type=click.Choice(formats("history-import")), default="text", show_default=True,
               help="Output format of the import report.")
 @handle_errors
 def history_import(results, db_path, fmt):
@@ -32,17 +31,7 @@ def history_import(results, db_path, fmt):
     from ..store.history_import import import_results
 
     rep = import_results(list(results), db_path)
-    if fmt == "json":
-        from ..common.envelope import envelope
-
-        click.echo(json.dumps({**envelope("history-import"), "imported": rep.imported,
-                               "skipped": rep.skipped, "failed": rep.failed}, indent=2, ensure_ascii=True))
-    else:
-        for r in rep.imported:
-            click.echo(f"imported {r['file']}: run {r['run_id'][:12]} from host {r['host']} (history run {r['id']})")
-        for r in rep.skipped:
-            click.echo(f"skipped  {r['file']}: run {r['run_id'][:12]} is already in the history (run {r['id']})")
-        click.echo(f"{len(rep.imported)} imported, {len(rep.skipped)} already there, {len(rep.failed)} failed")
+    click.echo(render_as("history-import", rep, fmt), nl=False)
     for r in rep.failed:
         click.echo(f"fp8triage: {r['file']}: {r['error']}", err=True)
     if rep.failed:

@@ -1,14 +1,14 @@
 """`fp8triage remedy ID`: the remedy actions of a signature for the current facts, for runbooks."""
 from __future__ import annotations
 
-import json
 import sys
 
 import click
 
 from .options import fact_options, handle_errors
+from ..render.formats import formats, render_as
 
-FORMATS = ("sh", "json", "text")
+FORMATS = formats("remedy")
 
 
 @click.command("remedy")
@@ -53,16 +53,9 @@ def remedy(sig_id, fmt, show_all, fact_args, model_dir, env_files, facts_from, s
     fitting = [r for r in remedies if r.applies.value != "fails"]
     # one already in force is listed (as a comment in sh) so that the reader knows it was tried
     shown = remedies if show_all else [r for r in remedies if r.applies.value != "fails" or r.in_force]
-    from ..render.remedy import remedy_dict, render_sh, render_text
+    from ..render.remedy import RemedyDoc
 
-    if fmt == "json":
-        click.echo(json.dumps(remedy_dict(sig, shown, chosen), indent=2, ensure_ascii=True))
-    elif fmt == "sh":
-        click.echo(render_sh(sig, shown), nl=False)
-    elif fmt == "text":
-        click.echo(render_text(sig, shown), nl=False)
-    else:
-        raise AssertionError(f"unhandled format {fmt}")
+    click.echo(render_as("remedy", RemedyDoc(sig, shown, chosen), fmt), nl=False)
     sys.exit(0 if fitting else NO_REMEDY)
 
 

@@ -6,8 +6,9 @@ import sys
 import click
 
 from .options import fact_options, handle_errors, jobs_option, stop_on_signals, write_output
+from ..render.formats import formats
 
-FORMATS = ("html", "markdown")
+FORMATS = formats("report")
 DEFAULT_OUTPUT = {"html": "triage.html", "markdown": "triage.md"}
 _SUFFIX_FORMAT = {".html": "html", ".htm": "html", ".md": "markdown", ".markdown": "markdown"}
 
@@ -67,7 +68,7 @@ def report(logs, output, fmt, fact_args, model_dir, env_files, facts_from, signa
                 unwritable output), 2 usage error.
     """
     from .progress import triage_with_progress
-    from ..render.formats import Options, render
+    from ..render.formats import Options, render_as
 
     if not logs:
         if sys.stdin is None or sys.stdin.isatty():
@@ -78,7 +79,7 @@ def report(logs, output, fmt, fact_args, model_dir, env_files, facts_from, signa
     result = triage_with_progress(logs, facts=fact_args, model=model_dir, env_files=env_files, facts_from=facts_from,
                     signatures=signature_dirs, jobs=jobs, one_machine=one_machine, confirm=confirm, device=device,
                     repro_timeout=repro_timeout)
-    text = render(result, fmt, Options(verbose=verbose))
+    text = render_as("report", result, fmt, Options(verbose=verbose))
     write_output(output, text)
     click.echo(summary(result, fmt, output, len(text.encode("utf-8"))), err=True)
 

@@ -7,7 +7,7 @@ import time
 import click
 
 from ..confirm import repro as R
-from ..render.repro import render_json, render_text
+from ..render.formats import Options, formats, render_as
 from .options import handle_errors
 
 
@@ -15,7 +15,7 @@ from .options import handle_errors
 @click.argument("ids", nargs=-1, metavar="[ID]...")
 @click.option("--device", type=click.Choice(R.DEVICES), default="auto", show_default=True,
               help="cuda: real FP8 kernels on the local GPU; cpu: emulation; auto: cuda when torch sees a GPU.")
-@click.option("--format", "fmt", type=click.Choice(("text", "json")), default="text", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(formats("repro")), default="text", show_default=True)
 @click.option("--timeout", type=float, default=R.DEFAULT_TIMEOUT, show_default=True,
               help="Seconds each kernel may run before it is killed (verdict 'timeout').")
 @click.option("--jobs", type=int, default=None,
@@ -54,7 +54,4 @@ def repro(ids, device, fmt, timeout, jobs, isolate, kernel_dir, list_only, verbo
     t0 = time.perf_counter()
     results = R.run_repros(todo, device=device, timeout=timeout, directory=kernel_dir, jobs=jobs, isolate=isolate)
     wall = round(time.perf_counter() - t0, 3)
-    if fmt == "json":
-        click.echo(render_json(results, device=device, wall_s=wall))
-    else:
-        click.echo(render_text(results, wall_s=wall, verbose=verbose), nl=False)
+    click.echo(render_as("repro", results, fmt, Options(verbose=verbose, device=device, wall_s=wall)), nl=False)

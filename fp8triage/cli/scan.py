@@ -7,8 +7,9 @@ import click
 
 from .exitcodes import FAIL_ON, Exit, exit_code
 from .options import fact_options, handle_errors, jobs_option, stop_on_signals, use_color, write_output
+from ..render.formats import formats
 
-FORMATS = ("text", "json", "jsonl", "markdown", "html")
+FORMATS = formats("scan")
 
 
 @click.command("scan")

@@ -1,7 +1,6 @@
 """`fp8triage signatures`: list, show, search, validate, test and scaffold failure signatures."""
 from __future__ import annotations
 
-import json
 import shlex
 import sys
 import time
@@ -10,6 +9,7 @@ from pathlib import Path
 import click
 
 from .options import handle_errors
+from ..render.formats import formats, render_as
 
 SIG_DIR = click.Path(exists=True, file_okay=False, path_type=Path)
 
@@ -34,26 +34,22 @@ def signatures():
 
 @signatures.command("list")
 @dir_option
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(formats("signatures-list")), default="text", show_default=True)
 @handle_errors
 def list_cmd(sig_dir, fmt):
     """List every signature: id, severity, priority and title."""
     from ..authoring import sigtools
 
     rows = sigtools.summary_rows(_load(sig_dir))
-    if fmt == "json":
-        click.echo(json.dumps(rows, indent=2))
-        return
-    w = max(len(r["id"]) for r in rows) if rows else 2
-    for r in rows:
-        click.echo(f"{r['id']:<{w}}  {r['severity']:<8}  {r['priority']:>3}  {r['title']}")
-    click.echo(f"{len(rows)} signatures", err=True)
+    click.echo(render_as("signatures-list", rows, fmt), nl=False)
+    if fmt != "json":
+        click.echo(f"{len(rows)} signatures", err=True)
 
 
 @signatures.command("show")
 @click.argument("sig_id", metavar="ID")
 @dir_option
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(formats("signatures-show")), default="text", show_default=True)
 @handle_errors
 def show_cmd(sig_id, sig_dir, fmt):
     """Show one signature: summary, cause, fix, conditions, remedies, known problems,
@@ -61,19 +57,14 @@ def show_cmd(sig_id, sig_dir, fmt):
     from ..authoring import sigtools
 
     info = sigtools.show(_load(sig_dir), sig_id, sig_dir)
-    if fmt == "json":
-        click.echo(json.dumps(info, indent=2))
-        return
-    from ..render.signature import render_show
-
-    click.echo(render_show(info))
+    click.echo(render_as("signatures-show", info, fmt), nl=False)
 
 
 @signatures.command("search")
 @click.argument("text", nargs=-1, required=True)
 @dir_option
 @click.option("-n", "--limit", type=int, default=20, show_default=True)
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(formats("signatures-search")), default="text", show_default=True)
 @handle_errors
 def search_cmd(text, sig_dir, limit, fmt):
     """Full-text search over the catalogue (ids, titles, causes, fixes, error texts, remedies).
@@ -83,16 +74,10 @@ def search_cmd(text, sig_dir, limit, fmt):
     from ..authoring import sigtools
 
     rows = sigtools.search(" ".join(text), sig_dir, limit)
-    if fmt == "json":
-        click.echo(json.dumps(rows, indent=2))
-        return
-    if not rows:
+    if not rows and fmt != "json":  # JSON says so with an empty list
         click.echo(f"no signature mentions {' '.join(text)!r}", err=True)
         sys.exit(1)
-    w = max(len(r["id"]) for r in rows)
-    for r in rows:
-        click.echo(f"{r['id']:<{w}}  {r['title']}")
-        click.echo(f"{'':<{w}}  {r['snippet']}")
+    click.echo(render_as("signatures-search", rows, fmt), nl=False)
 
 
 @signatures.command("validate")

@@ -11,6 +11,9 @@ timeout, and a kernel that crashes, hangs, is killed or prints garbage yields a 
 replaced. The runner itself never raises for a kernel failure, so a sticky CUDA error or a segfault in
 a kernel cannot take the triage down.
 
+Running one kernel (a fresh process, or a warm worker) is ``runner.py``'s; this module finds the
+kernels, plans the lanes, runs the pool of workers and confirms findings with the results.
+
 This module never imports torch: only the kernels do, in their own processes.
 """
 from __future__ import annotations
@@ -18,12 +21,9 @@ from __future__ import annotations
 import ast
 import copy
 import importlib.util
-import json
 import os
 import queue
 import re
-import shlex
-import signal
 import subprocess
 import sys
 import tempfile
@@ -36,13 +36,13 @@ from typing import Any, Iterable
 from ..model import Finding, Status
 from ..errors import TriageError
 from ..common.envelope import SCHEMA_VERSIONS
+from .runner import DEFAULT_TIMEOUT, _base, _command, _finish, _timed_out, _Worker, run_one
+from .runner import VERDICTS, _env, bytecode_cache  # noqa: F401  (offered here too, as before the split)
 
 SCHEMA_VERSION = SCHEMA_VERSIONS["repro"]
-VERDICTS = ("reproduced", "not-reproduced", "not-executed", "not-applicable", "skipped", "error", "timeout")
 DEVICES = ("auto", "cuda", "cpu")
 RESULT_KEYS = ("id", "verdict", "reason", "metrics", "device", "capability", "versions", "wall_s", "gpu_s",
                "command", "mode")
-DEFAULT_TIMEOUT = 120.0
 NO_TORCH = ("torch is not installed, so the repro kernels cannot run; install it with "
             "`pip install 'fp8triage[repro]'`.")
 
@@ -100,298 +100,6 @@ def resolve_ids(ids: Iterable[str] | None, known: dict[str, Path]) -> list[str]:
         noun = "repro id" if len(bad) == 1 else "repro ids"
         raise UnknownRepro(f"unknown {noun} {', '.join(repr(b) for b in bad)}; known ids: {', '.join(known)}.")
     return out
-
-
-# ── running ───────────────────────────────────────────────────────────────────────────────────────
-
-
-def _command(python: str, path: Path, device: str) -> list[str]:
-    return [python, str(path), "--device", device, "--json"]
-
-
-def _signal_name(rc: int) -> str:
-    try:
-        return signal.Signals(-rc).name
-    except ValueError:
-        return f"signal {-rc}"
-
-
-def _tail(text: str, n: int = 8) -> list[str]:
-    lines = [ln for ln in text.strip().splitlines() if ln.strip()]
-    return [ln[:400] for ln in lines[-n:]]
-
-
-def _json_object(text: str) -> dict[str, Any] | None:
-    """``text`` as a JSON object; None if it is not one."""
-    try:
-        obj = json.loads(text)
-    except ValueError:
-        return None
-    return obj if isinstance(obj, dict) else None
-
-
-def _parse(stdout: str) -> dict[str, Any] | None:
-    """The kernel's JSON object: the whole stdout, else the last line that parses as an object."""
-    text = stdout.strip()
-    if not text:
-        return None
-    try:
-        obj = json.loads(text)
-        return obj if isinstance(obj, dict) else None
-    except ValueError:
-        pass
-    for line in reversed(text.splitlines()):
-        line = line.strip()
-        obj = _json_object(line) if line.startswith("{") else None
-        if obj is not None:
-            return obj
-    return None
-
-
-def _base(rid: str, cmd: list[str], device: str) -> dict[str, Any]:
-    return {
-        "id": rid, "verdict": "error", "reason": "", "metrics": {}, "device": None, "capability": None,
-        "versions": {}, "wall_s": None, "gpu_s": None, "command": shlex.join(cmd),
-        "mode": "cuda" if device == "cuda" else ("cpu-emulation" if device == "cpu" else None),
-        "real_path": False, "machine_independent": False, "scope_note": "", "kind": None,
-    }
-
-
-def run_one(rid: str, path: Path, device: str = "auto", timeout: float = DEFAULT_TIMEOUT,
-            python: str | None = None) -> dict[str, Any]:
-    """Run one kernel in a fresh subprocess and return its result dict (never raises for a kernel failure)."""
-    python = python or sys.executable
-    cmd = _command(python, path, device)
-    res = _base(rid, cmd, device)
-    res["isolation"] = "process"
-    t0 = time.perf_counter()
-    try:
-        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
-                                text=True, errors="replace", env=_env(), start_new_session=True)
-    except OSError as e:
-        res["reason"] = f"could not start the kernel: {e}"
-        return res
-    try:
-        out, err = proc.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        _kill_group(proc)
-        out, err = proc.communicate()
-        return _timed_out(res, timeout, time.perf_counter() - t0, err)
-    return _finish(res, rid, path, out, err, proc.returncode, round(time.perf_counter() - t0, 4))
-
-
-def _env() -> dict[str, str]:
-    env = dict(os.environ, PYTHONUNBUFFERED="1", PYTHONDONTWRITEBYTECODE="1")
-    prefix = bytecode_cache()
-    if prefix:  # bytecode goes to fp8triage's cache, never next to the installed packages or kernels
-        env["PYTHONPYCACHEPREFIX"] = prefix
-        env.pop("PYTHONDONTWRITEBYTECODE")
-    return env
-
-
-def bytecode_cache() -> str | None:
-    """Where the kernels' interpreters keep compiled bytecode, when the installed torch has none.
-
-    Container images often ship packages without bytecode and set ``PYTHONDONTWRITEBYTECODE=1``; every
-    kernel process then compiles torch's, sympy's and transformers' Python from source (measured on
-    the H200 image: importing torch 3.9 s, transformers' FP8 integration 7.4 s). So when torch's
-    ``__init__`` has no bytecode, the kernels keep theirs in ``<cache>/fp8triage/pycache``
-    (``FP8TRIAGE_CACHE_DIR``, else ``XDG_CACHE_HOME`` or ``~/.cache``) and later runs load it.
-    ``FP8TRIAGE_REPRO_PYCACHE`` names another folder, or ``off``; a ``PYTHONPYCACHEPREFIX`` already
-    set is kept. None: leave bytecode as it is (torch was installed with it, as pip does).
-    """
-    if os.environ.get("PYTHONPYCACHEPREFIX"):
-        return None
-    setting = os.environ.get("FP8TRIAGE_REPRO_PYCACHE", "").strip()
-    if setting.lower() == "off":
-        return None
-    if setting:
-        return setting
-    try:
-        spec = importlib.util.find_spec("torch")  # locates torch without importing it
-        init = spec.origin if spec else None
-        if not init or not init.endswith(".py") or os.path.exists(importlib.util.cache_from_source(init)):
-            return None
-    except (ImportError, ValueError, NotImplementedError):
-        return None
-    base = os.environ.get("FP8TRIAGE_CACHE_DIR") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "fp8triage")
-    return os.path.join(base, "pycache")
-
-
-def _timed_out(res: dict[str, Any], timeout: float, wall: float, err: str) -> dict[str, Any]:
-    res.update(verdict="timeout", wall_s=round(wall, 4),
-               reason=f"the kernel did not finish within {timeout:g} s and was killed")
-    res["stderr_tail"] = _tail(err)
-    return res
-
-
-def _finish(res: dict[str, Any], rid: str, path: Path, out: str, err: str, returncode: int,
-            wall: float) -> dict[str, Any]:
-    """Turn a finished kernel's stdout, stderr and exit status into its result."""
-    res["returncode"] = returncode
-    obj = _parse(out)
-    if obj is None:
-        if returncode < 0:
-            why = f"the kernel was killed by {_signal_name(returncode)} before printing a result"
-        elif returncode:
-            why = f"the kernel exited with status {returncode} without printing a result"
-        else:
-            why = "the kernel printed no JSON result" if not out.strip() else "the kernel printed output that is not a JSON result"
-        last = _tail(err, 1)
-        res.update(reason=why + (f" (last stderr line: {last[0]})" if last else ""), wall_s=wall)
-        res["stderr_tail"] = _tail(err)
-        if out.strip():
-            res["stdout_tail"] = _tail(out, 3)
-        return res
-    missing = [k for k in ("id", "verdict", "reason", "metrics") if k not in obj]
-    if missing or obj.get("verdict") not in VERDICTS or not isinstance(obj.get("metrics"), dict):
-        res.update(wall_s=wall, reason=f"the kernel printed a malformed result (missing or bad: "
-                                       f"{', '.join(missing) or 'verdict/metrics'})")
-        res["stderr_tail"] = _tail(err)
-        return res
-    if obj["id"] != rid:
-        res.update(wall_s=wall, reason=f"the kernel at {path.name} reported id {obj['id']!r}, expected {rid!r}")
-        return res
-    isolation = res.get("isolation")
-    res.update(obj)
-    if isolation:
-        res["isolation"] = isolation
-    if res.get("wall_s") is None:
-        res["wall_s"] = wall
-    res["runner_wall_s"] = wall
-    if returncode != 0:
-        # it printed a result and then died (for example a crash at interpreter exit): keep the result,
-        # but say so
-        res["returncode"] = returncode
-        res["reason"] = (res.get("reason") or "") + (
-            f" [the process then exited with {'signal ' + _signal_name(returncode) if returncode < 0 else 'status ' + str(returncode)}]")
-        res["stderr_tail"] = _tail(err)
-    return res
-
-
-def _kill_group(proc: subprocess.Popen) -> None:
-    """Kill the kernel and anything it started (its own process group, which start_new_session made)."""
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        try:
-            proc.kill()
-        except ProcessLookupError:
-            pass
-
-
-WORKER_SCRIPT = Path(__file__).with_name("repro_worker.py")
-WORKER_START_TIMEOUT = 180.0  # importing torch and creating a CUDA context, on a slow machine
-
-
-class _Worker:
-    """One warm worker process (fp8triage/confirm/repro_worker.py): runs kernels one at a time.
-
-    It is its own process group, so a kernel that hangs is killed with everything it started; a
-    worker that dies (a kernel segfaulted) or was killed is replaced by the caller.
-    """
-
-    def __init__(self, python: str, device: str, tmpdir: str, preload: tuple[str, ...] = (),
-                 kernel_dir: str | None = None, prestart: tuple[str, ...] = ()):
-        self.device = device
-        self.tmpdir = tmpdir
-        self.ready_s: float | None = None
-        cmd = [python, str(WORKER_SCRIPT), "--device", device]
-        if kernel_dir:
-            cmd += ["--kernel-dir", kernel_dir]
-        for spec in prestart:
-            cmd += ["--prestart", spec]
-        for mod in preload:
-            cmd += ["--preload", mod]
-        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-                                     errors="replace", env=_env(), start_new_session=True)
-        self.lines: queue.Queue = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
-        self.ready: dict[str, Any] | None = None
-
-    def _read(self) -> None:
-        for line in self.proc.stdout:  # type: ignore[union-attr]
-            self.lines.put(line)
-        self.lines.put(None)  # EOF: the worker is gone
-
-    def _next(self, timeout: float) -> dict[str, Any] | None:
-        """The next protocol message; None when the worker died; raises queue.Empty on timeout."""
-        deadline = time.monotonic() + timeout
-        while True:
-            line = self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
-            if line is None:
-                return None
-            obj = _json_object(line)
-            if obj is not None:
-                return obj
-
-    def wait_ready(self) -> bool:
-        try:
-            msg = self._next(WORKER_START_TIMEOUT)
-        except queue.Empty:
-            msg = None
-        if not msg or not msg.get("ready"):
-            self.kill()
-            return False
-        self.ready = msg
-        return True
-
-    def run(self, rid: str, path: Path, timeout: float) -> tuple[str, int | None, str, str, float]:
-        """Run one kernel: (state, returncode, stdout, stderr, wall) with state ok, died or timeout."""
-        out_f = os.path.join(self.tmpdir, f"{rid}.out")
-        err_f = os.path.join(self.tmpdir, f"{rid}.err")
-        req = {"path": str(path), "argv": ["--device", self.device, "--json"], "out": out_f, "err": err_f}
-        t0 = time.perf_counter()
-        try:
-            self.proc.stdin.write(json.dumps(req) + "\n")  # type: ignore[union-attr]
-            self.proc.stdin.flush()  # type: ignore[union-attr]
-            msg = self._next(timeout)
-            state = "ok" if msg and msg.get("done") else "died"
-        except (BrokenPipeError, OSError):
-            msg, state = None, "died"
-        except queue.Empty:
-            msg, state = None, "timeout"
-            self.kill()
-        wall = time.perf_counter() - t0
-        if state == "died":
-            self.kill()  # anything the kernel left in the group goes with it
-            code = self.proc.wait()
-        else:
-            code = int(msg["code"]) if msg else None
-            if msg and msg.get("poisoned"):
-                self.kill()
-        return state, code, _read_text(out_f), _read_text(err_f), wall
-
-    def alive(self) -> bool:
-        return self.proc.poll() is None
-
-    def kill(self) -> None:
-        _kill_group(self.proc)
-        try:
-            self.proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:  # pragma: no cover
-            pass
-
-    def close(self) -> None:
-        """End the worker once its lanes are done: its process group is killed at once rather than left to
-        shut down (an interpreter holding torch, transformers and a CUDA context takes over a second to
-        exit, measured on the H200); every result has been read by then."""
-        try:
-            self.proc.stdin.close()  # type: ignore[union-attr]
-        except OSError:
-            pass
-        _kill_group(self.proc)
-        threading.Thread(target=self.proc.wait, daemon=True).start()  # reaped in the background
-
-
-def _read_text(path: str) -> str:
-    try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            return f.read()
-    except OSError:
-        return ""
 
 
 def _source(path: Path) -> str:
@@ -498,34 +206,13 @@ def _run_pool(plan: list[list[str]], known: dict[str, Path], device: str, timeou
                     path = known[rid]
                     fresh = worker is None or not worker.alive()
                     if fresh:
-                        hints: dict[str, list[str]] = {"PRESTART": [], "PRELOAD": []}
-                        for r in lane[n:]:  # what the rest of the lane needs, loaded while the worker starts
-                            for key, got in hints.items():
-                                got += [m for m in _preload_hint(known[r], key) if m not in got]
-                        t_start = time.perf_counter()
-                        worker = _Worker(python, device, tmpdir, tuple(hints["PRELOAD"]), str(path.parent),
-                                         tuple(hints["PRESTART"]))
-                        if not worker.wait_ready():  # no worker here: fall back to a fresh process
-                            worker = None
+                        worker = _start_worker(lane[n:], known, python, device, tmpdir)
+                        if worker is None:  # no worker here: fall back to a fresh process
                             results[rid] = run_one(rid, path, device, timeout, python)
                             continue
-                        worker.ready_s = round(time.perf_counter() - t_start, 3)
-                    res = _base(rid, _command(python, path, device), device)
-                    res["isolation"] = "worker"
-                    info = {"pid": worker.proc.pid, "fresh": fresh, "ready_s": worker.ready_s,
-                            "started_at_s": round(time.perf_counter() - t_run, 3)}
-                    if fresh and worker.ready:
-                        info["preload"] = worker.ready.get("preload")
-                    state, code, out, err, wall = worker.run(rid, path, timeout)
-                    if state == "timeout":
-                        results[rid] = _timed_out(res, timeout, wall, err)
+                    results[rid], keep = _run_on(worker, fresh, rid, path, device, timeout, python, t_run)
+                    if not keep:
                         worker = None
-                    else:
-                        results[rid] = _finish(res, rid, path, out, err, code if code is not None else 1,
-                                               round(wall, 4))
-                        if not worker.alive():
-                            worker = None
-                    results[rid]["worker"] = info
         finally:
             if worker is not None:
                 worker.close()
@@ -539,6 +226,43 @@ def _run_pool(plan: list[list[str]], known: dict[str, Path], device: str, timeou
         for t in threads:
             t.join()
     return [results[r] for lane in plan for r in lane]
+
+
+def _start_worker(rest: list[str], known: dict[str, Path], python: str, device: str,
+                  tmpdir: str) -> _Worker | None:
+    """A warm worker for the rest of a lane, loading what those kernels declare while it starts
+    (PRESTART, PRELOAD); None when no worker starts here."""
+    hints: dict[str, list[str]] = {"PRESTART": [], "PRELOAD": []}
+    for r in rest:
+        for key, got in hints.items():
+            got += [m for m in _preload_hint(known[r], key) if m not in got]
+    t_start = time.perf_counter()
+    worker = _Worker(python, device, tmpdir, tuple(hints["PRELOAD"]), str(known[rest[0]].parent),
+                     tuple(hints["PRESTART"]))
+    if not worker.wait_ready():
+        return None
+    worker.ready_s = round(time.perf_counter() - t_start, 3)
+    return worker
+
+
+def _run_on(worker: _Worker, fresh: bool, rid: str, path: Path, device: str, timeout: float, python: str,
+            t_run: float) -> tuple[dict[str, Any], bool]:
+    """One kernel on ``worker``: its result, and whether the worker can run the next one (it did not
+    hang or die)."""
+    res = _base(rid, _command(python, path, device), device)
+    res["isolation"] = "worker"
+    info = {"pid": worker.proc.pid, "fresh": fresh, "ready_s": worker.ready_s,
+            "started_at_s": round(time.perf_counter() - t_run, 3)}
+    if fresh and worker.ready:
+        info["preload"] = worker.ready.get("preload")
+    state, code, out, err, wall = worker.run(rid, path, timeout)
+    if state == "timeout":
+        res, keep = _timed_out(res, timeout, wall, err), False
+    else:
+        res = _finish(res, rid, path, out, err, code if code is not None else 1, round(wall, 4))
+        keep = worker.alive()
+    res["worker"] = info
+    return res, keep
 
 
 def run_repros(ids: Iterable[str] | None = None, device: str = "auto", timeout: float = DEFAULT_TIMEOUT,
@@ -644,6 +368,14 @@ def confirm_findings(findings: list[Finding], device: str = "auto", timeout: flo
                 wanted.append(rid)
     if not wanted:
         return
+    results = _results(wanted, device, timeout, directory, jobs)
+    for f in findings:
+        _record(f, results)
+
+
+def _results(wanted: list[str], device: str, timeout: float, directory: str | os.PathLike | None,
+             jobs: int | None) -> dict[str, dict[str, Any]]:
+    """Repro id -> its result, for every id wanted: run where bundled and torch is here, else skipped."""
     try:
         known = discover(directory)
     except ReproError as e:
@@ -665,29 +397,36 @@ def confirm_findings(findings: list[Finding], device: str = "auto", timeout: flo
         else:
             for res in run_repros(runnable, device, timeout, directory, jobs):
                 results[res["id"]] = res
-    for f in findings:
-        f.repro_results = [x for x in f.repro_results if x.get("purpose") not in ("confirm", "remedy")]
-        confirmed = False
-        for rid in f.repro:
-            res = copy.deepcopy(results[rid])
-            ok, note = _confirm_note(res)
-            if ok and f.status == Status.RULED_OUT:
-                ok, note = False, note.replace("confirmed", "mechanism shown", 1) + \
-                    "; the finding stays ruled out because a required condition fails"
-            res.update(purpose="confirm", note=note)
-            f.repro_results.append(res)
-            confirmed = confirmed or ok
-        # one result per remedy repro, naming every fitting remedy it checks
-        checks: dict[str, list[str]] = {}
-        for rem in f.remedies:
-            if rem.applies is Truth.FAILS:
-                continue
-            for rid in rem.repro:
-                if rid not in f.repro and rem.id not in checks.setdefault(rid, []):
-                    checks[rid].append(rem.id)
-        for rid, rems in checks.items():
-            res = copy.deepcopy(results[rid])
-            res.update(purpose="remedy", remedy=rems[0], remedies=rems, note=_remedy_note(res))
-            f.repro_results.append(res)
-        if confirmed and f.status in (Status.LIKELY, Status.POSSIBLE):
-            f.status = Status.CONFIRMED
+    return results
+
+
+def _record(f: Finding, results: dict[str, dict[str, Any]]) -> None:
+    """Put the results of ``f``'s repros on it (replacing those of an earlier run), and confirm it
+    where a confirming repro reproduced the mechanism here."""
+    from ..model import Truth
+
+    f.repro_results = [x for x in f.repro_results if x.get("purpose") not in ("confirm", "remedy")]
+    confirmed = False
+    for rid in f.repro:
+        res = copy.deepcopy(results[rid])
+        ok, note = _confirm_note(res)
+        if ok and f.status == Status.RULED_OUT:
+            ok, note = False, note.replace("confirmed", "mechanism shown", 1) + \
+                "; the finding stays ruled out because a required condition fails"
+        res.update(purpose="confirm", note=note)
+        f.repro_results.append(res)
+        confirmed = confirmed or ok
+    # one result per remedy repro, naming every fitting remedy it checks
+    checks: dict[str, list[str]] = {}
+    for rem in f.remedies:
+        if rem.applies is Truth.FAILS:
+            continue
+        for rid in rem.repro:
+            if rid not in f.repro and rem.id not in checks.setdefault(rid, []):
+                checks[rid].append(rem.id)
+    for rid, rems in checks.items():
+        res = copy.deepcopy(results[rid])
+        res.update(purpose="remedy", remedy=rems[0], remedies=rems, note=_remedy_note(res))
+        f.repro_results.append(res)
+    if confirmed and f.status in (Status.LIKELY, Status.POSSIBLE):
+        f.status = Status.CONFIRMED

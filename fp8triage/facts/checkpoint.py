@@ -21,7 +21,7 @@ from array import array
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from ..model import Fact
 from ..errors import TriageError
@@ -360,56 +360,14 @@ def checkpoint_facts(path: str | Path) -> CheckpointInfo:
 
     qc = cfg.get("quantization_config") or cfg.get("compression_config") or sub.get("quantization_config")
     method = str(qc.get("quant_method", "")).lower() if isinstance(qc, dict) else ""
-    cfg_block: str | None = None
-    cfg_gran: str | None = None
-    scale_fmt: str | None = None
+    cfg_block = cfg_gran = scale_fmt = None
     if isinstance(qc, dict):
         details["quantization_config"] = qc
         add("quantization", method or "unknown", "config.json quantization_config.quant_method")
         if method == "fp8":
-            cfg_block = _block_text(qc.get("weight_block_size"))
-            if qc.get("weight_block_size") is not None and cfg_block is None:
-                problems.append(
-                    f"config.json quantization_config.weight_block_size is {qc.get('weight_block_size')!r}, "
-                    "not two integers"
-                )
-            cfg_gran = "block" if cfg_block else None
-            add("weight_block_size", cfg_block, "config.json quantization_config.weight_block_size")
-            add("fp8_granularity", cfg_gran, "config.json quantization_config.weight_block_size is set")
-            if qc.get("scale_fmt") is not None:
-                scale_fmt = str(qc["scale_fmt"]).lower()
-                add("scale_fmt", scale_fmt, "config.json quantization_config.scale_fmt")
-            add("activation_scheme", qc.get("activation_scheme"), "config.json quantization_config.activation_scheme")
-            mods = qc.get("modules_to_not_convert") or qc.get("ignored_layers")
-            if mods:
-                details["modules_to_not_convert"] = list(mods)
+            cfg_block, cfg_gran, scale_fmt = _fp8_config_facts(qc, add, problems, details)
         elif method == "compressed-tensors":
-            details["format"] = qc.get("format")
-            groups = qc.get("config_groups") or {}
-            strategies = Counter()
-            blocks = set()
-            dyn = set()
-            for g in groups.values() if isinstance(groups, dict) else []:
-                w = (g or {}).get("weights") or {}
-                if w.get("strategy"):
-                    strategies[str(w["strategy"]).lower()] += 1
-                bt = _block_text(w.get("block_structure"))
-                if bt:
-                    blocks.add(bt)
-                ia = (g or {}).get("input_activations") or {}
-                if "dynamic" in ia:
-                    dyn.add("dynamic" if ia["dynamic"] else "static")
-            if strategies:
-                cfg_gran = strategies.most_common(1)[0][0]
-                details["strategies"] = dict(strategies)
-                add("fp8_granularity", cfg_gran, "config.json config_groups.*.weights.strategy")
-            if len(blocks) == 1:
-                cfg_block = next(iter(blocks))
-                add("weight_block_size", cfg_block, "config.json config_groups.*.weights.block_structure")
-            if len(dyn) == 1:
-                add("activation_scheme", next(iter(dyn)), "config.json config_groups.*.input_activations.dynamic")
-            if qc.get("ignore"):
-                details["modules_to_not_convert"] = list(qc["ignore"])
+            cfg_block, cfg_gran = _compressed_tensors_facts(qc, add, details)
     tensors = _read_tensors(model_dir, problems, details)
     _tensor_facts(tensors, facts, problems, details, method, cfg_block, cfg_gran, scale_fmt, has_qc=isinstance(qc, dict))
     # secrets in the path (a token in a folder name) or in config values never leave this module
@@ -417,6 +375,62 @@ def checkpoint_facts(path: str | Path) -> CheckpointInfo:
 
     return CheckpointInfo(Path(redact(str(model_dir))), [redact_fact(f) for f in facts], [redact(p) for p in problems],
                           redact_obj(details))
+
+
+def _fp8_config_facts(qc: dict[str, Any], add: Callable[[str, Any, str], None], problems: list[str],
+                      details: dict[str, Any]) -> tuple[str | None, str | None, str | None]:
+    """What a ``quant_method = "fp8"`` config says: (weight block size, granularity, scale format)."""
+    cfg_block = _block_text(qc.get("weight_block_size"))
+    if qc.get("weight_block_size") is not None and cfg_block is None:
+        problems.append(
+            f"config.json quantization_config.weight_block_size is {qc.get('weight_block_size')!r}, "
+            "not two integers"
+        )
+    cfg_gran = "block" if cfg_block else None
+    add("weight_block_size", cfg_block, "config.json quantization_config.weight_block_size")
+    add("fp8_granularity", cfg_gran, "config.json quantization_config.weight_block_size is set")
+    scale_fmt = None
+    if qc.get("scale_fmt") is not None:
+        scale_fmt = str(qc["scale_fmt"]).lower()
+        add("scale_fmt", scale_fmt, "config.json quantization_config.scale_fmt")
+    add("activation_scheme", qc.get("activation_scheme"), "config.json quantization_config.activation_scheme")
+    mods = qc.get("modules_to_not_convert") or qc.get("ignored_layers")
+    if mods:
+        details["modules_to_not_convert"] = list(mods)
+    return cfg_block, cfg_gran, scale_fmt
+
+
+def _compressed_tensors_facts(qc: dict[str, Any], add: Callable[[str, Any, str], None],
+                              details: dict[str, Any]) -> tuple[str | None, str | None]:
+    """What a compressed-tensors config says across its config groups: (weight block size, granularity)."""
+    details["format"] = qc.get("format")
+    groups = qc.get("config_groups") or {}
+    strategies = Counter()
+    blocks = set()
+    dyn = set()
+    for g in groups.values() if isinstance(groups, dict) else []:
+        w = (g or {}).get("weights") or {}
+        if w.get("strategy"):
+            strategies[str(w["strategy"]).lower()] += 1
+        bt = _block_text(w.get("block_structure"))
+        if bt:
+            blocks.add(bt)
+        ia = (g or {}).get("input_activations") or {}
+        if "dynamic" in ia:
+            dyn.add("dynamic" if ia["dynamic"] else "static")
+    cfg_block = cfg_gran = None
+    if strategies:
+        cfg_gran = strategies.most_common(1)[0][0]
+        details["strategies"] = dict(strategies)
+        add("fp8_granularity", cfg_gran, "config.json config_groups.*.weights.strategy")
+    if len(blocks) == 1:
+        cfg_block = next(iter(blocks))
+        add("weight_block_size", cfg_block, "config.json config_groups.*.weights.block_structure")
+    if len(dyn) == 1:
+        add("activation_scheme", next(iter(dyn)), "config.json config_groups.*.input_activations.dynamic")
+    if qc.get("ignore"):
+        details["modules_to_not_convert"] = list(qc["ignore"])
+    return cfg_block, cfg_gran
 
 
 def _positive(v: Any) -> bool:
@@ -434,12 +448,25 @@ def _tensor_facts(
     scale_fmt: str | None,
     has_qc: bool,
 ) -> None:
+    """The facts the safetensors headers show (scale and weight dtypes, granularity, block size, scale
+    format), and where they contradict config.json."""
     def add(name: str, value: str, where: str) -> None:
         facts.append(Fact(name, value, f"checkpoint {where}", ORIGIN))
 
     if not tensors:
         details["tensors"] = "no safetensors tensors read: facts come from config.json alone"
         return
+    pairs = _scale_pairs(tensors)
+    if not pairs:
+        problems.extend(_no_scales_problem(tensors, method, has_qc))
+        return
+    main_sdt = _dtype_facts(pairs, add, details)
+    _shape_facts(pairs, add, problems, details, cfg_block, cfg_gran)
+    _scale_fmt_facts([s for _, s in pairs], main_sdt, add, problems, details, method, scale_fmt)
+
+
+def _scale_pairs(tensors: dict[str, TensorInfo]) -> list[tuple[TensorInfo, TensorInfo]]:
+    """(weight, its scale tensor) for every scale tensor whose weight is in the checkpoint."""
     pairs: list[tuple[TensorInfo, TensorInfo]] = []
     for name, t in tensors.items():
         for suf in SCALE_SUFFIXES:
@@ -448,19 +475,25 @@ def _tensor_facts(
                 if w is not None:
                     pairs.append((w, t))
                 break
+    return pairs
+
+
+def _no_scales_problem(tensors: dict[str, TensorInfo], method: str, has_qc: bool) -> list[str]:
+    """What is wrong with a checkpoint that has no scale tensors: FP8 weights without a quantization
+    config, or a quantization config without scales."""
     fp8_weights = [t for t in tensors.values() if t.dtype.startswith("F8_E4M3") or t.dtype == "F8_E5M2"]
-    if not pairs:
-        if fp8_weights and not has_qc:
-            problems.append(
-                f"{len(fp8_weights)} tensor(s) are stored as {fp8_weights[0].dtype} (e.g. {fp8_weights[0].name}) "
-                "but config.json has no quantization_config"
-            )
-        elif method in ("fp8", "compressed-tensors"):
-            problems.append(
-                f"config.json declares quant_method {method!r} but no tensor has a matching "
-                "weight_scale_inv / weight_scale tensor"
-            )
-        return
+    if fp8_weights and not has_qc:
+        return [f"{len(fp8_weights)} tensor(s) are stored as {fp8_weights[0].dtype} (e.g. {fp8_weights[0].name}) "
+                "but config.json has no quantization_config"]
+    if method in ("fp8", "compressed-tensors"):
+        return [f"config.json declares quant_method {method!r} but no tensor has a matching "
+                "weight_scale_inv / weight_scale tensor"]
+    return []
+
+
+def _dtype_facts(pairs: list[tuple[TensorInfo, TensorInfo]], add: Callable[[str, str, str], None],
+                 details: dict[str, Any]) -> str:
+    """scale_dtype and weight_dtype (the most common of each); returns the scales' main dtype."""
     scales = [s for _, s in pairs]
     details["scale_tensors"] = len(scales)
     sdt = Counter(s.dtype for s in scales)
@@ -473,7 +506,13 @@ def _tensor_facts(
     add("weight_dtype", DTYPES.get(main_wdt, (main_wdt.lower(), 0))[0], f"safetensors header: {wdt[main_wdt]} quantized weight(s) are {main_wdt}")
     if any(".experts." in w.name or w.name.endswith("experts.weight") for w, _ in pairs):
         details["expert_scales"] = True
+    return main_sdt
 
+
+def _shape_facts(pairs: list[tuple[TensorInfo, TensorInfo]], add: Callable[[str, str, str], None],
+                 problems: list[str], details: dict[str, Any], cfg_block: str | None, cfg_gran: str | None) -> None:
+    """fp8_granularity and weight_block_size from the scale shapes against the weight shapes, and
+    where they contradict config.json or each other."""
     grans = Counter()
     blocks: Counter = Counter()
     mismatch: list[str] = []
@@ -519,7 +558,10 @@ def _tensor_facts(
             f"{real.most_common(1)[0][0]}-wise, not block-wise"
         )
 
-    # scale format: config vs stored dtype vs values
+
+def _scale_fmt_facts(scales: list[TensorInfo], main_sdt: str, add: Callable[[str, str, str], None],
+                     problems: list[str], details: dict[str, Any], method: str, scale_fmt: str | None) -> None:
+    """The scale format: config.json's scale_fmt against the stored dtype and the sampled values."""
     sampled, bad, first_bad = _pow2_sample(scales)
     if sampled:
         details["scales_power_of_two"] = (

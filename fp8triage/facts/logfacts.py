@@ -31,6 +31,7 @@ class Extractor:
     # read it alike; ``[ \t]`` rather than ``\s``, which would cross lines in a buffer)
     trigger: str = ""
     ignore_case: bool = False  # the anchors and the trigger are case-insensitive
+    any_clause: bool = False  # a mention counts in any clause ("Using DeepGEMM ..." is no advice to the reader)
 
 
 def _one(fact: str, group: str = "v") -> Callable[[regex.Match], list[tuple[str, str]]]:
@@ -129,6 +130,16 @@ EXTRACTORS: list[Extractor] = [
         _one("deep_gemm"),
         trigger=r"deep[_-]?gemm(?:==|-[0-9]|[ \t]+version|[ \t]+v?[0-9])",
         ignore_case=True,
+    ),
+    Extractor(
+        # DeepGEMM named in the log, not as switched off (VLLM_USE_DEEP_GEMM=0, ..._DISABLE_DEEPGEMM_...=1)
+        "deepgemm-named",
+        ("deep_gemm", "deep-gemm", "deep gemm", "deepgemm"),
+        regex.compile(r"(?<![a-z0-9])(?<!disable_)(?P<v>deep[_ -]?gemm)(?!\w*\s*[=:]\s*[\"']?(?:0|false|off)\b)(?!_linear\w*\s*[=:]\s*1)", regex.I),
+        lambda m: [("deepgemm_named", "true")],
+        trigger=r"deep[_ -]?gemm",
+        ignore_case=True,
+        any_clause=True,
     ),
     Extractor(
         "sgl-deepgemm-version",
@@ -403,7 +414,7 @@ class LogFacts:
             if not _has_anchor(text, ex):
                 continue
             for m in ex.pattern.finditer(text):
-                if _advice(text, m.start()):
+                if not ex.any_clause and _advice(text, m.start()):
                     continue  # "Use a checkpoint quantized with scale_fmt='ue8m0'" is no fact of this machine
                 for name, value in ex.make(m):
                     if value:

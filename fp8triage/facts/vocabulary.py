@@ -88,6 +88,8 @@ _SPECS: list[FactSpec] = [
              choices=("dynamic", "static")),
     FactSpec("experts_implementation", "text", "transformers experts backend: eager, batched_mm, grouped_mm, deepgemm, ..."),
     FactSpec("deepgemm_source", "text", "where DeepGEMM comes from: pip, vendored, hub-kernel, nv_dev"),
+    FactSpec("deepgemm_named", "bool", "the log names DeepGEMM (a backend selected, a flag, a frame), not as switched off: "
+             "the library a symptom that names none is read with"),
     FactSpec("multi_device", "bool", "one process spans several CUDA devices"),
     FactSpec("os", "text", "operating system"),
 ]

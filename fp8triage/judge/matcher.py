@@ -13,6 +13,7 @@ Matching is read-only: nothing here changes the catalogue or the events.
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -20,6 +21,7 @@ import regex
 
 
 from ..catalogue.loader import Catalogue, Pattern, Signature
+from ..catalogue.recognition import FP8_FORMATS
 from . import recognise
 from .conditions import combine, evaluate
 from ..facts.vocabulary import canonical_name, normalise_value
@@ -219,6 +221,20 @@ OTHER_FAILURE = regex.compile(
 )
 
 
+@functools.lru_cache(maxsize=512)
+def _token_rx(token: str) -> regex.Pattern:
+    return regex.compile(r"(?<![a-z0-9_])" + regex.escape(token.lower()))
+
+
+def _has_token(low: str, token: str) -> bool:
+    """Whether lower-cased text holds ``token`` as a word of its own: a token that starts like an
+    identifier does not match inside a longer one (``_scaled_mm(`` is not in ``cutlass_scaled_mm(``)."""
+    t = token.lower()
+    if t not in low:
+        return False
+    return not (t[:1].isalnum() or t[:1] == "_") or bool(_token_rx(t).search(low))
+
+
 def match_pattern(p: Pattern, ev: Event, claims: Claims, sig: Signature) -> Match | None:
     """Match one evidence pattern of any kind against an event."""
     if (p.kinds and ev.kind.value not in p.kinds) or not _exc_ok(p, ev):
@@ -227,9 +243,9 @@ def match_pattern(p: Pattern, ev: Event, claims: Claims, sig: Signature) -> Matc
         return None
     if p.kind == "tokens":
         low = ev.text.lower()
-        if not all(t.lower() in low for t in p.tokens_all):
+        if not all(_has_token(low, t) for t in p.tokens_all):
             return None
-        if p.tokens_any and not any(t.lower() in low for t in p.tokens_any):
+        if p.tokens_any and not any(_has_token(low, t) for t in p.tokens_any):
             return None
         words = [t.lower() for t in p.tokens_all]
         best = max(range(len(ev.lines)), key=lambda i: (sum(w in ev.lines[i].text.lower() for w in words), -i))
@@ -589,6 +605,41 @@ def _weak_rank(hit: Hit, facts: Mapping[str, Fact]) -> tuple:
     return status is Status.RULED_OUT, -hit.specificity, status.rank, -seen, -sig.priority
 
 
+# facts that name a component for a symptom that names none (the log's other lines named it)
+CONTEXT_FACTS = {"deepgemm_named": "deepgemm"}
+
+
+def _symptoms_in_context(cat: Catalogue, claims: Claims, facts: Mapping[str, Fact], groups: list[Group]) -> dict[str, list[Hit]]:
+    """Silent failures' rule hits on symptom lines that no signature claimed, read with the
+    components the log names elsewhere (a NaN traceback, then a sentence that DeepGEMM was picked;
+    an INFO line that selected DeepGEMM, then garbage output): signature id -> hits."""
+    context = frozenset(c for name, c in CONTEXT_FACTS.items() if name in facts)
+    out: dict[str, list[Hit]] = {}
+    if not context:
+        return out
+    for g in groups:
+        if g.fingerprint in claims.claimed:
+            continue
+        reading = recognise.read(g.event, context=context | frozenset(claims.context))
+        if "symptom" not in reading.kinds:
+            continue
+        for h in rule_hits(cat, g, reading):
+            if h.sig.silent:
+                out.setdefault(h.sig.id, []).append(h)
+    return out
+
+
+def _shows_symptom(hit: Hit) -> bool:
+    """Whether a silent failure's supporting line shows something going wrong (NaN, garbage, a score
+    that collapsed) in an FP8 run, not only the code path it needs ("Using DEEPGEMM Fp8 MoE backend"),
+    and not a model that also runs another format (NVFP4 garbage is not FP8's)."""
+    if hit.pattern.kind == "rule":
+        return True  # a rule over component x symptom, format-checked already (recognise.fires)
+    if hit.pattern.strength == "weak":
+        return False  # a pattern the signature marks as context (the backend it needs was selected)
+    return not (recognise.read(hit.group.event).formats - FP8_FORMATS)
+
+
 def arbitrate(claims: Claims, facts: Mapping[str, Fact]) -> None:
     """Give each group that only weak evidence matched to the signature the facts fit best: the
     same DeepGEMM call frames belong to the SM120 layout gap on an RTX 5090 and to the E8M0 switch
@@ -613,11 +664,18 @@ def judge(
     arbitrate(claims, facts)
     findings: list[Finding] = []
     ruled: list[Finding] = []
+    read_in_context = _symptoms_in_context(cat, claims, facts, groups)
     for sig in cat.signatures:
         hits = claims.primary.get(sig.id, [])
         support = claims.supporting.get(sig.id, []) if (hits or sig.silent) else []
+        if sig.silent and not support:
+            support = read_in_context.get(sig.id, [])
         symptom = False
         if sig.silent and not hits and support:
+            if not any(_shows_symptom(h) for h in support) and len({h.pattern.name for h in support}) < 2:
+                # only the backend it needs was selected (one context line): nothing shows it went
+                # wrong. The risk warning and the backend selected after it together are evidence.
+                continue
             # symptoms only: the symptom lines are the evidence
             hits, support, symptom = support, [], True
         if hits or support:

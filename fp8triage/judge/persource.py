@@ -91,6 +91,8 @@ def judge_sources(
         chosen, conflicts = resolve(facts, prefer)
         findings, ruled = judge(cat, claims, chosen, gs)
         unknown = unknown_groups(gs, claims, limit=0, ruled_out=[f.id for f in ruled])
+        shown = {fp for f in findings for fp in f.fingerprints}  # symptom lines read with the log's facts
+        unknown = [u for u in unknown if u.fingerprint not in shown]
         unknown = attach_cascades(findings, unknown, claims)
         for f in findings + ruled:
             if f.from_facts_only:

@@ -35,7 +35,8 @@ FAILED = frozenset({"status", "assertion"})
 ASSERT_CHECKS = (
     ("unsupported-arch", regex.compile(r"\b(?:arch\w*|capability|is_sm\d+\w*|sm_?\d+|is_(?:hopper|blackwell|ada)|"
                                        r"has_device_capability|get_device_capability|is_device_capability\w*)\b", regex.I)),
-    ("contract", regex.compile(r"\.(?:shape|size|stride|dim|ndim|dtype|is_contiguous)\b|%|\bdivisible\b|\bcontiguous\b", regex.I)),
+    ("contract", regex.compile(r"\.(?:shape|size|stride|dim|ndim|dtype|is_contiguous)\b|%|\bdivisible\b|\bcontiguous\b|"
+                               r"\b_?(?:is_)?valid\w*\(", regex.I)),
     ("not-installed", regex.compile(r"\b(?:is_\w+_available|\w+_available)\b", regex.I)),
 )
 READ_HEAD, READ_TAIL = 40, 160  # lines of a long event that are read: its head and its newest lines
@@ -51,6 +52,7 @@ class Reading:
     failure_line: int  # index of the line that carries the failure kind (the evidence line)
     inner: frozenset[str] = frozenset()  # components the failure line or the innermost frame names
     context: frozenset[str] = frozenset()  # components earlier events of the same log named
+    where: str = ""  # where it failed, lower-cased: the failed assert's line and the innermost frames (rules' words too)
 
 
 def _lines(ev: Event) -> list[tuple[int, str]]:
@@ -84,6 +86,12 @@ def _innermost(ev: Event, lines: list[tuple[int, str]]) -> list[tuple[int, str]]
     return out
 
 
+def _assert_lines(ev: Event, lines: list[tuple[int, str]]) -> list[str]:
+    """The source lines of failed asserts as the traceback prints them (whole when a terminal cut one)."""
+    logical = lines + [(i, t) for i, t in ev.unwrapped("") if i + 1 < len(ev.lines) and i + 1 in ev.wrapped] if ev.wrapped else lines
+    return [s for s in (t.strip() for _, t in logical) if s.startswith("assert ") or s.startswith("assert(")]
+
+
 def read(ev: Event, voc: Vocabulary | None = None, context: frozenset[str] = frozenset()) -> Reading:
     voc = voc or vocabulary()
     lines = _lines(ev)
@@ -92,21 +100,21 @@ def read(ev: Event, voc: Vocabulary | None = None, context: frozenset[str] = fro
     for cid, pat in voc.phrases:
         if cid not in comps and pat.search(text):
             comps.add(cid)
-    # the source line of a failed assert, as the traceback prints it: its component, and what it checks
-    asserted = False
-    checks: set[str] = set()
-    for _, t in lines:
-        s = t.strip()
-        if s.startswith("assert ") or s.startswith("assert("):
-            asserted = True
-            comps |= voc.asserts.get(normalise_assert(s), set())
-            checks |= {kind for kind, rx in ASSERT_CHECKS if rx.search(s)}
+    asserts = _assert_lines(ev, lines)
+    for s in asserts:  # the source line of a failed assert: its component, and what it checks
+        comps |= voc.asserts.get(normalise_assert(s), set())
+    asserted = bool(asserts)
+    checks = {kind for kind, rx in ASSERT_CHECKS for s in asserts if rx.search(s)}
+    # where it failed: the innermost frames (path and function, not the code under them), the assert
+    where = [t for _, t in lines if FRAME_LINE.match(t) or NATIVE_FRAME.match(t)][-2:] + asserts
     # the components the failure itself names: its message, or the innermost frame and its source line
     inner = voc.components_of(set(TOKEN.findall("\n".join(t for _, t in _innermost(ev, lines)))))
     failure = _failure_text(ev, lines)
     ftext = "\n".join(t for _, t in failure)
     for c in ev.chain[-4:]:
         ftext += "\n" + c
+    if ev.wrapped:
+        ftext += "\n" + ev.message  # the message as one line: a terminal cut its words in two
     kinds: set[str] = set()
     first: dict[str, int] = {}
     exc = (ev.exc_type or "").rsplit(".", 1)[-1]
@@ -137,7 +145,8 @@ def read(ev: Event, voc: Vocabulary | None = None, context: frozenset[str] = fro
     for fid in list(formats):
         formats -= voc.supersedes.get(fid, frozenset())
     line = min((first[k] for k in kinds if k in first), default=len(ev.lines) - 1)
-    return Reading(frozenset(comps), frozenset(kinds), frozenset(formats), ftext.lower(), line, frozenset(inner & comps), context)
+    return Reading(frozenset(comps), frozenset(kinds), frozenset(formats), ftext.lower(), line, frozenset(inner & comps), context,
+                   "\n".join(where).lower())
 
 
 def fires(rule: Rule, r: Reading, failure: bool) -> bool:
@@ -149,11 +158,13 @@ def fires(rule: Rule, r: Reading, failure: bool) -> bool:
             return False
     if not (rule.kinds & r.kinds):
         return False
-    if rule.words and not any(w in r.low for w in rule.words):
+    if rule.words and not any(w in r.low or w in r.where for w in rule.words):
         return False
     if rule.kinds == SYMPTOM and r.kinds & (STATED | FAILED):
         return False  # a failure that states its cause (an arch gate, a missing module) is not a symptom report
     if r.formats:
+        if rule.kinds == SYMPTOM and r.formats - rule.formats:
+            return False  # NaN or garbage from a model that also runs another format (NVFP4): not read as FP8's
         return bool(r.formats & rule.formats)  # an event about other formats only is not this failure
     return not rule.require_format
 
@@ -163,7 +174,14 @@ def states_failure(ev: Event) -> bool:
     informational (a pasted sentence, a table row, a line a terminal printed on its own)."""
     if ev.is_error:
         return True
-    return ev.kind is EventKind.LINE and all(ln.level in (None, "ERROR", "CRITICAL", "FATAL") for ln in ev.lines[:1])
+    if ev.kind not in (EventKind.LINE, EventKind.WARNING) or not ev.lines:
+        return False
+    first = ev.lines[0]
+    if ev.kind is EventKind.LINE and first.level in (None, "ERROR", "CRITICAL", "FATAL"):
+        return True
+    # a warning that an FP8 component failed ("Module vllm.third_party.deep_gemm was found but failed
+    # to import"): the server goes on, without the component
+    return ev.kind is EventKind.WARNING and vocabulary().names_fp8(first.text)
 
 
 def hits(cat: Catalogue, ev: Event, r: Reading) -> list[tuple[Signature, Rule]]:
@@ -191,7 +209,7 @@ def score(rule: Rule, r: Reading) -> int:
     """How specific a rule hit is: the most telling kind it matched, plus what its rule narrows."""
     kind = max((KIND_RANK.get(k, 1) for k in rule.kinds & r.kinds), default=0)
     # the component where the failure happened says more than one the traceback passed through
-    return kind + rule.specificity + bool(rule.components & r.inner)
+    return kind + rule.specificity + 2 * bool(rule.components & r.inner)
 
 
 def describe(rule: Rule, r: Reading) -> str:

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import json
 import time
+from dataclasses import dataclass
+from typing import Any
 
 from ..common.redact import redact
 from ..common.envelope import envelope
@@ -44,3 +46,49 @@ def _short(text: str, limit: int = 200) -> str:
 
     text = visible(text)
     return text if len(text) <= limit else f"{text[:limit]} … {clipped_note(len(text))}"
+
+
+def notice_jsonl(n, *, run_id: str | None, source: str) -> str:
+    """One notice as a record of the `--format jsonl` stream."""
+    from .jsonl import line, notice_record
+
+    return redact(line(notice_record(n, run_id=run_id, source=source)))
+
+
+@dataclass(frozen=True)
+class FollowSummary:
+    """What the closing record of `scan --follow` says."""
+
+    result: Any  # the ScanResult of everything followed
+    exit_code: int
+    interrupted: bool
+    lines: int
+    run_id: str | None = None
+    source: str = ""
+
+
+def summary_text(s: FollowSummary) -> str:
+    r = s.result
+    found = ", ".join(f"{f.id} ({f.status.value}, {f.count}x)" for f in r.findings) or "no known root cause"
+    return (f"-- {'interrupted' if s.interrupted else 'end of input'}: {s.lines} lines; {found}; "
+            f"{len(r.unknown)} unknown error group(s); exit {s.exit_code}"
+            + (": nothing could be read (see the warning)" if s.exit_code == 5 else ""))
+
+
+def summary_json(s: FollowSummary) -> str:
+    r = s.result
+    return json.dumps({**envelope("follow"), "event": "summary",
+                       "exit_code": s.exit_code, "interrupted": s.interrupted, "lines": s.lines,
+                       "findings": [{"id": f.id, "status": f.status.value, "count": f.count} for f in r.findings],
+                       "unknown_errors": len(r.unknown)}, ensure_ascii=True)
+
+
+def summary_jsonl(s: FollowSummary) -> str:
+    from .jsonl import line, record, versions
+
+    r = s.result
+    return line(record(
+        "summary", run_id=s.run_id, source=s.source, exit_code=s.exit_code, interrupted=s.interrupted,
+        complete=not s.interrupted, lines=s.lines, sources=1,
+        findings=[{"id": f.id, "status": f.status.value, "count": f.count, "source": f.source} for f in r.findings],
+        unknown_errors=len(r.unknown), **versions(r.meta)))

@@ -1,5 +1,7 @@
-"""Text for `fp8triage history` (its JSON is the query result as it is)."""
+"""Text for `fp8triage history` (its JSON is the query result as it is) and `history import`."""
 from __future__ import annotations
+
+from ..common.envelope import envelope
 
 
 def _day(ts: str | None) -> str:
@@ -38,4 +40,17 @@ def render_text(data: dict) -> str:
     if unknown:
         out.append("")
         out.append(f"Turn an unknown group into a signature: fp8triage signatures new ID --from-fingerprint {unknown[0]['fingerprint']}")
+    return "\n".join(out) + "\n"
+
+
+def import_dict(rep) -> dict:
+    """`history import --format json`: the files imported, skipped (already there) and failed."""
+    return {**envelope("history-import"), "imported": rep.imported, "skipped": rep.skipped, "failed": rep.failed}
+
+
+def render_import_text(rep) -> str:
+    out = [f"imported {r['file']}: run {r['run_id'][:12]} from host {r['host']} (history run {r['id']})"
+           for r in rep.imported]
+    out += [f"skipped  {r['file']}: run {r['run_id'][:12]} is already in the history (run {r['id']})" for r in rep.skipped]
+    out.append(f"{len(rep.imported)} imported, {len(rep.skipped)} already there, {len(rep.failed)} failed")
     return "\n".join(out) + "\n"

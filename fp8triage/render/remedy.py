@@ -1,8 +1,18 @@
 """`fp8triage remedy`: a runnable shell script, text, and the JSON document."""
 from __future__ import annotations
 
+from typing import Any, NamedTuple
+
 from ..catalogue.conditions import FactCondition
 from ..common.envelope import envelope
+
+
+class RemedyDoc(NamedTuple):
+    """What `fp8triage remedy` renders: a signature, the remedies shown (best first) and the facts."""
+
+    signature: Any
+    remedies: list
+    facts: dict
 
 
 def remedy_dict(sig, remedies, facts) -> dict:

@@ -1,4 +1,4 @@
-"""Text for `fp8triage signatures show ID`."""
+"""Text for `fp8triage signatures list`, `show ID` and `search`."""
 from __future__ import annotations
 
 from ..catalogue import actions
@@ -33,3 +33,15 @@ def render_show(info: dict) -> str:
 
 def _indent(text: str) -> list[str]:
     return ["  " + ln if ln else "" for ln in text.strip().splitlines()]
+
+
+def render_list(rows: list[dict]) -> str:
+    """`signatures list`: one signature a line (id, severity, priority, title)."""
+    w = max(len(r["id"]) for r in rows) if rows else 2
+    return "".join(f"{r['id']:<{w}}  {r['severity']:<8}  {r['priority']:>3}  {r['title']}\n" for r in rows)
+
+
+def render_search(rows: list[dict]) -> str:
+    """`signatures search`: each hit's id and title, and the snippet that matched under it."""
+    w = max((len(r["id"]) for r in rows), default=0)
+    return "".join(f"{r['id']:<{w}}  {r['title']}\n{'':<{w}}  {r['snippet']}\n" for r in rows)

@@ -49,7 +49,10 @@ NATIVE_FRAME = regex.compile(
     r"|frame #\d+: (?:0x[0-9a-fA-F]+\s*)?(?P<sym2>.+)"
     r"|#\d+\s+0x[0-9a-fA-F]+ in (?P<sym3>.+))$"
 )
-PARTIAL_FRAME = regex.compile(r'^\s*File "[^"]+$')
+# the header of the C++ backtrace that torch prints under a c10::Error's message, often after a blank line
+C10_BACKTRACE = regex.compile(r"^Exception raised from \S+ at \S+ \(most recent call first\):?$")
+# a frame line cut by a terminal before its line number: 'File "/x/y.py', 'File "/x/y.py", l'
+PARTIAL_FRAME = regex.compile(r'^\s*File "[^"]+(?:"(?:,\s?(?:l(?:i(?:n(?:e\s?)?)?)?)?)?)?$')
 # a terminal, a logger or a paste wraps long lines at a fixed width: a header-less, unindented line right
 # after a line at least this long continues it
 WRAP_MIN = 60
@@ -76,6 +79,7 @@ class _Builder:
     dropped: int = 0
     exc_level: str | None = None
     provisional: bool = False  # a warning record kept only if its next line is its wrapped tail (linefeed.py)
+    blank: bool = False  # an error's message was followed by a blank line: only a C++ backtrace continues it
 
     @property
     def expiry(self) -> int | None:
@@ -272,8 +276,10 @@ class Assembler:
                     b.add(line)
                     return True
                 em = EXCEPTION_LINE.match(stripped)
-                if not em and b.lines and FRAME.match(b.lines[-1].text) and len(b.lines[-1].text) >= WRAP_MIN:
-                    if self._wrap(b, line):  # the tail of a frame line cut by a terminal
+                last = b.lines[-1].text if b.lines else ""
+                # the tail of a frame line, or of the source line under it, cut by a terminal
+                if not em and (FRAME.match(last) or PARTIAL_FRAME.match(last) or last[:1] in (" ", "\t")) and len(last) >= WRAP_MIN:
+                    if self._wrap(b, line):
                         return True
                 if not em and (line.level in ("INFO", "DEBUG", "TRACE", "WARNING") or LOGLIKE.match(stripped)):
                     # an informational record ends the frames: the exception line is missing (a cut paste)
@@ -305,7 +311,9 @@ class Assembler:
                         return True
                     return False
                 if b.state == "exc-blank":
-                    return False
+                    if not C10_BACKTRACE.match(stripped):
+                        return False
+                    b.state = "exc"  # the C++ backtrace of the exception's c10::Error
                 if TRACEBACK_START.search(text) or FRAME.match(text):
                     return False
                 return self._message_continuation(b, line)
@@ -360,7 +368,18 @@ class Assembler:
         text = line.text
         stripped = text.strip()
         if not stripped:
+            if b.kind in (EventKind.ERROR, EventKind.CPP_ASSERT) and not b.blank and not strict:
+                b.add(line)  # kept only if a C++ backtrace follows (trailing blank lines are dropped)
+                b.blank = True
+                return True
             return False
+        if b.blank:
+            b.blank = False
+            if not (C10_BACKTRACE.match(stripped) or NATIVE_FRAME.match(stripped)):
+                return False
+        if C10_BACKTRACE.match(stripped):
+            b.add(line)  # the header of the frames below: neither message text nor another record
+            return True
         nf = NATIVE_FRAME.match(stripped)
         if nf:  # a native backtrace frame (as long as the backtrace is): a frame, not message text
             b.add(line)

@@ -49,12 +49,19 @@ QUIET_LEVELS = frozenset({"INFO", "DEBUG", "TRACE"})  # an ALERT word on such a 
 def starts_event(bits: int, line: Line) -> bool:
     """May this line start an event (given its prefilter bits and its decoded level)? A failure
     kind's cue word starts one where the line also names an FP8 component or format (a sentence of
-    a write-up, a kernel-selection line with no error word)."""
+    a write-up, a kernel-selection line with no error word), or states a symptom."""
     if bits & EVIDENCE:
         return True
     if line.level in QUIET_LEVELS:
         return False
-    return bool(bits & ALERT) or (bool(bits & CUE) and vocabulary().names_fp8(line.text))
+    if bits & ALERT:
+        return True
+    if not bits & CUE:
+        return False
+    # a symptom (NaN, garbage output) starts one whatever it names: the log's other lines may name
+    # the library (judge.matcher reads it with the log's facts)
+    voc = vocabulary()
+    return voc.names_fp8(line.text) or voc.states_symptom(line.text)
 
 
 def may_be_wrapped_warning(bits: int, raw: bytes) -> bool:

@@ -151,8 +151,12 @@ class Scanner:
             return True  # a terminal cut an anchor in two
         if any(p.compiled is not None and p.compiled.search(text) for p in self._anchorless):
             return True
-        # a line no logger marked as informational that a rule over component x failure kind claims
-        return recognise.states_failure(ev) and bool(recognise.hits(self.cat, ev, recognise.read(ev)))
+        # a line no logger marked as informational that a rule over component x failure kind claims,
+        # or that states a symptom (the library may be named elsewhere in the log: judge.matcher)
+        if not recognise.states_failure(ev):
+            return False
+        reading = recognise.read(ev)
+        return "symptom" in reading.kinds or bool(recognise.hits(self.cat, ev, reading))
 
     def on_event(self, ev: Event) -> None:
         if not self._visible(ev):

@@ -86,19 +86,12 @@ def prefiltered(pf: Prefilter, feed: Sink, buf: bytes, start: int, end: int, lin
     pos = start  # offset of the next line not yet accounted for
     i = 0
     nstarts = len(starts)
-    open_ = feed.open
     tokens: dict = {}
     cand: dict = {}  # worker -> offset of its next candidate line in this span
-    # offset of the line after the one fed last, when that one was long: its next line may be
-    # its wrapped tail (also across spans: the line fed last may end the span before)
+    # offset of the line after the one fed last, when that one was long or its worker's event is open:
+    # its next line may be its wrapped tail or go on with its record (also across spans)
     last_no, last_len = feed.last_fed
-    # (or, whatever its length, when its worker's event is open: a record logged once under one
-    # prefix continues on lines without one)
     after_fed = start if last_no == lineno - 1 and (last_len >= WRAP_WIDTH_MIN or feed.takes_next) else -1
-    settled = lambda: feed.stack_settled  # noqa: E731
-    tail = lambda: feed.awaiting_tail  # noqa: E731
-    expires_at = feed.expires_at
-    facts_only = feed.feed_facts
     index = LineIndex(buf, start, n, lineno)  # line numbers at jumps, expiry lines; each byte counted once
     while pos < n:
         open_ = feed.open
@@ -113,34 +106,8 @@ def prefiltered(pf: Prefilter, feed: Sink, buf: bytes, start: int, end: int, lin
             while i < nstarts and starts[i] < pos:
                 i += 1
             target = starts[i] if i < nstarts else n
-            if open_ and pos == after_fed and pos < target and (tail() or may_be_tail(buf, pos, n, jsonl)):
-                # the line right after a long fed line may be its tail, wrapped by a terminal or a
-                # paste (no prefix of its own): the assembler decides (and a provisional warning
-                # is settled by its next line, whatever it holds)
-                target = pos
             if open_:
-                for w in open_:
-                    c = cand.get(w, -1)
-                    if c < pos:
-                        # no further than the line where the event expires (events.QUIET_LINES):
-                        # feeding that line completes it as reading every line would
-                        near = min(n, pos + NEAR)
-                        c = next_line_of(buf, w, pos, near, tokens, jsonl)  # mostly close by
-                        if c >= near:
-                            exp = expires_at(w)
-                            if exp is None:
-                                limit = n
-                            else:
-                                limit = max(pos, index.at_or_after(exp, pos, lineno))
-                            if limit > near:
-                                # on from the line that holds ``near`` (the first search saw no
-                                # whole occurrence before it)
-                                c = next_line_of(buf, w, buf.rfind(b"\n", pos, near) + 1 or pos, limit, tokens, jsonl)
-                            else:
-                                c = limit
-                        cand[w] = c
-                    if c < target:
-                        target = c
+                target = _jump(feed, buf, pos, n, target, after_fed, cand, tokens, jsonl, index, lineno)
             if target >= n:
                 break
             lineno = index.lineno_at(target, pos, lineno)
@@ -148,33 +115,11 @@ def prefiltered(pf: Prefilter, feed: Sink, buf: bytes, start: int, end: int, lin
             bits = flags.get(pos, 0)
             if i < nstarts and starts[i] == pos:
                 i += 1
-            if bits == STACK and not open_ and settled():
-                # it only names a serving stack, the stack is settled and no event is open
-                # (an open event's next line must be fed whatever it holds): nothing to do
+            if bits and _unfed(feed, buf, pos, n, lineno, bits, cand, after_fed, jsonl):
                 nl = find(b"\n", pos, n)
                 pos = n if nl < 0 else nl + 1
                 lineno += 1
                 continue
-            if (bits and not bits & ~FACTS_ONLY and pos != after_fed
-                    and not any(cand.get(w) == pos for w in open_)):
-                # it only carries facts, and no open event's worker may have written it: facts
-                # and nothing else (not decoded twice, not given to the assembler)
-                nl = find(b"\n", pos, n)
-                stop = n if nl < 0 else nl
-                facts_only(buf[pos:stop], lineno, bits)
-                pos = stop + 1
-                lineno += 1
-                continue
-            if (bits == WARN and not jsonl and pos != after_fed
-                    and not any(cand.get(w) == pos for w in open_)):
-                # a warning record with nothing a signature could claim, not the next line an
-                # open event's worker may have written: it starts no event unless it is long
-                # (the prefilter gave it WARN only because its next line may be its tail)
-                nl = find(b"\n", pos, n)
-                if nl >= 0 and nl - pos < WRAP_WIDTH_MIN:
-                    pos = nl + 1
-                    lineno += 1
-                    continue
         nl = find(b"\n", pos, n)
         stop = n if nl < 0 else nl
         feed.feed(buf[pos:stop], lineno, bits)
@@ -189,6 +134,62 @@ def prefiltered(pf: Prefilter, feed: Sink, buf: bytes, start: int, end: int, lin
         if not buf.endswith(b"\n", start, n):
             lineno += 1  # the source's last line has no newline
     return lineno
+
+
+def _jump(feed: Sink, buf: bytes, pos: int, n: int, target: int, after_fed: int, cand: dict, tokens: dict,
+          jsonl: bool, index: LineIndex, lineno: int) -> int:
+    """Where the walk goes from ``pos`` (line ``lineno``) while events are open, when the next hit
+    is at ``target``: sooner, to the line right after a long fed line or to the next line that may
+    belong to the worker of an open event (``cand`` keeps each worker's next candidate)."""
+    if pos == after_fed and pos < target and (feed.awaiting_tail or may_be_tail(buf, pos, n, jsonl)):
+        # the line right after a long fed line may be its tail, wrapped by a terminal or a
+        # paste (no prefix of its own): the assembler decides (and a provisional warning
+        # is settled by its next line, whatever it holds)
+        target = pos
+    for w in feed.open:
+        c = cand.get(w, -1)
+        if c < pos:
+            # no further than the line where the event expires (events.QUIET_LINES):
+            # feeding that line completes it as reading every line would
+            near = min(n, pos + NEAR)
+            c = next_line_of(buf, w, pos, near, tokens, jsonl)  # mostly close by
+            if c >= near:
+                exp = feed.expires_at(w)
+                limit = n if exp is None else max(pos, index.at_or_after(exp, pos, lineno))
+                if limit > near:
+                    # on from the line that holds ``near`` (the first search saw no whole
+                    # occurrence before it)
+                    c = next_line_of(buf, w, buf.rfind(b"\n", pos, near) + 1 or pos, limit, tokens, jsonl)
+                else:
+                    c = limit
+            cand[w] = c
+        if c < target:
+            target = c
+    return target
+
+
+def _unfed(feed: Sink, buf: bytes, pos: int, n: int, lineno: int, bits: int, cand: dict, after_fed: int,
+           jsonl: bool) -> bool:
+    """Whether the hit line at ``pos`` is left out of the assembler (the facts it carries are read
+    here): it changes no event, no dump and nothing the next line depends on."""
+    open_ = feed.open
+    if bits == STACK and not open_ and feed.stack_settled:
+        # it only names a serving stack, the stack is settled and no event is open (an open
+        # event's next line must be fed whatever it holds): nothing to do
+        return True
+    if pos == after_fed or any(cand.get(w) == pos for w in open_):
+        return False  # a long line's possible tail, or a line an open event's worker may have written
+    if not bits & ~FACTS_ONLY:
+        # it only carries facts: facts and nothing else (not decoded twice, not given to the assembler)
+        nl = buf.find(b"\n", pos, n)
+        feed.feed_facts(buf[pos:n if nl < 0 else nl], lineno, bits)
+        return True
+    if bits == WARN and not jsonl:
+        # a warning record with nothing a signature could claim: it starts no event unless it
+        # is long (the prefilter gave it WARN only because its next line may be its tail)
+        nl = buf.find(b"\n", pos, n)
+        return nl >= 0 and nl - pos < WRAP_WIDTH_MIN
+    return False
 
 
 def may_be_tail(buf: bytes, pos: int, n: int, jsonl: bool = False) -> bool:

@@ -39,7 +39,6 @@ def cases(corpus: Path) -> list[tuple[str, str, Path]]:
 # case not listed must pass, and a listed case that starts passing must leave the list.
 KNOWN_MISSES = {
     "085": "a bare 'device-side assert triggered' with nothing that names DeepGEMM or UE8M0 packing",
-    "091": "the ImportError (libcudart) and the line naming vllm.third_party.deep_gemm are separate events",
     "094": "NaN at sampling on B200 described in prose around an NVFP4 model; nothing names DeepGEMM or UE8M0",
     "112": "CuTe DSL segfault: the FP8 dtype and the compile step are on lines before the crash",
 }

@@ -215,3 +215,23 @@ def test_an_moe_architecture_named_in_the_log_says_moe():
     assert facts("(EngineCore_DP0 pid=200) INFO [model.py:547] Resolved architecture: Qwen3MoeForCausalLM")["moe"][0] == "true"
     assert facts("loaded FP8: MixtralForCausalLM")["moe"][0] == "true"
     assert "moe" not in facts("Resolved architecture: Qwen3ForCausalLM")
+
+
+@pytest.mark.parametrize("text", [
+    "INFO 11-02 09:14:55 [fp8.py:398] Using DeepGEMM for block FP8 linear layers.",
+    "python -m sglang.launch_server --model-path x --moe-runner-backend deep_gemm",
+    '  File "/usr/local/lib/python3.12/dist-packages/deep_gemm/jit/compiler.py", line 12, in build',
+    "export VLLM_USE_DEEP_GEMM=1",
+])
+def test_a_log_that_names_deepgemm_in_use_says_so(text):
+    # the library a symptom line that names none is read with (a NaN, then "DeepGEMM was picked")
+    assert facts(text)["deepgemm_named"][0] == "true"
+
+
+@pytest.mark.parametrize("text", [
+    "VLLM_USE_DEEP_GEMM=0 vllm serve Qwen/Qwen3-8B-FP8",
+    "TRANSFORMERS_DISABLE_DEEPGEMM_LINEAR=1 python gen.py",
+    "SGLANG_ENABLE_JIT_DEEPGEMM=false",
+])
+def test_deepgemm_switched_off_is_not_named_in_use(text):
+    assert "deepgemm_named" not in facts(text)

@@ -194,3 +194,44 @@ def test_sglang_samples_list_no_root_cause_traceback_as_unknown():
         res = scan_text(s.path.read_bytes(), source=str(s.path))
         assert res.findings and "TP0" in res.findings[0].workers, s.path
         assert not [u for u in res.unknown if "Traceback (most recent call last)" in u.headline], (s.path, res.unknown)
+
+
+C10_ERROR = """terminate called after throwing an instance of 'c10::Error'
+  what():  CUDA error: an illegal memory access was encountered
+CUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be incorrect.
+Compile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.
+
+Exception raised from c10_cuda_check_implementation at /pytorch/c10/cuda/CUDAException.cpp:44 (most recent call first):
+frame #0: c10::Error::Error(c10::SourceLocation, std::string) + 0x98 (0x7f2b1c6f0e88 in /x/torch/lib/libc10.so)
+frame #1: deep_gemm::fp8_gemm_nt(...) + 0x3c0 (0x7f2a8c2120c0 in /x/deep_gemm/_C.cpython-312-x86_64-linux-gnu.so)
+"""
+
+
+def test_a_c10_error_keeps_its_cpp_backtrace_after_a_blank_line():
+    # torch prints the C++ frames under the message after a blank line: they say which library failed
+    evs = assemble(C10_ERROR)
+    assert len(evs) == 1
+    assert evs[0].kind is EventKind.CPP_ASSERT
+    assert "deep_gemm::fp8_gemm_nt" in evs[0].text and evs[0].lines[-1].text.startswith("frame #1")
+
+
+def test_a_python_exception_keeps_its_cpp_backtrace_after_a_blank_line():
+    text = ("Traceback (most recent call last):\n"
+            '  File "/x/vllm/model_executor/layers/quantization/utils/fp8_utils.py", line 211, in apply\n'
+            "    out = fp8_gemm_nt(a, b, d)\n"
+            "RuntimeError: CUDA error: an illegal memory access was encountered\n" + C10_ERROR.split("\n", 4)[4])
+    evs = assemble(text)
+    assert len(evs) == 1 and "deep_gemm::fp8_gemm_nt" in evs[0].text
+
+
+def test_a_blank_line_then_another_line_still_ends_an_error():
+    evs = assemble("RuntimeError: CUDA error: an illegal memory access was encountered\n\nServer shutting down\n",
+                   notable=lambda t: "Error" in t)
+    assert len(evs) == 1 and [ln.text for ln in evs[0].lines] == ["RuntimeError: CUDA error: an illegal memory access was encountered"]
+
+
+def test_an_illegal_memory_access_is_read_with_the_frames_printed_after_it():
+    # the failure line names no library; DeepGEMM's frames in the C++ backtrace below it do
+    res = scan_text(C10_ERROR)
+    assert not res.unknown
+    assert res.findings and "deepgemm" in " ".join(e.pattern for f in res.findings for e in f.evidence)

@@ -117,9 +117,8 @@ def test_a_repeated_event_is_masked_once(cat, logs, monkeypatch):
     monkeypatch.setattr(fpmod, "event_signature_text", lambda ev, *a: calls.append(1) or real(ev, *a))
     res = _scan(cat, path)
     occurrences = sum(f.count for f in res.findings) + sum(u.count for u in res.unknown)
-    distinct = len({fp for f in res.findings for fp in f.fingerprints}) + len(res.unknown)
-    assert occurrences > 5 * distinct
-    assert len(calls) <= 2 * distinct
+    assert occurrences > 40
+    assert len(calls) * 3 < occurrences  # each occurrence masked: as many calls as occurrences, or more
 
 
 def test_a_repeated_fact_line_costs_a_lookup(cat, logs, monkeypatch):
