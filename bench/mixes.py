@@ -35,6 +35,8 @@ Mixes (``MIXES``):
   "Unknown SF transformation" assertion on both tensor-parallel workers, interleaved, then the
   engine core's and the API server's tracebacks) alternating with a healthy start-up; pids,
   times, ports and hashes change every time.
+  In both loops a failure is planted where a restart ends, not inside two workers' interleaved
+  tracebacks (where a pasted log would read as the traceback's continuation).
 * ``storm``: a busy API server that logs a client error on 5 % of its lines (prompts over the
   context length, bad requests, streams the client aborted), request ids and sizes changing.
 """
@@ -71,6 +73,9 @@ class Mix:
     """Blocks of lines; ``@TS@`` is replaced by the block's clock."""
 
     name = ""
+    # a failure is planted right after the next line with one of these (where a restart ends),
+    # not inside a traceback that another worker's lines interleave: () plants at any line
+    plant_after: tuple[bytes, ...] = ()
 
     def __init__(self, rng: random.Random):
         self.rng = rng
@@ -375,6 +380,7 @@ class RestartLoop(Mix):
 
     name = "restart-loop"
     GPU, CC = "NVIDIA H100 80GB HBM3", "9.0"
+    plant_after = (b"Finished server process [1]", b"Failed core proc(s)")
 
     def __init__(self, rng):
         super().__init__(rng)
@@ -604,6 +610,9 @@ def generate(out: Path, size: int, mix: str, seed: int = 1, plants: int = 4) -> 
                     break
             while pi < len(plan) and plan[pi] < written + len(data):
                 nl = data.rfind(b"\n", 0, max(0, plan[pi] - written))
+                ends = [data.find(b"\n", k) for k in (data.find(a, nl + 1) for a in m.plant_after) if k >= 0]
+                if any(e >= 0 for e in ends):
+                    nl = min(e for e in ends if e >= 0)  # where a restart ends
                 head, data = data[: nl + 1], data[nl + 1:]
                 fh.write(head)
                 written += len(head)
