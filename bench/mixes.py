@@ -27,6 +27,18 @@ Mixes (``MIXES``):
   around a vLLM server's output, as read from ``/var/log/containers``.
 * ``sglang``: an SGLang server: ``[2025-08-01 11:19:46 TP3] Decode batch. ...`` lines from 8
   tensor-parallel ranks, prefill batches, access lines, KV pool warnings, restarts.
+* ``restart-loop``: a healthy vLLM 0.11 start-up, over and over (a pod that a liveness probe
+  keeps restarting, a Loki export of a deployment that redeploys): each restart has new
+  timestamps, pids, ports, cache hashes, load times and KV cache sizes, and a few requests and a
+  shutdown between restarts.
+* ``crash-loop``: a pod in CrashLoopBackOff: a vLLM start-up that fails (a DeepGEMM
+  "Unknown SF transformation" assertion on both tensor-parallel workers, interleaved, then the
+  engine core's and the API server's tracebacks) alternating with a healthy start-up; pids,
+  times, ports and hashes change every time.
+  In both loops a failure is planted where a restart ends, not inside two workers' interleaved
+  tracebacks (where a pasted log would read as the traceback's continuation).
+* ``storm``: a busy API server that logs a client error on 5 % of its lines (prompts over the
+  context length, bad requests, streams the client aborted), request ids and sizes changing.
 """
 from __future__ import annotations
 
@@ -61,6 +73,9 @@ class Mix:
     """Blocks of lines; ``@TS@`` is replaced by the block's clock."""
 
     name = ""
+    # a failure is planted right after the next line with one of these (where a restart ends),
+    # not inside a traceback that another worker's lines interleave: () plants at any line
+    plant_after: tuple[bytes, ...] = ()
 
     def __init__(self, rng: random.Random):
         self.rng = rng
@@ -360,7 +375,220 @@ class SGLang(Mix):
         return ("\n".join(self.lines(clock)) + "\n").replace("@DATE@", f"2025-08-{day:02d}").replace("@TS@", ts)
 
 
-MIXES = {m.name: m for m in (Startup, Warnings, Debug, Errors, K8s, SGLang)}
+class RestartLoop(Mix):
+    """A healthy vLLM 0.11 start-up repeated with new times, pids, ports and hashes."""
+
+    name = "restart-loop"
+    GPU, CC = "NVIDIA H100 80GB HBM3", "9.0"
+    plant_after = (b"Finished server process [1]", b"Failed core proc(s)")
+
+    def __init__(self, rng):
+        super().__init__(rng)
+        self.traffic = self.body.pools["vllm"]
+        self.model = rng.choice(MODELS)
+
+    def healthy(self, clock: int, pid: int) -> list[str]:
+        """A healthy start-up with its times and pids filled in (the clock advances inside it)."""
+        r = self.rng
+        t = [clock]
+
+        def ts() -> str:
+            t[0] += r.randrange(0, 3)
+            return _ts(t[0])
+
+        model = self.model
+        a = "(APIServer pid=1)"
+        e = f"(EngineCore_DP0 pid={pid})"
+        port = r.choice([8000, 8000, 8080, 9000])
+        out = [
+            f"INFO {ts()} [__init__.py:216] Automatically detected platform cuda.",
+            f"{a} INFO {ts()} [api_server.py:1839] vLLM API server version 0.11.0",
+            f"{a} INFO {ts()} [utils.py:233] non-default args: {{'model_tag': '{model}', 'port': {port}, "
+            f"'model': '{model}', 'tensor_parallel_size': 2, 'max_model_len': 32768}}",
+            f"{a} INFO {ts()} [model.py:547] Resolved architecture: Qwen3MoeForCausalLM",
+            f"{a} INFO {ts()} [model.py:1510] Using max model len 32768",
+            f"{a} INFO {ts()} [scheduler.py:205] Chunked prefill is enabled with max_num_batched_tokens=8192.",
+            f"{e} INFO {ts()} [core.py:644] Waiting for init message from front-end.",
+            f"{e} INFO {ts()} [core.py:77] Initializing a V1 LLM engine (v0.11.0) with config: model='{model}', "
+            f"speculative_config=None, tokenizer='{model}', skip_tokenizer_init=False, tokenizer_mode=auto, "
+            f"revision=None, trust_remote_code=False, dtype=torch.bfloat16, max_seq_len=32768, download_dir=None, "
+            f"load_format=auto, tensor_parallel_size=2, pipeline_parallel_size=1, quantization=fp8, "
+            f"enforce_eager=False, kv_cache_dtype=auto, device_config=cuda, seed=0",
+            f"{e} INFO {ts()} [shm_broadcast.py:289] vLLM message queue communication handle: "
+            f"Handle(local_reader_ranks=[0, 1], buffer_handle=(2, 16777216, 10, 'psm_{gen_log._hex(r, 8)}'), "
+            f"local_subscribe_addr='ipc:///tmp/{gen_log._hex(r, 8)}-{gen_log._hex(r, 4)}', remote_subscribe_addr=None)",
+        ]
+        for rank in range(2):
+            w = f"(Worker_TP{rank} pid={pid + 10 + rank})"
+            out += [f"{w} INFO {ts()} [cuda.py:398] Device {rank}: {self.GPU}, compute capability {self.CC}",
+                    f"{w} INFO {ts()} [parallel_state.py:1208] rank {rank} in world size 2 is assigned as DP rank 0, "
+                    f"PP rank 0, TP rank {rank}, EP rank {rank}"]
+        for rank in range(2):
+            w = f"(Worker_TP{rank} pid={pid + 10 + rank})"
+            out += [f"{w} INFO {ts()} [gpu_model_runner.py:2602] Starting to load model {model}...",
+                    f"{w} INFO {ts()} [cuda.py:366] Using Flash Attention backend on V1 engine."]
+        for k in (1, 4, 8):
+            out.append(f"(Worker_TP0 pid={pid + 10}) Loading safetensors checkpoint shards: {100 * k // 8:3d}% "
+                       f"Completed | {k}/8 [00:{2 * k:02d}<00:{16 - 2 * k:02d},  {r.uniform(0.4, 0.9):.2f}it/s]")
+        for rank in range(2):
+            w = f"(Worker_TP{rank} pid={pid + 10 + rank})"
+            out += [
+                f"{w} INFO {ts()} [default_loader.py:267] Loading weights took {r.uniform(5, 30):.2f} seconds",
+                f"{w} INFO {ts()} [gpu_model_runner.py:2653] Model loading took {r.uniform(14, 16):.4f} GiB and "
+                f"{r.uniform(10, 60):.6f} seconds",
+                f"{w} INFO {ts()} [backends.py:548] Using cache directory: /root/.cache/vllm/torch_compile_cache/"
+                f"{gen_log._hex(r, 10)}/rank_{rank}_0/backbone for vLLM's torch.compile",
+                f"{w} INFO {ts()} [monitor.py:34] torch.compile takes {r.uniform(20, 60):.2f} s in total",
+                f"{w} INFO {ts()} [gpu_worker.py:298] Available KV cache memory: {r.uniform(40, 50):.2f} GiB",
+            ]
+        out += [
+            f"{e} INFO {ts()} [kv_cache_utils.py:1087] GPU KV cache size: {r.randrange(4 * 10**5, 6 * 10**5):,} tokens",
+            f"{e} INFO {ts()} [core.py:210] init engine (profile, create kv cache, warmup model) took "
+            f"{r.uniform(40, 120):.2f} seconds",
+            f"{a} INFO {ts()} [api_server.py:1634] Supported_tasks: ['generate']",
+            f"{a} WARNING {ts()} [model.py:1389] Default sampling parameters have been overridden by the model's "
+            f"Hugging Face generation config recommended from the model creator. If this is not intended, please "
+            f"relaunch vLLM instance with `--generation-config vllm`.",
+            f"{a} INFO {ts()} [api_server.py:1912] Starting vLLM API server 0 on http://0.0.0.0:{port}",
+            f"{a} INFO {ts()} [launcher.py:34] Available routes are:",
+            f"{a} INFO:     Started server process [1]",
+            f"{a} INFO:     Waiting for application startup.",
+            f"{a} INFO:     Application startup complete.",
+        ]
+        return out
+
+    def shutdown(self, clock: int) -> list[str]:
+        a = "(APIServer pid=1)"
+        return [f"{a} INFO:     Shutting down", f"{a} INFO:     Waiting for application shutdown.",
+                f"{a} INFO:     Application shutdown complete.", f"{a} INFO:     Finished server process [1]"]
+
+    def lines(self, clock):
+        r = self.rng
+        out = []
+        n = 0
+        while n < BLOCK:
+            pid = r.randrange(100, 30000)
+            start = self.healthy(clock, pid)
+            served = r.choices(self.traffic, k=r.randrange(0, 12))
+            out += start + served + self.shutdown(clock)
+            n += len(start) + len(served) + 4
+            clock += r.randrange(30, 200)
+        return out
+
+
+class CrashLoop(RestartLoop):
+    """A failing start-up (DeepGEMM's assertion on both workers) alternating with a healthy one."""
+
+    name = "crash-loop"
+    GPU, CC = "NVIDIA GeForce RTX 5090", "12.0"
+
+    def failing(self, clock: int, pid: int) -> list[str]:
+        r = self.rng
+        start = self.healthy(clock, pid)
+        head = start[:start.index(next(x for x in start if "Loading weights took" in x))]
+        ts = _ts(clock + r.randrange(20, 60))
+        site = "/usr/local/lib/python3.12/dist-packages"
+        frames = [
+            (f"{site}/vllm/v1/executor/multiproc_executor.py", 585, "worker_main", "worker = WorkerProc(*args, **kwargs)"),
+            (f"{site}/vllm/v1/worker/gpu_worker.py", 230, "load_model", "self.model_runner.load_model(eager_load)"),
+            (f"{site}/vllm/model_executor/model_loader/base_loader.py", 56, "load_model",
+             "process_weights_after_loading(model, model_config, target_device)"),
+            (f"{site}/vllm/model_executor/layers/quantization/fp8.py", 484, "process_weights_after_loading",
+             "maybe_post_process_fp8_weight_block(layer, self.cutlass_block_fp8_supported)"),
+            (f"{site}/vllm/model_executor/layers/quantization/utils/fp8_utils.py", 1077,
+             "deepgemm_post_process_weight_scale_block", "dg_ws = transform_sf_into_required_layout("),
+            (f"{site}/vllm/utils/deep_gemm.py", 494, "transform_sf_into_required_layout",
+             "return _transform_sf_into_required_layout_impl("),
+        ]
+        tbs = []
+        for rank in range(2):
+            w = f"(Worker_TP{rank} pid={pid + 10 + rank}) ERROR {ts} [multiproc_executor.py:611]"
+            tb = [f"{w} WorkerProc failed to start.", f"{w} Traceback (most recent call last):"]
+            for path, line, func, src in frames:
+                tb += [f'{w}   File "{path}", line {line}, in {func}', f"{w}     {src}"]
+            tb.append(f"{w} RuntimeError: Assertion error (/workspace/.deps/deepgemm-src/csrc/apis/layout.hpp:60): "
+                      f"Unknown SF transformation")
+            tbs.append(tb)
+        merged = []
+        while any(tbs):  # the two workers' lines interleave
+            t = r.choice([t for t in tbs if t])
+            merged.append(t.pop(0))
+        e = f"(EngineCore_DP0 pid={pid}) ERROR {ts} [core.py:708]"
+        a = "(APIServer pid=1)"
+        tail = [
+            f"(EngineCore_DP0 pid={pid}) INFO {ts} [multiproc_executor.py:558] Parent process exited, terminating worker",
+            f"{e} EngineCore failed to start.",
+            f"{e} Traceback (most recent call last):",
+            f'{e}   File "{site}/vllm/v1/engine/core.py", line 699, in run_engine_core',
+            f"{e}     engine_core = EngineCoreProc(*args, **kwargs)",
+            f'{e}   File "{site}/vllm/v1/executor/multiproc_executor.py", line 509, in wait_for_ready',
+            f"{e}     raise e from None",
+            f"{e} Exception: WorkerProc initialization failed due to an exception in a background process. "
+            f"See stack trace for root cause.",
+            f"{a} Traceback (most recent call last):",
+            f'{a}   File "/usr/local/bin/vllm", line 10, in <module>',
+            f"{a}     sys.exit(main())",
+            f'{a}   File "{site}/vllm/v1/engine/utils.py", line 832, in wait_for_engine_startup',
+            f'{a}     raise RuntimeError("Engine core initialization failed. "',
+            f"{a} RuntimeError: Engine core initialization failed. See root cause above. Failed core proc(s): {{}}",
+        ]
+        return head + merged + tail
+
+    def lines(self, clock):
+        r = self.rng
+        out = []
+        n, k = 0, 0
+        while n < BLOCK:
+            pid = r.randrange(100, 30000)
+            part = self.failing(clock, pid) if k % 2 == 0 else self.healthy(clock, pid) + self.shutdown(clock)
+            out += part
+            n += len(part)
+            k += 1
+            clock += r.randrange(10, 300)
+        return out
+
+
+class Storm(Mix):
+    """An API server that logs a client error on 5 % of its lines."""
+
+    name = "storm"
+
+    def __init__(self, rng):
+        super().__init__(rng)
+        self.traffic = self.body.pools["vllm"]
+
+    def client_error(self) -> list[str]:
+        r = self.rng
+        rid = gen_log._hex(r, 32)
+        a = "(APIServer pid=1)"
+        ip = f"10.{r.randrange(256)}.{r.randrange(256)}.{r.randrange(256)}:{r.randrange(30000, 65000)}"
+        k = r.random()
+        if k < 0.4:
+            ask = r.randrange(32769, 90000)
+            return [f"{a} ERROR @TS@ [serving_chat.py:{r.choice([222, 225])}] Error in preprocessing prompt inputs: "
+                    f"This model's maximum context length is 32768 tokens. However, your request has {ask} input "
+                    f"tokens. Please reduce the length of the input messages.",
+                    f'{a} INFO:     {ip} - "POST /v1/chat/completions HTTP/1.1" 400 Bad Request']
+        if k < 0.7:
+            return [f"{a} ERROR @TS@ [serving_chat.py:1183] Error in chat completion stream generator for request "
+                    f"chatcmpl-{rid}: client disconnected"]
+        if k < 0.85:
+            return [f"{a} ERROR @TS@ [serving_completion.py:154] Error with request cmpl-{rid}-0: "
+                    f"'max_tokens' must be at least 1, got {-r.randrange(1, 100)}.",
+                    f'{a} INFO:     {ip} - "POST /v1/completions HTTP/1.1" 400 Bad Request']
+        return [f"{a} ERROR @TS@ [api_server.py:{r.choice([1061, 1064])}] Invalid request chatcmpl-{rid}: Expecting "
+                f"value: line 1 column {r.randrange(1, 400)} (char {r.randrange(0, 400)})",
+                f'{a} INFO:     {ip} - "POST /v1/chat/completions HTTP/1.1" 400 Bad Request']
+
+    def lines(self, clock):
+        r = self.rng
+        out = r.choices(self.traffic, k=BLOCK)
+        for _ in range(BLOCK * 5 // 100):  # 5 % of the lines: a client error
+            out[r.randrange(len(out))] = "\n".join(self.client_error())
+        return out
+
+
+MIXES = {m.name: m for m in (Startup, Warnings, Debug, Errors, K8s, SGLang, RestartLoop, CrashLoop, Storm)}
 
 
 def generate(out: Path, size: int, mix: str, seed: int = 1, plants: int = 4) -> dict:
@@ -382,6 +610,9 @@ def generate(out: Path, size: int, mix: str, seed: int = 1, plants: int = 4) -> 
                     break
             while pi < len(plan) and plan[pi] < written + len(data):
                 nl = data.rfind(b"\n", 0, max(0, plan[pi] - written))
+                ends = [data.find(b"\n", k) for k in (data.find(a, nl + 1) for a in m.plant_after) if k >= 0]
+                if any(e >= 0 for e in ends):
+                    nl = min(e for e in ends if e >= 0)  # where a restart ends
                 head, data = data[: nl + 1], data[nl + 1:]
                 fh.write(head)
                 written += len(head)

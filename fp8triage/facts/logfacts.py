@@ -336,9 +336,10 @@ class LogFacts:
         self.raw: list[tuple[str, str, Line, str]] = []
         self._seen: set[tuple[str, str]] = set()
         self.stack_votes: dict[str, tuple[int, Line]] = {}
-        # text -> what it yields ((name, value, note) in order): servers repeat the lines that
-        # carry facts (a config path with the GPU name at every start-up), so each text is read once
-        self._memo: dict[str, tuple[tuple[str, str, str], ...]] = {}
+        # text -> what it yields ((name, value, note) in order, the stacks it names, and the keys
+        # of ``_seen`` its facts would add): servers repeat the lines that carry facts (a config
+        # path with the GPU name at every start-up), so each text is read once
+        self._memo: dict[str, tuple[tuple[tuple[str, str, str], ...], tuple[str, ...], tuple]] = {}
 
     def __getstate__(self) -> dict:
         return {**self.__dict__, "_memo": {}}  # a parallel worker's result travels without it
@@ -382,14 +383,31 @@ class LogFacts:
             if len(self._memo) >= MEMO_SIZE:
                 self._memo.clear()
             clean = redactor(text) if redactor is not None else text
-            found = self._memo[text] = (tuple(self._extract(clean)),
-                                        tuple(stack for stack, rx in STACK_MARKERS if rx.search(clean)))
-        facts, stacks = found
+            facts = tuple(self._extract(clean))
+            found = self._memo[text] = (facts, tuple(stack for stack, rx in STACK_MARKERS if rx.search(clean)),
+                                        tuple(k for k in map(_seen_key, facts) if k is not None))
+        facts, stacks, _keys = found
         for name, value, note in facts:
             self._add(name, value, line, note)
         for stack in stacks:
             n, first = self.stack_votes.get(stack, (0, line))
             self.stack_votes[stack] = (n + 1, first)
+
+    def repeat(self, text: str) -> bool:
+        """Feed ``text`` if it was read before and all it yields is recorded already (a line that a
+        restart loop repeats with new timestamps and pids): then it only counts for the stacks it
+        names, and a lookup is all it costs. False: nothing was done (``feed_text`` reads it)."""
+        found = self._memo.get(text[:4000] if len(text) > 4000 else text)
+        if found is None:
+            return False
+        _facts, stacks, keys = found
+        seen, votes = self._seen, self.stack_votes
+        if any(k not in seen for k in keys) or any(st not in votes for st in stacks):
+            return False
+        for stack in stacks:
+            n, first = votes[stack]
+            votes[stack] = (n + 1, first)
+        return True
 
     def _extract(self, text: str):
         """(name, value, note) of every fact in ``text``, in order."""
@@ -448,6 +466,15 @@ class LogFacts:
             if "moe" not in names and regex.search(r"(?i)\bA\d+(?:\.\d+)?B\b|moe|mixtral|deepseek-(?:v[234]|r1)|-A\d+B", m):
                 out.append(Fact("moe", "true", f"{model.source} (model name names a mixture of experts)", "log"))
         return out
+
+
+def _seen_key(fact: tuple[str, str, str]) -> tuple[str, str] | None:
+    """The key ``LogFacts._add`` records for a fact it keeps (None: one it never keeps)."""
+    name, value, _note = fact
+    value = value.strip().strip("'\"`")
+    if not value or (name == "model" and value.lower() in _NOT_MODELS):
+        return None
+    return name, value.lower()
 
 
 # advice or a condition in the same clause before a match: the value is a suggestion, not a fact

@@ -147,6 +147,13 @@ class Assembler:
             self._close(w)
         self._start(line, notable)
 
+    @property
+    def takes_next(self) -> bool:
+        """May a line without a prefix right after the line fed last continue an open event (the
+        wrapped tail of a line, or the next line of a record logged once under one prefix)? Its
+        worker is the one whose line was fed last, and that worker has an open event."""
+        return self._last is not None and self._last in self.open
+
     def gap(self) -> None:
         for w in list(self.open):
             self._close(w)

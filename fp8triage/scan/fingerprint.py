@@ -11,6 +11,7 @@ import hashlib
 
 from ..common.masks import mask
 from ..model import Event
+from .normalise import Repeats
 
 ALGORITHM_VERSION = 1
 
@@ -30,13 +31,36 @@ def frame_key(path: str, func: str) -> str:
     return f"{p.replace('/', '.')}:{func}"
 
 
-def event_signature_text(ev: Event) -> str:
-    """What the fingerprint is computed from, readable (stored next to the fingerprint)."""
-    head = mask(ev.headline)[:400]
+def event_signature_text(ev: Event, headline: str | None = None) -> str:
+    """What the fingerprint is computed from, readable (stored next to the fingerprint);
+    ``headline``: ``ev.headline``, where the caller has it."""
+    head = mask(ev.headline if headline is None else headline)[:400]
     frames = [frame_key(p, f) for p, f in ev.frames[-3:]]
     return "\n".join([ev.kind.value, ev.exc_type or "", head, *frames])
 
 
+# (kind, exception type, headline, last frames) -> fingerprint: a crash loop or a restart loop
+# repeats the same events, and each one's masked text is made once (cleared when full); a storm of
+# events that differ in their ids and numbers is not looked up while it lasts (``Repeats``)
+_MEMO: dict[tuple, str] = {}
+_MEMO_SIZE = 4096
+_MEMO_HEADLINE = 600  # longer headlines are not kept (the memo stays within a few MB)
+_PAYS = Repeats()
+
+
 def fingerprint(ev: Event) -> str:
-    data = f"v{ALGORITHM_VERSION}\n" + event_signature_text(ev)
-    return hashlib.sha1(data.encode("utf-8")).hexdigest()[:16]
+    head = ev.headline
+    key = None
+    if len(head) <= _MEMO_HEADLINE and not _PAYS.skip():
+        key = (ev.kind, ev.exc_type, head, tuple(ev.frames[-3:]))
+        done = _MEMO.get(key)
+        _PAYS.count(done is not None)
+        if done is not None:
+            return done
+    data = f"v{ALGORITHM_VERSION}\n" + event_signature_text(ev, head)
+    fp = hashlib.sha1(data.encode("utf-8")).hexdigest()[:16]
+    if key is not None:
+        if len(_MEMO) >= _MEMO_SIZE:
+            _MEMO.clear()
+        _MEMO[key] = fp
+    return fp

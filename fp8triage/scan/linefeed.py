@@ -112,6 +112,12 @@ class LineFeed:
         return self._prov is not None
 
     @property
+    def takes_next(self) -> bool:
+        """The line right after the one fed last, if it has no prefix, may continue an open event
+        whatever the length of the line fed last (``Assembler.takes_next``): it must be fed."""
+        return self.asm.takes_next
+
+    @property
     def stack_settled(self) -> bool:
         """Lines that only name a serving stack can change nothing any more."""
         return self.logfacts.stack_settled
@@ -148,18 +154,24 @@ class LineFeed:
         return self.dumps.feed(normalise(raw, self.source, lineno, self.fmt), False)
 
     def feed_facts(self, raw: bytes, lineno: int, bits: int) -> None:
-        """A line that only carries facts (bits within FACT | STACK) and that no open event or
-        dump can take (the selector knows): read for facts as ``feed`` would, without the
+        """A line that only carries facts (bits within FACT | STACK | CUE) and that no open event
+        or dump can take (the selector knows): read for facts as ``feed`` would, without the
         assembler (which would do nothing with it) and without redacting a text whose facts are
-        known already (``LogFacts.feed_text``)."""
-        self.lineno = lineno
+        known already (``LogFacts.feed_text``). A cue word on a line no logger marked
+        informational may start an event: that line is fed as any other."""
         text, w, level = strip(raw, self.fmt)
+        if bits & CUE and level not in QUIET_LEVELS:
+            self.feed(raw, lineno, bits)
+            return
+        self.lineno = lineno
         if w not in self.workers_fed:
             self.workers_fed[w] = lineno
         if self.quiet:
             return
-        line = Line(self.source, lineno, "", w, level)  # where the facts were found; the text is not kept
         if bits & FACT:
+            if self.logfacts.repeat(text):
+                return  # a fact line seen before (with other timestamps and pids): a lookup
+            line = Line(self.source, lineno, "", w, level)  # where the facts were found; the text is not kept
             self.logfacts.feed_text(text, line, redactor=redact)
         elif bits & STACK and not self.logfacts.stack_settled:
             self.logfacts.feed_stack(Line(self.source, lineno, redact(text)[:4000], w, level))
@@ -171,7 +183,8 @@ class LineFeed:
         in_dump = self.dumps.feed(line, bool(bits & DUMP)) if (bits & DUMP or self.dumps.open) else False
         if not in_dump and not self.quiet:
             if bits & FACT:
-                self.logfacts.feed(line)
+                if not self.logfacts.repeat(line.text):  # a fact line seen before costs a lookup
+                    self.logfacts.feed(line)
             elif bits & STACK and not self.logfacts.stack_settled:
                 self.logfacts.feed_stack(line)
         w = line.worker

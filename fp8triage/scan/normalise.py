@@ -176,13 +176,91 @@ def _json_message(text: str) -> str | None:
 
 
 def normalise(raw: bytes, source: str, lineno: int, fmt: LineFormat) -> Line:
-    text, worker, level = strip(raw, fmt)
+    done = _stripped(raw, fmt) if raw[:1] == b"(" and not fmt.compose else None
+    if done is not None:
+        return Line(source, lineno, done[3], done[1], done[2])
+    text, worker, level = _strip(raw, fmt)
     return Line(source, lineno, redact(text), worker, level)
+
+
+# A vLLM process's line as bytes, its worker prefix and logger header in their usual spelling: what
+# varies between two such lines of one worker and one message (the pid, the time, the file and line
+# of the logging call) is in the header that ``strip`` removes, so (worker part, level, the rest)
+# says what ``strip`` gives. A line written again with a new pid and time costs this match and a
+# lookup (a restart loop or a crash loop writes the same start-up and the same traceback again and
+# again). A Ray worker's name keeps its pid, and other spellings take the long way.
+_VLLM_RAW = re.compile(
+    rb"\(([A-Za-z_][\w-]*(?: rank=\d+|(?: (?:DP|TP|EP|PP)\d+)+)?) pid=\d+\) ?"
+    rb"(DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL) +\d\d-\d\d +\d\d:\d\d:\d\d(?:\.\d+)? +\[?[\w./<>-]+:\d+\] ?"
+)
+# (worker part, level, the rest) -> (text, worker, level, redacted text)
+_STRIPPED: dict[tuple[bytes, bytes, bytes], tuple[str, str | None, str | None, str]] = {}
+_STRIPPED_SIZE = 4096
+_STRIPPED_TEXT = 400  # longer texts take the long way (the memo stays within a few MB)
+
+
+class Repeats:
+    """Whether a memo pays: after ``window`` lookups with fewer than a quarter found, the next
+    ``rest`` lookups are not tried (a storm of distinct lines costs no match and no insert), then
+    it tries again. Which lines take the memo changes nothing but the time."""
+
+    __slots__ = ("found", "tried", "off", "window", "rest")
+
+    def __init__(self, window: int = 1024, rest: int = 8192):
+        self.found = self.tried = self.off = 0
+        self.window, self.rest = window, rest
+
+    def skip(self) -> bool:
+        """Is the memo not to be tried this time? (Callers on a hot path read ``off`` inline.)"""
+        if self.off:
+            self.off -= 1
+            return True
+        return False
+
+    def count(self, found: bool) -> None:
+        self.tried += 1
+        self.found += found
+        if self.tried >= self.window:
+            if self.found * 4 < self.tried:
+                self.off = self.rest
+            self.found = self.tried = 0
+
+
+_STRIPPED_PAYS = Repeats()
+
+
+def _stripped(raw: bytes, fmt: LineFormat) -> tuple[str, str | None, str | None, str] | None:
+    """(text, worker, level, redacted text) of a line that starts with "(", outside docker
+    compose's prefixes, by its memo; None: another shape, or a stretch of lines that do not
+    repeat (``_strip`` reads it)."""
+    pays = _STRIPPED_PAYS
+    if pays.off:
+        pays.off -= 1
+        return None
+    m = _VLLM_RAW.match(raw)
+    if m is None or len(raw) - m.end() > _STRIPPED_TEXT or raw[1:4] == b"Ray":
+        return None
+    key = (m.group(1), m.group(2), raw[m.end():])
+    done = _STRIPPED.get(key)
+    _STRIPPED_PAYS.count(done is not None)
+    if done is None:
+        if len(_STRIPPED) >= _STRIPPED_SIZE:
+            _STRIPPED.clear()
+        text, worker, level = _strip(raw, fmt)
+        done = _STRIPPED[key] = (text, worker, level, redact(text))
+    return done
 
 
 def strip(raw: bytes, fmt: LineFormat) -> tuple[str, str | None, str | None]:
     """(text, worker, level) of a raw line: decoded, prefixes and logger header removed, not
     redacted (``normalise`` redacts; a caller that keeps the text must too)."""
+    done = _stripped(raw, fmt) if raw[:1] == b"(" and not fmt.compose else None
+    if done is not None:
+        return done[0], done[1], done[2]
+    return _strip(raw, fmt)
+
+
+def _strip(raw: bytes, fmt: LineFormat) -> tuple[str, str | None, str | None]:
     text = decode(raw)
     if text[:1] == "(" and not fmt.compose:
         m = _VLLM_LINE.match(text)

@@ -31,7 +31,7 @@ from bisect import bisect_left, bisect_right
 from typing import TYPE_CHECKING, Protocol
 
 from .literal import find as find_literal
-from .prefilter import FACT, STACK, WARN, Prefilter
+from .prefilter import CUE, FACT, STACK, WARN, Prefilter
 
 if TYPE_CHECKING:
     from ..model import Line
@@ -45,12 +45,16 @@ class Sink(Protocol):
     last_fed: tuple[int, int]  # (line number, length in bytes) of the line fed last
     stack_settled: bool  # lines that only name a serving stack change nothing any more
     awaiting_tail: bool  # a provisional warning waits for the next line
+    takes_next: bool  # a line without a prefix right after the line fed last may continue an open event
 
     def expires_at(self, worker) -> int | None: ...
     def feed(self, raw: bytes, lineno: int, bits: int) -> Line: ...
     def feed_facts(self, raw: bytes, lineno: int, bits: int) -> None: ...
 
-FACTS_ONLY = FACT | STACK  # a line with only these bits can give facts and nothing else
+# a line with only these bits can give facts and nothing else (a failure kind's cue word starts an
+# event only on a line that no logger marked informational: ``LineFeed.feed_facts`` feeds such a
+# line as any other)
+FACTS_ONLY = FACT | STACK | CUE
 
 NEAR = 32 * 1024  # an open event's next candidate line is looked for this far first
 WRAP_WIDTH_MIN = 60  # terminals wrap lines at 80 columns or more: a shorter line has no wrapped tail
@@ -84,10 +88,10 @@ def prefiltered(pf: Prefilter, feed: Sink, buf: bytes, start: int, end: int, lin
     nstarts = len(starts)
     tokens: dict = {}
     cand: dict = {}  # worker -> offset of its next candidate line in this span
-    # offset of the line after the one fed last, when that one was long: its next line may be
-    # its wrapped tail (also across spans: the line fed last may end the span before)
+    # offset of the line after the one fed last, when that one was long or its worker's event is open:
+    # its next line may be its wrapped tail or go on with its record (also across spans)
     last_no, last_len = feed.last_fed
-    after_fed = start if last_no == lineno - 1 and last_len >= WRAP_WIDTH_MIN else -1
+    after_fed = start if last_no == lineno - 1 and (last_len >= WRAP_WIDTH_MIN or feed.takes_next) else -1
     index = LineIndex(buf, start, n, lineno)  # line numbers at jumps, expiry lines; each byte counted once
     while pos < n:
         open_ = feed.open
@@ -119,8 +123,10 @@ def prefiltered(pf: Prefilter, feed: Sink, buf: bytes, start: int, end: int, lin
         nl = find(b"\n", pos, n)
         stop = n if nl < 0 else nl
         feed.feed(buf[pos:stop], lineno, bits)
-        if stop - pos >= WRAP_WIDTH_MIN:
-            after_fed = stop + 1  # a long line: the next one may be its tail, wrapped by a terminal
+        if stop - pos >= WRAP_WIDTH_MIN or feed.takes_next:
+            # a long line: the next one may be its tail, wrapped by a terminal; a line whose worker
+            # has an open event: the next one may continue it without a prefix of its own
+            after_fed = stop + 1
         pos = stop + 1
         lineno += 1
     if pos < n:

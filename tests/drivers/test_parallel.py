@@ -32,7 +32,7 @@ from test_equivalence import _facts, summary  # noqa: E402
 CORPUS = corpus_dir()
 CASES = sorted((CORPUS / "cases").glob("*.log")) if CORPUS else []
 SAMPLES = sorted((ROOT / "signatures" / "samples").glob("**/*.log"))
-MIXES = ("startup", "warnings", "debug", "errors", "k8s", "sglang")
+MIXES = ("startup", "warnings", "debug", "errors", "k8s", "sglang", "restart-loop", "crash-loop", "storm")
 
 
 @pytest.fixture(scope="module")

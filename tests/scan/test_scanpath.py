@@ -40,6 +40,7 @@ class Rec:
         self.last_fed = (0, 0)
         self.stack_settled = False
         self.awaiting_tail = False
+        self.takes_next = False
 
     def expires_at(self, _worker):
         return None
@@ -510,3 +511,33 @@ def test_a_wrapped_tail_at_the_start_of_the_next_span_is_read(cat, cut):
         sc.feed.end(lineno - 1)
         got.append(sorted((g.event.headline, len(g.event.lines)) for g in sc.groups.values()))
     assert got[0] == got[1] == [("RuntimeError: Assertion error (csrc/apis/layout.hpp:59): Unknown SF transfor mation", 2)]
+
+
+@pytest.mark.parametrize("inside", [
+    ["", "see the notes below"],  # a blank line, then a line with no hit: one record under TP1's prefix
+    ['[rank3]:   File "a.py", line 1, in f', "see the notes below"],  # after a short prefixed frame line
+])
+def test_worker_less_lines_inside_a_worker_traceback_are_read_as_every_line_reads_them(cat, inside):
+    """A traceback logged as one record continues on lines without a prefix, a blank or a short
+    one among them: the prefiltered scan reads each of them, as the exhaustive scan does (a log
+    pasted into the middle of two workers' interleaved tracebacks gave an error group that only
+    the exhaustive scan had)."""
+    from fp8triage.common.source import Source
+
+    p0 = "(Worker_TP0 pid=7) ERROR 08-11 10:03:40 [multiproc_executor.py:611]"
+    p1 = "(Worker_TP1 pid=8) ERROR 08-11 10:03:40 [multiproc_executor.py:611]"
+    lines = [f"{p0} Traceback (most recent call last):", f"{p1} Traceback (most recent call last):",
+             f'{p1}   File "/x/vllm/model_executor/model_loader/base_loader.py", line 56, in load_model',
+             *inside,
+             f'{p0}   File "/x/vllm/utils/deep_gemm.py", line 494, in transform_sf_into_required_layout',
+             f"{p1}     process_weights_after_loading(model, model_config, target_device)",
+             f"{p0} RuntimeError: Assertion error (csrc/apis/layout.hpp:60): Unknown SF transformation",
+             f"{p1} RuntimeError: Assertion error (csrc/apis/layout.hpp:60): Unknown SF transformation"]
+    text = ("\n".join(lines) + "\n").encode()
+    got = []
+    for exhaustive in (False, True):
+        sc = Scanner(cat, exhaustive=exhaustive)
+        sc.scan_source(Source("s.log", None, len(text), data=text))
+        got.append(sorted((g.fingerprint, g.count, sorted(g.workers), g.event.lines[0].lineno,
+                           [ln.lineno for ln in g.event.lines]) for g in sc.groups.values()))
+    assert got[0] == got[1]
