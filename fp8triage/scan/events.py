@@ -242,85 +242,93 @@ class Assembler:
 
     def _continue(self, b: _Builder, line: Line) -> bool:
         """Add ``line`` to the open builder if it belongs there."""
-        text = line.text
-        stripped = text.strip()
         if b.kind is EventKind.TRACEBACK:
             if b.state in ("frames", "chained"):
-                if TRACEBACK_START.search(text):
-                    if b.state == "chained":
-                        b.add(line)
-                        b.state = "frames"
-                        return True
-                    return False
-                fm = FRAME.match(text)
-                if fm:
-                    b.add(line)
-                    b.frames.append(_frame(fm))
-                    b.frame_at = len(b.lines) - 1
-                    b.state = "frames"
-                    return True
-                if CHAIN_MARKER.match(text):
-                    b.add(line)
-                    b.state = "chained"
-                    return True
-                if not stripped:
-                    if b.state == "chained":
-                        b.add(line)
-                        return True
-                    # a blank line inside frames (rare): keep going
-                    b.add(line)
-                    return True
-                if text[:1] in (" ", "\t") or stripped.startswith("^") or stripped.startswith("~"):
-                    b.add(line)  # source line or caret marker under a frame
-                    return True
-                if stripped == "...":
-                    b.add(line)
-                    return True
-                em = EXCEPTION_LINE.match(stripped)
-                last = b.lines[-1].text if b.lines else ""
-                # the tail of a frame line, or of the source line under it, cut by a terminal
-                if not em and (FRAME.match(last) or PARTIAL_FRAME.match(last) or last[:1] in (" ", "\t")) and len(last) >= WRAP_MIN:
-                    if self._wrap(b, line):
-                        return True
-                if not em and (line.level in ("INFO", "DEBUG", "TRACE", "WARNING") or LOGLIKE.match(stripped)):
-                    # an informational record ends the frames: the exception line is missing (a cut paste)
-                    # (vLLM logs every line of a traceback, its exception line too, as ERROR records)
-                    return False
-                if em or b.frames:
-                    # the final (or a chained) exception line
-                    if b.exc_type:
-                        b.chain.append(f"{b.exc_type}: {b.message}".strip())
-                    if em:
-                        b.exc_type, b.message = em.group("type"), (em.group("msg") or "").strip()
-                    else:
-                        b.exc_type, b.message = None, stripped
-                    b.exc_level = line.level
-                    b.add(line)
-                    b.state = "exc"
-                    b.cont = 0
-                    return True
-                return False
+                return self._continue_frames(b, line, line.text, line.text.strip())
             if b.state in ("exc", "exc-blank"):
-                if CHAIN_MARKER.match(text):
-                    b.add(line)
-                    b.state = "chained"
-                    return True
-                if not stripped:
-                    if b.state == "exc":
-                        b.add(line)
-                        b.state = "exc-blank"
-                        return True
-                    return False
-                if b.state == "exc-blank":
-                    if not C10_BACKTRACE.match(stripped):
-                        return False
-                    b.state = "exc"  # the C++ backtrace of the exception's c10::Error
-                if TRACEBACK_START.search(text) or FRAME.match(text):
-                    return False
-                return self._message_continuation(b, line)
+                return self._continue_exception(b, line, line.text, line.text.strip())
             return False
         if b.kind in (EventKind.WARNING, EventKind.LINE):
             return self._message_continuation(b, line, strict=True)
+        return self._message_continuation(b, line)
+
+    def _continue_frames(self, b: _Builder, line: Line, text: str, stripped: str) -> bool:
+        """A traceback in its frames (or after a chain marker): a frame, its source line, a chain
+        marker, or the exception line that ends them."""
+        if TRACEBACK_START.search(text):
+            if b.state == "chained":
+                b.add(line)
+                b.state = "frames"
+                return True
+            return False
+        fm = FRAME.match(text)
+        if fm:
+            b.add(line)
+            b.frames.append(_frame(fm))
+            b.frame_at = len(b.lines) - 1
+            b.state = "frames"
+            return True
+        if CHAIN_MARKER.match(text):
+            b.add(line)
+            b.state = "chained"
+            return True
+        if not stripped:
+            if b.state == "chained":
+                b.add(line)
+                return True
+            # a blank line inside frames (rare): keep going
+            b.add(line)
+            return True
+        if text[:1] in (" ", "\t") or stripped.startswith("^") or stripped.startswith("~"):
+            b.add(line)  # source line or caret marker under a frame
+            return True
+        if stripped == "...":
+            b.add(line)
+            return True
+        em = EXCEPTION_LINE.match(stripped)
+        last = b.lines[-1].text if b.lines else ""
+        # the tail of a frame line, or of the source line under it, cut by a terminal
+        if not em and (FRAME.match(last) or PARTIAL_FRAME.match(last) or last[:1] in (" ", "\t")) and len(last) >= WRAP_MIN:
+            if self._wrap(b, line):
+                return True
+        if not em and (line.level in ("INFO", "DEBUG", "TRACE", "WARNING") or LOGLIKE.match(stripped)):
+            # an informational record ends the frames: the exception line is missing (a cut paste)
+            # (vLLM logs every line of a traceback, its exception line too, as ERROR records)
+            return False
+        if em or b.frames:
+            # the final (or a chained) exception line
+            if b.exc_type:
+                b.chain.append(f"{b.exc_type}: {b.message}".strip())
+            if em:
+                b.exc_type, b.message = em.group("type"), (em.group("msg") or "").strip()
+            else:
+                b.exc_type, b.message = None, stripped
+            b.exc_level = line.level
+            b.add(line)
+            b.state = "exc"
+            b.cont = 0
+            return True
+        return False
+
+    def _continue_exception(self, b: _Builder, line: Line, text: str, stripped: str) -> bool:
+        """A traceback past its exception line: the message's continuation, a chained traceback, or
+        the C++ backtrace of a c10::Error after one blank line."""
+        if CHAIN_MARKER.match(text):
+            b.add(line)
+            b.state = "chained"
+            return True
+        if not stripped:
+            if b.state == "exc":
+                b.add(line)
+                b.state = "exc-blank"
+                return True
+            return False
+        if b.state == "exc-blank":
+            if not C10_BACKTRACE.match(stripped):
+                return False
+            b.state = "exc"  # the C++ backtrace of the exception's c10::Error
+        if TRACEBACK_START.search(text) or FRAME.match(text):
+            return False
         return self._message_continuation(b, line)
 
     def _wrap(self, b: _Builder, line: Line, indented_ok: bool = False) -> bool:
