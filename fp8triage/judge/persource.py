@@ -81,11 +81,7 @@ def judge_sources(
     else:
         plan = [(s, by_src.get(s, []), logfacts.get(s) or LogFacts(), list(dump_facts.get(s, [])))
                 for s in sources]
-    out = Judged()
-    fact_seen: set[tuple[str, str, str]] = set()
-    conflict_seen: set[str] = set()
-    facts_only_seen: set[tuple] = set()
-    unknown_by_fp: dict[str, UnknownGroup] = {}
+    out = _Collector()
     for source, gs, lf, dumps in plan:
         claims = claim(cat, gs)
         facts = shared + dumps + lf.finish() + claims.facts
@@ -95,13 +91,31 @@ def judge_sources(
         unknown = unknown_groups(gs, claims, limit=0, ruled_out=[f.id for f in ruled])
         shown = {fp for f in findings for fp in f.fingerprints}  # symptom lines read with the log's facts
         unknown = [u for u in unknown if u.fingerprint not in shown]
-        unknown = attach_cascades(findings, unknown, claims)
+        out.add_findings(source, findings, ruled)
+        out.add_unknown(attach_cascades(findings, unknown, claims))
+        out.add_facts(chosen, conflicts)
+        out.judged.warnings.extend(w for w in claims.warnings if w not in out.judged.warnings)
+    return out.result(cat, sources)
+
+
+class _Collector:
+    """What the sources' judgements add up to: findings named by source, unknown groups merged by
+    fingerprint, each fact and conflict once."""
+
+    def __init__(self) -> None:
+        self.judged = Judged()
+        self.fact_seen: set[tuple[str, str, str]] = set()
+        self.conflict_seen: set[str] = set()
+        self.facts_only_seen: set[tuple] = set()
+        self.unknown_by_fp: dict[str, UnknownGroup] = {}
+
+    def add_findings(self, source: str | None, findings: list[Finding], ruled: list[Finding]) -> None:
         for f in findings + ruled:
             if f.from_facts_only:
                 key = (f.id, f.status.value, tuple((c.fact, c.value, c.source) for c in f.conditions))
-                if key in facts_only_seen:
+                if key in self.facts_only_seen:
                     continue
-                facts_only_seen.add(key)
+                self.facts_only_seen.add(key)
                 # judged only from facts that every source shares: no one source to name
                 if all((fc.origin not in ("log", "env-dump") or source is None) for fc in f.facts):
                     f.source = None
@@ -109,36 +123,42 @@ def judge_sources(
                     f.source = source
             else:
                 f.source = source
-            (out.ruled if f in ruled else out.findings).append(f)
+            (self.judged.ruled if f in ruled else self.judged.findings).append(f)
+
+    def add_unknown(self, unknown: list[UnknownGroup]) -> None:
         for u in unknown:
-            have = unknown_by_fp.get(u.fingerprint)
+            have = self.unknown_by_fp.get(u.fingerprint)
             if have is None:
-                unknown_by_fp[u.fingerprint] = u
+                self.unknown_by_fp[u.fingerprint] = u
                 continue
             have.count += u.count
             have.workers = have.workers + [w for w in u.workers if w not in have.workers]
             have.last = u.last
+
+    def add_facts(self, chosen: dict, conflicts: list[dict]) -> None:
         for fct in chosen.values():
             key = (fct.name, fct.value, fct.source)
-            if key not in fact_seen:
-                fact_seen.add(key)
-                out.facts.append(fct)
+            if key not in self.fact_seen:
+                self.fact_seen.add(key)
+                self.judged.facts.append(fct)
         for c in conflicts:
             key = repr(sorted((v["value"], v["source"]) for v in c["values"])) + c["name"]
-            if key not in conflict_seen:
-                conflict_seen.add(key)
-                out.conflicts.append(c)
-        out.warnings.extend(w for w in claims.warnings if w not in out.warnings)
-    rank = {s: i for i, s in enumerate(sources)}
+            if key not in self.conflict_seen:
+                self.conflict_seen.add(key)
+                self.judged.conflicts.append(c)
 
-    def order(f: Finding):
-        sig = cat.get(f.id)
-        # as judge orders one source's findings: the failure's own message before weak evidence
-        return (f.status.rank, f.from_facts_only, not f.failure, f.strength != "strong", f.severity.rank,
-                -(sig.priority if sig else 50))
+    def result(self, cat: Catalogue, sources: list) -> Judged:
+        out = self.judged
+        rank = {s: i for i, s in enumerate(sources)}
 
-    out.findings.sort(key=order)  # stable: ties keep source order, then judge's order
-    out.ruled.sort(key=lambda f: rank.get(f.source, -1))
-    out.unknown = sorted(unknown_by_fp.values(), key=lambda u: -u.count)
-    out.facts.sort(key=lambda f: f.name)
-    return out
+        def order(f: Finding):
+            sig = cat.get(f.id)
+            # as judge orders one source's findings: the failure's own message before weak evidence
+            return (f.status.rank, f.from_facts_only, not f.failure, f.strength != "strong", f.severity.rank,
+                    -(sig.priority if sig else 50))
+
+        out.findings.sort(key=order)  # stable: ties keep source order, then judge's order
+        out.ruled.sort(key=lambda f: rank.get(f.source, -1))
+        out.unknown = sorted(self.unknown_by_fp.values(), key=lambda u: -u.count)
+        out.facts.sort(key=lambda f: f.name)
+        return out

@@ -48,6 +48,12 @@ _MEMO_HEADLINE = 600  # longer headlines are not kept (the memo stays within a f
 _PAYS = Repeats()
 
 
+def reset_repeats() -> None:
+    """A new scan starts with the memo on trial again (``Repeats``): a long-lived process (the API,
+    a test run) scans as a fresh one does."""
+    _PAYS.reset()
+
+
 def fingerprint(ev: Event) -> str:
     head = ev.headline
     key = None

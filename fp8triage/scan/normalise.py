@@ -217,6 +217,10 @@ class Repeats:
             return True
         return False
 
+    def reset(self) -> None:
+        """Start over (a new scan: what paid in the last one says nothing of this one)."""
+        self.found = self.tried = self.off = 0
+
     def count(self, found: bool) -> None:
         self.tried += 1
         self.found += found
@@ -227,6 +231,11 @@ class Repeats:
 
 
 _STRIPPED_PAYS = Repeats()
+
+
+def reset_repeats() -> None:
+    """A new scan starts with every memo on trial again (``Repeats``)."""
+    _STRIPPED_PAYS.reset()
 
 
 def _stripped(raw: bytes, fmt: LineFormat) -> tuple[str, str | None, str | None, str] | None:

@@ -21,6 +21,7 @@ from .binary import HEAD, SMALL_SPAN, clean_span, is_dirty, signature_kind
 from ..catalogue.loader import Catalogue
 from ..facts.envdump import ENV_DUMP_ANCHORS, DumpReader
 from .fingerprint import ALGORITHM_VERSION, fingerprint
+from .fingerprint import reset_repeats as _fresh_fingerprint_memo
 from ..common.source import Source
 from .ingest import read_spans
 from .linefeed import LineFeed
@@ -31,6 +32,7 @@ from ..judge.claims import Group
 from ..catalogue.recognition import kind_cues
 from ..model import Event, Fact, InputInfo, Line, ScanResult
 from .normalise import LineFormat, detect_format
+from .normalise import reset_repeats as _fresh_line_memo
 from .prefilter import (ALERT, CUE, DUMP, EVIDENCE, FACT, LITERAL, LITERAL_CI, LITERAL_TAILED, REGEX, REGEX_CI, STACK,
                              STRUCTURAL, WARN, Prefilter)
 from .selector import every_line, prefiltered
@@ -113,6 +115,8 @@ class Scanner:
         prefilter: Prefilter | None = None,
     ):
         self.cat = catalogue
+        _fresh_fingerprint_memo()  # every scan tries the memos afresh: the result never depends on them,
+        _fresh_line_memo()  # and their time should not depend on what this process scanned before
         self.exhaustive = exhaustive
         self.on_group = on_group
         self.progress = progress

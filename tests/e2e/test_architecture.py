@@ -246,7 +246,6 @@ LONG_FUNCTIONS: dict[str, str] = {
     "catalogue/loader.py:load_catalogue": "split pending",
     "drivers/parallel.py:scan_parallel": "split pending",
     "judge/fleet.py:fleet_view": "split pending",
-    "judge/persource.py:judge_sources": "split pending",
     "render/html.py:_finding_view": "split pending",
     "render/text.py:render_finding": "split pending",
 }
