@@ -182,69 +182,58 @@ def parse_file(path: Path) -> tuple[dict[str, Any] | None, list[Problem]]:
     return data, []
 
 
-def build_signature(path: Path, data: dict[str, Any], schema_checked: bool = False) -> tuple[Signature | None, list[Problem]]:
-    name = str(path)
-    if not schema_checked:
-        errors = sorted(_validator().iter_errors(data), key=lambda e: list(e.absolute_path))
-        problems = [_schema_problem(name, e) for e in errors]
-        if problems:
-            return None, problems
-    problems = []
-    if data["id"] != path.stem:
-        problems.append(Problem(name, "id", f"is {data['id']!r} but the file is named {path.name}; rename one so they agree"))
-    patterns: list[Pattern] = []
-    ev = data["evidence"]
-    for i, p in enumerate(ev["patterns"]):
-        kind = p.get("kind", "message")
-        strength = p.get("strength", "strong" if kind == "message" else "weak")
-        common = dict(kind=kind, strength=strength, exc_types=frozenset(p.get("exc_types", [])))
-        if kind == "tokens":
-            words = tuple(p.get("all", []))
-            if len(words) < 2:
-                problems.append(Problem(name, f"evidence.patterns.{i}.all", 'a tokens pattern needs all = ["word", "word", ...] (two or more stable words)'))
-                continue
-            patterns.append(Pattern(p["name"], "", None, p.get("role", "primary"), frozenset(p.get("kinds", [])),
-                                    0, tokens_all=words, tokens_any=tuple(p.get("any", [])), **common))
-            continue
-        if "regex" not in p:
-            problems.append(Problem(name, f"evidence.patterns.{i}", f"a {kind} pattern needs regex = '''...'''"))
-            continue
-        flags = regex.MULTILINE
-        if p.get("ignore_case"):
-            flags |= regex.IGNORECASE
-        if schema_checked:
-            # validated here before (compiles, fact groups known): compile on first use
-            patterns.append(Pattern(p["name"], p["regex"], None, p.get("role", "primary"),
-                                    frozenset(p.get("kinds", [])), flags, **common))
-            continue
-        try:
-            compiled = rxcache.compile(p["regex"], flags)
-        except regex.error as e:
-            problems.append(Problem(name, f"evidence.patterns.{i}.regex", f"does not compile ({e}); fix the pattern"))
-            continue
-        for group in compiled.groupindex:
-            if group.startswith("fact_") and canonical_name(group[5:]) is None:
-                problems.append(Problem(name, f"evidence.patterns.{i}.regex",
-                                        f"named group (?P<{group}>...) names no known fact; write (?P<fact_NAME>...) with NAME from `fp8triage facts`"))
-        patterns.append(Pattern(p["name"], p["regex"], compiled, p.get("role", "primary"),
-                                frozenset(p.get("kinds", [])), flags, **common))
-    anchors = list(ev.get("anchors", []))
-    if any(p.role == "primary" for p in patterns) and not anchors:
-        problems.append(
-            Problem(name, "evidence.anchors", "is required with a primary pattern; write the literal text every match contains, e.g. anchors = [\"Unknown SF transformation\"]")
-        )
-    conditions, errors = parse_conditions(data.get("conditions", []))
+def _pattern_of(name: str, i: int, p: dict[str, Any], schema_checked: bool, problems: list[Problem]) -> Pattern | None:
+    """evidence.patterns[i] as a Pattern, or None (its problems appended) when it is unusable."""
+    kind = p.get("kind", "message")
+    strength = p.get("strength", "strong" if kind == "message" else "weak")
+    common = dict(kind=kind, strength=strength, exc_types=frozenset(p.get("exc_types", [])))
+    if kind == "tokens":
+        words = tuple(p.get("all", []))
+        if len(words) < 2:
+            problems.append(Problem(name, f"evidence.patterns.{i}.all", 'a tokens pattern needs all = ["word", "word", ...] (two or more stable words)'))
+            return None
+        return Pattern(p["name"], "", None, p.get("role", "primary"), frozenset(p.get("kinds", [])),
+                       0, tokens_all=words, tokens_any=tuple(p.get("any", [])), **common)
+    if "regex" not in p:
+        problems.append(Problem(name, f"evidence.patterns.{i}", f"a {kind} pattern needs regex = '''...'''"))
+        return None
+    flags = regex.MULTILINE
+    if p.get("ignore_case"):
+        flags |= regex.IGNORECASE
+    if schema_checked:
+        # validated here before (compiles, fact groups known): compile on first use
+        return Pattern(p["name"], p["regex"], None, p.get("role", "primary"),
+                       frozenset(p.get("kinds", [])), flags, **common)
+    try:
+        compiled = rxcache.compile(p["regex"], flags)
+    except regex.error as e:
+        problems.append(Problem(name, f"evidence.patterns.{i}.regex", f"does not compile ({e}); fix the pattern"))
+        return None
+    for group in compiled.groupindex:
+        if group.startswith("fact_") and canonical_name(group[5:]) is None:
+            problems.append(Problem(name, f"evidence.patterns.{i}.regex",
+                                    f"named group (?P<{group}>...) names no known fact; write (?P<fact_NAME>...) with NAME from `fp8triage facts`"))
+    return Pattern(p["name"], p["regex"], compiled, p.get("role", "primary"),
+                   frozenset(p.get("kinds", [])), flags, **common)
+
+
+def _remedies_of(data: dict[str, Any]) -> tuple[list[RemedySpec], list]:
+    """The signature's remedies, with the problems of their `when` conditions."""
     remedies = []
+    errors: list = []
     for i, r in enumerate(data.get("remedies", [])):
         when, more = parse_conditions(r.get("when", []), f"remedies.{i}.when")
         remedies.append(RemedySpec(r["id"], r["title"], actions.parse(r["action"]), r["action"], when,
                                    r.get("why", ""), tuple(r.get("repro", [])), int(r.get("rank", 50)),
                                    tuple(r.get("covers", []))))
         errors += more
-    problems += [Problem(name, key, message) for key, message in errors]
-    if problems:
-        return None, problems
-    sig = Signature(
+    return remedies, errors
+
+
+def _signature_of(path: Path, data: dict[str, Any], patterns: list[Pattern], anchors: list, conditions, remedies: list[RemedySpec]) -> Signature:
+    """The Signature of a file whose every part checked out."""
+    ev = data["evidence"]
+    return Signature(
         id=data["id"],
         title=data["title"],
         severity=data["severity"],
@@ -266,7 +255,31 @@ def build_signature(path: Path, data: dict[str, Any], schema_checked: bool = Fal
         stacks=list(data.get("stacks", [])),
         rules=rules_of(data["id"], data.get("rules", [])),
     )
-    return sig, []
+
+
+def build_signature(path: Path, data: dict[str, Any], schema_checked: bool = False) -> tuple[Signature | None, list[Problem]]:
+    name = str(path)
+    if not schema_checked:
+        errors = sorted(_validator().iter_errors(data), key=lambda e: list(e.absolute_path))
+        problems = [_schema_problem(name, e) for e in errors]
+        if problems:
+            return None, problems
+    problems = []
+    if data["id"] != path.stem:
+        problems.append(Problem(name, "id", f"is {data['id']!r} but the file is named {path.name}; rename one so they agree"))
+    ev = data["evidence"]
+    patterns = [pat for i, p in enumerate(ev["patterns"]) if (pat := _pattern_of(name, i, p, schema_checked, problems)) is not None]
+    anchors = list(ev.get("anchors", []))
+    if any(p.role == "primary" for p in patterns) and not anchors:
+        problems.append(
+            Problem(name, "evidence.anchors", "is required with a primary pattern; write the literal text every match contains, e.g. anchors = [\"Unknown SF transformation\"]")
+        )
+    conditions, errors = parse_conditions(data.get("conditions", []))
+    remedies, more = _remedies_of(data)
+    problems += [Problem(name, key, message) for key, message in errors + more]
+    if problems:
+        return None, problems
+    return _signature_of(path, data, patterns, anchors, conditions, remedies), []
 
 
 def _validated_marker(digest: str) -> Path | None:
@@ -286,10 +299,9 @@ def signature_files(dirs: Iterable[Path]) -> list[Path]:
     return files
 
 
-def load_catalogue(extra_dirs: Iterable[Path] = (), builtin: bool = True, user: bool | None = None) -> Catalogue:
-    """Load the bundled signatures, then the user catalogue (``paths.user_signatures_dir()``, when
-    it exists; ``user`` defaults to ``builtin``), then ``extra_dirs``. A signature marked
-    ``draft = true`` goes to ``Catalogue.drafts``, out of matching. Raises CatalogueError."""
+def _catalogue_dirs(extra_dirs: Iterable[Path], builtin: bool, user: bool | None) -> tuple[list[Path], list[Problem]]:
+    """The directories to read, in order, with the problems of the extra ones (not a directory,
+    signature files in another format)."""
     dirs: list[Path] = [paths.data_dir("signatures")] if builtin else []
     extra_dirs = [Path(d) for d in extra_dirs]
     if builtin if user is None else user:
@@ -305,10 +317,11 @@ def load_catalogue(extra_dirs: Iterable[Path] = (), builtin: bool = True, user: 
             dirs.append(d)
             for other in sorted(p for p in d.iterdir() if p.suffix.lower() in (".yaml", ".yml", ".json", ".tml")):
                 problems.append(Problem(str(other), "", f"is not read: signatures are TOML files; write it as {other.stem}.toml"))
-    sigs: list[Signature] = []
-    drafts: list[Signature] = []
-    seen: dict[str, Path] = {}
-    files = signature_files(dirs)
+    return dirs, problems
+
+
+def _read_files(files: list[Path]) -> tuple[dict[Path, bytes], str]:
+    """The bytes of each readable file, and the digest of the whole set (names and contents)."""
     digest = hashlib.sha256()
     raw: dict[Path, bytes] = {}
     for f in files:
@@ -317,20 +330,35 @@ def load_catalogue(extra_dirs: Iterable[Path] = (), builtin: bool = True, user: 
         except OSError:
             continue
         digest.update(str(f).encode() + b"\0" + raw[f] + b"\0")
-    full = digest.hexdigest()
-    marker = _validated_marker(full + _schema_digest())
-    checked = bool(marker and marker.exists())
-    parsed: dict = {}
-    cached = False
-    if checked:
-        # the marker holds the parsed files of this exact catalogue (start-up: no TOML parsing)
-        try:
-            import json
+    return raw, digest.hexdigest()
 
-            parsed = json.loads(marker.read_text(encoding="utf-8") or "{}")
-            cached = bool(parsed)
-        except (OSError, ValueError):
-            parsed = {}
+
+def _parsed_from_marker(marker: Path) -> dict:
+    """The parsed files the marker holds (start-up: no TOML parsing); {} when it cannot be read."""
+    try:
+        import json
+
+        return json.loads(marker.read_text(encoding="utf-8") or "{}")
+    except (OSError, ValueError):
+        return {}
+
+
+def _save_to_marker(marker: Path, parsed: dict) -> None:
+    try:
+        import json
+
+        marker.parent.mkdir(parents=True, exist_ok=True)
+        marker.write_text(json.dumps(parsed), encoding="utf-8")
+    except (OSError, TypeError, ValueError):
+        pass  # not writable: validate again next time
+
+
+def _build_all(files: list[Path], parsed: dict, checked: bool, problems: list[Problem]) -> tuple[list[Signature], list[Signature]]:
+    """(signatures, drafts) of the files, parsing those not in ``parsed`` (and adding them to it);
+    the problems found are appended to ``problems``."""
+    sigs: list[Signature] = []
+    drafts: list[Signature] = []
+    seen: dict[str, Path] = {}
     for f in files:
         data = parsed.get(str(f))
         probs = []
@@ -349,16 +377,26 @@ def load_catalogue(extra_dirs: Iterable[Path] = (), builtin: bool = True, user: 
             continue
         seen[sig.id] = f
         (drafts if data.get("draft") else sigs).append(sig)
+    return sigs, drafts
+
+
+def load_catalogue(extra_dirs: Iterable[Path] = (), builtin: bool = True, user: bool | None = None) -> Catalogue:
+    """Load the bundled signatures, then the user catalogue (``paths.user_signatures_dir()``, when
+    it exists; ``user`` defaults to ``builtin``), then ``extra_dirs``. A signature marked
+    ``draft = true`` goes to ``Catalogue.drafts``, out of matching. Raises CatalogueError."""
+    dirs, problems = _catalogue_dirs(extra_dirs, builtin, user)
+    files = signature_files(dirs)
+    raw, full = _read_files(files)
+    marker = _validated_marker(full + _schema_digest())
+    checked = bool(marker and marker.exists())
+    # the marker holds the parsed files of this exact catalogue (start-up: no TOML parsing)
+    parsed: dict = _parsed_from_marker(marker) if checked else {}
+    cached = bool(parsed)
+    sigs, drafts = _build_all(files, parsed, checked, problems)
     if problems:
         raise CatalogueError(problems)
     if marker is not None and not cached:
-        try:
-            import json
-
-            marker.parent.mkdir(parents=True, exist_ok=True)
-            marker.write_text(json.dumps(parsed), encoding="utf-8")
-        except (OSError, TypeError, ValueError):
-            pass  # not writable: validate again next time
+        _save_to_marker(marker, parsed)
     version = hashlib.sha256(b"".join(f.name.encode() + b"\0" + raw[f] for f in files if f in raw)).hexdigest()[:12]
     return Catalogue(sigs, version, drafts)
 

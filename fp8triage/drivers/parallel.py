@@ -232,13 +232,7 @@ def scan_parallel(sc, sources: Sequence[Source], jobs: int,
             for src in sources:
                 sc.scan_source(src)
             return
-    old: dict = {}
-    if threading.current_thread() is threading.main_thread():
-        def stop(signum, _frame):
-            raise Interrupted(signum)
-
-        for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-            old[s] = signal.signal(s, stop)
+    old = _stop_on_signals()
     pool = None
     results = None
     try:
@@ -248,50 +242,7 @@ def scan_parallel(sc, sources: Sequence[Source], jobs: int,
             results = pool.imap(_task, remote)
         else:
             results = iter(runner(remote))
-        done = 0
-        prev = None  # the state of the range before, within one file
-        offset = 0  # lines of the file before the current range
-        file_warnings: list[str] = []
-        for task in tasks:
-            if task[0] == "local":
-                local = _fresh(sc)
-                local.scan_source(task[1])
-                sc.merge(local.state())
-                continue
-            state = next(results)
-            if task[0] == "file":
-                sc.merge(state)
-                done += state.get("bytes_read", 0)
-            else:
-                _kind, src, fmt, a, b, warm_from, last = task
-                if prev is None:
-                    offset, file_warnings = 0, []
-                late: list = []
-                if prev is not None:
-                    met = ranges.pass_through(prev, state, src, fmt, a, b, offset)
-                    if met is None:  # the warm-up did not rebuild the open events: scan again, exactly
-                        carry = {"builders": _shifted_builders(prev["handover"]["builders"], -offset),
-                                 "dump": prev["handover"]["dump"]}
-                        state = scan_range(_fresh(sc), src, fmt, a, b, a, last, carry=carry)
-                        met = ({}, [])
-                    state["carried"], late = met
-                renumber(state, offset)
-                _own_handover(state, offset)
-                offset += state["lines"]
-                for w in state["warnings"]:
-                    if w not in file_warnings:
-                        file_warnings.append(w)
-                state["warnings"] = []
-                _merge_with_late(sc, state, late)
-                prev = state
-                done += b - a
-                if last:
-                    _finish(sc, state, offset)
-                    prev = None
-                    sc.inputs.append(InputInfo(src.name, src.size or 0, offset, fmt.name))
-                    sc.warnings.extend(file_warnings)
-            if progress is not None:
-                progress(done)
+        _merge_results(sc, tasks, results, progress)
         if pool is not None:
             pool.close()
             pool.join()
@@ -306,6 +257,83 @@ def scan_parallel(sc, sources: Sequence[Source], jobs: int,
         for s, h in old.items():
             signal.signal(s, h)
         _PARENT = None
+
+
+def _stop_on_signals() -> dict:
+    """In the main thread: SIGINT, SIGTERM and SIGHUP raise ``Interrupted``; the handlers
+    they had before, to put back."""
+    old: dict = {}
+    if threading.current_thread() is threading.main_thread():
+        def stop(signum, _frame):
+            raise Interrupted(signum)
+
+        for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            old[s] = signal.signal(s, stop)
+    return old
+
+
+def _merge_results(sc, tasks: list[tuple], results: Iterator[dict], progress: Callable[[int], None] | None) -> None:
+    """Merge every task's state into ``sc`` in plan order (local tasks scanned here), reporting
+    the bytes done after each."""
+    done = 0
+    file = _FileRanges()
+    for task in tasks:
+        if task[0] == "local":
+            local = _fresh(sc)
+            local.scan_source(task[1])
+            sc.merge(local.state())
+            continue
+        state = next(results)
+        if task[0] == "file":
+            sc.merge(state)
+            done += state.get("bytes_read", 0)
+        else:
+            done += file.merge(sc, task, state)
+        if progress is not None:
+            progress(done)
+
+
+class _FileRanges:
+    """The byte ranges of one file, merged in order: the state of the range before, the lines
+    before the current range, the file's warnings so far."""
+
+    def __init__(self) -> None:
+        self.prev: dict | None = None
+        self.offset = 0
+        self.file_warnings: list[str] = []
+
+    def merge(self, sc, task: tuple, state: dict) -> int:
+        """Merge one range's state into ``sc``; after the file's last range, its input and
+        warnings too. Returns the range's bytes."""
+        _kind, src, fmt, a, b, warm_from, last = task
+        prev = self.prev
+        if prev is None:
+            self.offset, self.file_warnings = 0, []
+        offset = self.offset
+        late: list = []
+        if prev is not None:
+            met = ranges.pass_through(prev, state, src, fmt, a, b, offset)
+            if met is None:  # the warm-up did not rebuild the open events: scan again, exactly
+                carry = {"builders": _shifted_builders(prev["handover"]["builders"], -offset),
+                         "dump": prev["handover"]["dump"]}
+                state = scan_range(_fresh(sc), src, fmt, a, b, a, last, carry=carry)
+                met = ({}, [])
+            state["carried"], late = met
+        renumber(state, offset)
+        _own_handover(state, offset)
+        self.offset = offset = offset + state["lines"]
+        for w in state["warnings"]:
+            if w not in self.file_warnings:
+                self.file_warnings.append(w)
+        state["warnings"] = []
+        _merge_with_late(sc, state, late)
+        self.prev = state
+        if last:
+            _finish(sc, state, offset)
+            self.prev = None
+            sc.inputs.append(InputInfo(src.name, src.size or 0, offset, fmt.name))
+            sc.warnings.extend(self.file_warnings)
+        return b - a
 
 
 def _fresh(sc):

@@ -80,6 +80,22 @@ def _owner(fact_source: str, names: list[str]) -> str | None:
 def fleet_view(result: ScanResult, sources: Sequence[Source]) -> dict[str, Any]:
     names = [s.name for s in sources]
     label = labels(names)
+    times = _label_times(sources, label)
+    all_labels = list(dict.fromkeys(label[n] for n in names))
+    facts = _facts_by_label(result, names, label, all_labels)
+    rows = _rows_by_id(result, label, times)
+    out_findings = [_fleet_finding(row, all_labels, facts) for row in rows.values()]
+    out_findings.sort(key=lambda r: (-r["affected"], r["id"]))
+    return {
+        "sources": [{"label": lab, "time": times.get(lab),
+                     "findings": sorted(r["id"] for r in out_findings if lab in {s["label"] for s in r["sources"]})}
+                    for lab in all_labels],
+        "findings": out_findings,
+    }
+
+
+def _label_times(sources: Sequence[Source], label: dict[str, str]) -> dict[str, str | None]:
+    """label -> the time of its latest log (None where no log of it has one)."""
     times: dict[str, str | None] = {}
     for s in sources:
         t = source_time(s)
@@ -87,9 +103,12 @@ def fleet_view(result: ScanResult, sources: Sequence[Source]) -> dict[str, Any]:
         if t and (times.get(lab) is None or t > times[lab]):  # a pod's latest log
             times[lab] = t
         times.setdefault(lab, None)
-    all_labels = list(dict.fromkeys(label[n] for n in names))
+    return times
 
-    # facts per label: name -> set of values
+
+def _facts_by_label(result: ScanResult, names: list[str], label: dict[str, str],
+                    all_labels: list[str]) -> dict[str, dict[str, set[str]]]:
+    """facts per label: name -> set of values"""
     facts: dict[str, dict[str, set[str]]] = {lab: {} for lab in all_labels}
     for f in result.facts:
         if f.origin not in ("log", "env-dump", "derived"):
@@ -98,7 +117,11 @@ def fleet_view(result: ScanResult, sources: Sequence[Source]) -> dict[str, Any]:
         if owner is None:
             continue
         facts[label[owner]].setdefault(f.name, set()).add(f.value)
+    return facts
 
+
+def _rows_by_id(result: ScanResult, label: dict[str, str], times: dict[str, str | None]) -> dict[str, dict[str, Any]]:
+    """finding id -> its best status and, per label, the sources and events where it was found."""
     rows: dict[str, dict[str, Any]] = {}
     for f in result.findings:
         if f.source is None or f.source not in label:
@@ -112,33 +135,34 @@ def fleet_view(result: ScanResult, sources: Sequence[Source]) -> dict[str, Any]:
                                              "time": times.get(lab)})
         s["sources"].append(f.source)
         s["count"] += f.count
-    out_findings = []
-    for row in rows.values():
-        affected = sorted(row["sources"].values(), key=lambda s: (s["time"] or "", s["label"]))
-        hit = {s["label"] for s in affected}
-        others = [lab for lab in all_labels if lab not in hit]
-        stamped = [s["time"] for s in affected if s["time"]]
-        timeline = []
-        for i, t in enumerate(sorted(stamped)):
-            if timeline and timeline[-1]["time"] == t:
-                timeline[-1]["affected"] = i + 1
-            else:
-                timeline.append({"time": t, "affected": i + 1})
-        out_findings.append({
-            "id": row["id"], "title": row["title"], "severity": row["severity"], "status": row["status"],
-            "affected": len(affected), "total": len(all_labels),
-            "events": sum(s["count"] for s in affected),
-            "first_time": min(stamped) if stamped else None, "last_time": max(stamped) if stamped else None,
-            "sources": affected,
-            "differs": _differs([facts[lab] for lab in hit], [facts[lab] for lab in others]),
-            "timeline": timeline,
-        })
-    out_findings.sort(key=lambda r: (-r["affected"], r["id"]))
+    return rows
+
+
+def _timeline(stamped: list[str]) -> list[dict[str, Any]]:
+    """The number of affected labels at each of their times, in time order."""
+    timeline: list[dict[str, Any]] = []
+    for i, t in enumerate(sorted(stamped)):
+        if timeline and timeline[-1]["time"] == t:
+            timeline[-1]["affected"] = i + 1
+        else:
+            timeline.append({"time": t, "affected": i + 1})
+    return timeline
+
+
+def _fleet_finding(row: dict[str, Any], all_labels: list[str], facts: dict[str, dict[str, set[str]]]) -> dict[str, Any]:
+    """One finding across the fleet: where, when, how often, and the facts that set its sources apart."""
+    affected = sorted(row["sources"].values(), key=lambda s: (s["time"] or "", s["label"]))
+    hit = {s["label"] for s in affected}
+    others = [lab for lab in all_labels if lab not in hit]
+    stamped = [s["time"] for s in affected if s["time"]]
     return {
-        "sources": [{"label": lab, "time": times.get(lab),
-                     "findings": sorted(r["id"] for r in out_findings if lab in {s["label"] for s in r["sources"]})}
-                    for lab in all_labels],
-        "findings": out_findings,
+        "id": row["id"], "title": row["title"], "severity": row["severity"], "status": row["status"],
+        "affected": len(affected), "total": len(all_labels),
+        "events": sum(s["count"] for s in affected),
+        "first_time": min(stamped) if stamped else None, "last_time": max(stamped) if stamped else None,
+        "sources": affected,
+        "differs": _differs([facts[lab] for lab in hit], [facts[lab] for lab in others]),
+        "timeline": _timeline(stamped),
     }
 
 

@@ -294,7 +294,8 @@ def _repro_view(r: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _finding_view(f: Finding, index: int, verbose: bool) -> dict[str, Any]:
+def _remedies_view(f: Finding, index: int, verbose: bool) -> tuple[list[dict[str, Any]], int]:
+    """The remedies shown, and how many are hidden (those that do not apply, unless verbose)."""
     remedies = []
     hidden = 0
     for j, r in enumerate(f.remedies):
@@ -312,13 +313,46 @@ def _finding_view(f: Finding, index: int, verbose: bool) -> dict[str, Any]:
             "why": clip(r.why),
             "repro": [clip(x, 200) for x in r.repro],
         })
+    return remedies, hidden
+
+
+def _references_view(references: list) -> list[dict[str, str]]:
     refs = []
-    for ref in f.references:
+    for ref in references:
         if not isinstance(ref, dict):
             continue
         url = safe_url(ref.get("url"))
         label = clip(ref.get("ref") or ref.get("title") or ref.get("url") or "", 300)
         refs.append({"label": label, "url": url, "raw_url": "" if url else clip(ref.get("url") or "", 300)})
+    return refs
+
+
+def _condition_view(c) -> dict[str, Any]:
+    return {
+        "truth": c.truth.value,
+        "truth_text": TRUTH_TEXT[c.truth],
+        "fact": clip(c.fact, 200),
+        "expect": clip(c.expect, 1000),
+        "value": clip(c.value, 1000) if c.value is not None else None,
+        "source": clip(c.source, 1000) if c.source else "",
+        "role": "supporting" if c.role != "require" else "required",
+        "note": clip(c.note, 1000),
+    }
+
+
+def _consequence_view(c: dict) -> dict[str, Any]:
+    return {
+        "kind": clip(c.get("kind", ""), 100),
+        "headline": clip(c.get("headline", ""), 1000),
+        "count": c.get("count", 1),
+        "source": clip(c.get("source", ""), 500),
+        "line": c.get("line", ""),
+    }
+
+
+def _finding_view(f: Finding, index: int, verbose: bool) -> dict[str, Any]:
+    remedies, hidden = _remedies_view(f, index, verbose)
+    refs = _references_view(f.references)
     n_conseq = sum(int(c.get("count", 1)) if isinstance(c.get("count", 1), int) else 1 for c in f.consequences)
     return {
         "index": index,
@@ -337,19 +371,7 @@ def _finding_view(f: Finding, index: int, verbose: bool) -> dict[str, Any]:
         "n_workers": len(f.workers),
         "from_facts_only": f.from_facts_only,
         "evidence": [_evidence_view(e) for e in f.evidence],
-        "conditions": [
-            {
-                "truth": c.truth.value,
-                "truth_text": TRUTH_TEXT[c.truth],
-                "fact": clip(c.fact, 200),
-                "expect": clip(c.expect, 1000),
-                "value": clip(c.value, 1000) if c.value is not None else None,
-                "source": clip(c.source, 1000) if c.source else "",
-                "role": "supporting" if c.role != "require" else "required",
-                "note": clip(c.note, 1000),
-            }
-            for c in f.conditions
-        ],
+        "conditions": [_condition_view(c) for c in f.conditions],
         "decide": [clip(x, 200) for x in f.decide],
         "contradicted_by": [clip(x, 1000) for x in f.contradicted_by],
         "remedies": remedies,
@@ -357,16 +379,7 @@ def _finding_view(f: Finding, index: int, verbose: bool) -> dict[str, Any]:
         "references": refs,
         "repro": [clip(x, 200) for x in f.repro],
         "repro_results": [_repro_view(r) for r in f.repro_results if isinstance(r, dict)],
-        "consequences": [
-            {
-                "kind": clip(c.get("kind", ""), 100),
-                "headline": clip(c.get("headline", ""), 1000),
-                "count": c.get("count", 1),
-                "source": clip(c.get("source", ""), 500),
-                "line": c.get("line", ""),
-            }
-            for c in f.consequences if isinstance(c, dict)
-        ],
+        "consequences": [_consequence_view(c) for c in f.consequences if isinstance(c, dict)],
         "n_consequences": n_conseq,
         "fingerprints": [clip(x, 100) for x in f.fingerprints],
     }

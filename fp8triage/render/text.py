@@ -153,6 +153,32 @@ _GH_REF = rxcache.compile(r"([A-Za-z0-9][\w.-]*/[\w.-]+)#(\d+)")
 
 def render_finding(f: Finding, st: _Style, verbose: bool, top: bool, sources: int = 1,
                    context: str = "", width: int = DEFAULT_WIDTH) -> list[str]:
+    out = _finding_head(f, st, top, sources, context, width)
+    out.extend(_finding_statement(f, width))
+    if f.evidence:
+        out.extend(_evidence_lines(f, st))
+    if f.conditions:
+        out.extend(_fact_lines(f, st))
+    rems = [r for r in f.remedies if verbose or r.applies is not Truth.FAILS or r.in_force]
+    if rems:
+        out.extend(_remedy_lines(rems, st, verbose, width))
+    if f.repro_results:
+        out.append("")
+        out.append(f"  {st('Reproductions on this machine', '1')}")
+        numbers = {r.id: i for i, r in enumerate(rems, 1)}
+        for rr in f.repro_results:
+            out.extend(_wrap(_repro_line(rr, numbers), width, "    "))
+    if f.consequences:
+        out.extend(_consequence_lines(f, verbose))
+    if f.references and (top or verbose):
+        out.extend(_reference_lines(f, st, verbose))
+    if verbose and not f.repro_results and f.repro and top:
+        out.append(f"  Confirm on this machine: fp8triage repro {' '.join(f.repro)}  (or scan --confirm)")
+    return out
+
+
+def _finding_head(f: Finding, st: _Style, top: bool, sources: int, context: str, width: int) -> list[str]:
+    """The label, id and badge line; the log it was found in (of several); the context line."""
     out: list[str] = []
     label = "ROOT CAUSE" if top else "FINDING"
     badge = f"[{f.status.value.upper()} · {f.severity.value}]"
@@ -164,7 +190,12 @@ def render_finding(f: Finding, st: _Style, verbose: bool, top: bool, sources: in
         ctx = _wrap_phrases([parts[0]] + ["· " + p for p in parts[1:]], width - 3, "")
         out.append("  " + st("On", "2") + " " + ctx[0])
         out.extend("     " + ln for ln in ctx[1:])
-    out.extend(_wrap(f.title, width))
+    return out
+
+
+def _finding_statement(f: Finding, width: int) -> list[str]:
+    """Title and summary, with what a possible finding needs and what contradicts it."""
+    out = _wrap(f.title, width)
     out.extend(_wrap(f.summary, width))
     if f.from_facts_only:
         out.append("  (no log line shows this; it is a risk judged from the facts below)")
@@ -174,76 +205,79 @@ def render_finding(f: Finding, st: _Style, verbose: bool, top: bool, sources: in
         what = "Ruled out" if f.status is Status.RULED_OUT else "Contradicted"
         for c in f.contradicted_by:
             out.extend(_wrap(f"{what}: {c}", width))
-    if f.evidence:
-        out.append("")
-        seen = f" (seen {f.count} times" + (f" on {_workers(f.workers)})" if f.workers else ")") if f.count > 1 else ""
-        if f.count <= 1 and f.workers:
-            seen = f" (on {_workers(f.workers)})"
-        out.append(f"  {st('Evidence', '1')}{seen}")
-        note = evidence_note(f)
-        if note:
-            out.append(f"  {note}")
-        for ev in f.evidence:
-            # the worker list is printed once, above; a line names its workers only when they are fewer
-            w = f"  [{_workers(ev.workers, 2)}]" if ev.workers and set(ev.workers) != set(f.workers) else ""
-            kind = f"  ({evidence_label(ev)})" if evidence_label(ev) else ""
-            out.append(f"    {st(clean(ev.source) + ':' + str(ev.lineno), '2')}{w}{kind}")
-            out.append(f"      {_highlight(ev.text, ev.span, st)}")
-    if f.conditions:
-        out.append("")
-        out.append(f"  {st('Facts', '1')}")
-        for c in f.conditions:
-            mark = _TRUTH_MARK[c.truth]
-            val = f"{clean(c.fact)} = {clean(c.value)}" if c.value is not None else f"{clean(c.fact)} unknown"
-            src = f"  (from {clean(c.source)})" if c.source else ""
-            role = "" if c.role == "require" else "  [supporting]"
-            out.append(f"    {mark} {val}{src}; expects {clean(c.expect)}{role}")
-    rems = [r for r in f.remedies if verbose or r.applies is not Truth.FAILS or r.in_force]
-    if rems:
-        out.append("")
-        out.append(f"  {st('Remedies', '1')} (ready to paste)")
-        for i, r in enumerate(rems, 1):
-            fit = {Truth.HOLDS: "", Truth.UNKNOWN: "  (may apply)", Truth.FAILS: "  (does not apply here)"}[r.applies]
-            if r.in_force:
-                fit = "  (already in force: not the fix)"
-            out.append(f"    {i}. {clean(r.title)}{fit}")
-            if r.in_force:
-                out.extend(_wrap(f"{r.in_force}; it did not prevent this failure", width, "       "))
-                continue
-            if r.action.get("kind") in ("env", "install", "config", "code", "command"):
-                for line in clean(r.snippet).splitlines() or [""]:
-                    out.append(f"       {st(line, '32')}")
-            else:  # prose: wrapped to the terminal
-                out.extend(_wrap(r.snippet, width, "       "))
-            out.extend(_wrap_phrases(_where_remedy(r), width, "       "))
-            if r.why and verbose:
-                out.extend(_wrap(r.why, width, "       "))
-            if r.repro and verbose:
-                out.append(f"       check on this GPU: fp8triage repro {' '.join(r.repro)}")
-    if f.repro_results:
-        out.append("")
-        out.append(f"  {st('Reproductions on this machine', '1')}")
-        numbers = {r.id: i for i, r in enumerate(rems, 1)}
-        for rr in f.repro_results:
-            out.extend(_wrap(_repro_line(rr, numbers), width, "    "))
-    if f.consequences:
-        n = sum(int(c.get("count", 1)) for c in f.consequences)
-        kinds = ", ".join(sorted({clean(c["kind"]) for c in f.consequences}))
-        out.append("")
-        out.append(f"  {n} later error{'s follow' if n != 1 else ' follows'} from this ({kinds})")
-        if verbose:
-            for c in f.consequences:
-                out.append(f"    {clean(c['source'])}:{c['line']}  ×{c['count']}  {_short(c['headline'], 160)}")
-    if f.references and (top or verbose):
-        out.append("")
-        out.append(f"  {st('References', '1')}")
-        shown = f.references if verbose else f.references[:3]
-        for ref in shown:
-            out.append(f"    {_reference(ref)}")
-        if len(f.references) > len(shown):
-            out.append(f"    … and {len(f.references) - len(shown)} more (--verbose shows all)")
-    if verbose and not f.repro_results and f.repro and top:
-        out.append(f"  Confirm on this machine: fp8triage repro {' '.join(f.repro)}  (or scan --confirm)")
+    return out
+
+
+def _evidence_lines(f: Finding, st: _Style) -> list[str]:
+    out = [""]
+    seen = f" (seen {f.count} times" + (f" on {_workers(f.workers)})" if f.workers else ")") if f.count > 1 else ""
+    if f.count <= 1 and f.workers:
+        seen = f" (on {_workers(f.workers)})"
+    out.append(f"  {st('Evidence', '1')}{seen}")
+    note = evidence_note(f)
+    if note:
+        out.append(f"  {note}")
+    for ev in f.evidence:
+        # the worker list is printed once, above; a line names its workers only when they are fewer
+        w = f"  [{_workers(ev.workers, 2)}]" if ev.workers and set(ev.workers) != set(f.workers) else ""
+        kind = f"  ({evidence_label(ev)})" if evidence_label(ev) else ""
+        out.append(f"    {st(clean(ev.source) + ':' + str(ev.lineno), '2')}{w}{kind}")
+        out.append(f"      {_highlight(ev.text, ev.span, st)}")
+    return out
+
+
+def _fact_lines(f: Finding, st: _Style) -> list[str]:
+    out = ["", f"  {st('Facts', '1')}"]
+    for c in f.conditions:
+        mark = _TRUTH_MARK[c.truth]
+        val = f"{clean(c.fact)} = {clean(c.value)}" if c.value is not None else f"{clean(c.fact)} unknown"
+        src = f"  (from {clean(c.source)})" if c.source else ""
+        role = "" if c.role == "require" else "  [supporting]"
+        out.append(f"    {mark} {val}{src}; expects {clean(c.expect)}{role}")
+    return out
+
+
+def _remedy_lines(rems: list, st: _Style, verbose: bool, width: int) -> list[str]:
+    """The remedies shown, numbered, each with its snippet ready to paste."""
+    out = ["", f"  {st('Remedies', '1')} (ready to paste)"]
+    for i, r in enumerate(rems, 1):
+        fit = {Truth.HOLDS: "", Truth.UNKNOWN: "  (may apply)", Truth.FAILS: "  (does not apply here)"}[r.applies]
+        if r.in_force:
+            fit = "  (already in force: not the fix)"
+        out.append(f"    {i}. {clean(r.title)}{fit}")
+        if r.in_force:
+            out.extend(_wrap(f"{r.in_force}; it did not prevent this failure", width, "       "))
+            continue
+        if r.action.get("kind") in ("env", "install", "config", "code", "command"):
+            for line in clean(r.snippet).splitlines() or [""]:
+                out.append(f"       {st(line, '32')}")
+        else:  # prose: wrapped to the terminal
+            out.extend(_wrap(r.snippet, width, "       "))
+        out.extend(_wrap_phrases(_where_remedy(r), width, "       "))
+        if r.why and verbose:
+            out.extend(_wrap(r.why, width, "       "))
+        if r.repro and verbose:
+            out.append(f"       check on this GPU: fp8triage repro {' '.join(r.repro)}")
+    return out
+
+
+def _consequence_lines(f: Finding, verbose: bool) -> list[str]:
+    n = sum(int(c.get("count", 1)) for c in f.consequences)
+    kinds = ", ".join(sorted({clean(c["kind"]) for c in f.consequences}))
+    out = ["", f"  {n} later error{'s follow' if n != 1 else ' follows'} from this ({kinds})"]
+    if verbose:
+        for c in f.consequences:
+            out.append(f"    {clean(c['source'])}:{c['line']}  ×{c['count']}  {_short(c['headline'], 160)}")
+    return out
+
+
+def _reference_lines(f: Finding, st: _Style, verbose: bool) -> list[str]:
+    out = ["", f"  {st('References', '1')}"]
+    shown = f.references if verbose else f.references[:3]
+    for ref in shown:
+        out.append(f"    {_reference(ref)}")
+    if len(f.references) > len(shown):
+        out.append(f"    … and {len(f.references) - len(shown)} more (--verbose shows all)")
     return out
 
 
