@@ -273,11 +273,7 @@ class Assembler:
             b.state = "chained"
             return True
         if not stripped:
-            if b.state == "chained":
-                b.add(line)
-                return True
-            # a blank line inside frames (rare): keep going
-            b.add(line)
+            b.add(line)  # after a chain marker, or inside frames (rare): keep going
             return True
         if text[:1] in (" ", "\t") or stripped.startswith("^") or stripped.startswith("~"):
             b.add(line)  # source line or caret marker under a frame

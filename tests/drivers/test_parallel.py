@@ -4,7 +4,6 @@ same result on the corpus, every signature sample and every bench mix; and signa
 worker of a parallel scan (issue 16 item 5)."""
 from __future__ import annotations
 
-import importlib.util
 import os
 import signal
 import subprocess
@@ -27,6 +26,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "tests" / "scan"))  # test_equivalence: the scan tests this file compares against
 from corpuspath import corpus_dir, skip_without_corpus  # noqa: E402
+from benchmods import bench_module  # noqa: E402
 from test_equivalence import _facts, summary  # noqa: E402
 
 CORPUS = corpus_dir()
@@ -41,11 +41,7 @@ def cat():
 
 
 def _mixes():
-    spec = importlib.util.spec_from_file_location("mixes", ROOT / "bench" / "mixes.py")
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("mixes", mod)
-    spec.loader.exec_module(mod)
-    return mod
+    return bench_module("mixes")
 
 
 class InlinePool:

@@ -9,7 +9,6 @@ including planted failures that straddle chunk boundaries.
 """
 from __future__ import annotations
 
-import importlib.util
 import sys
 from pathlib import Path
 
@@ -25,6 +24,7 @@ pytestmark = pytest.mark.slow  # the whole module: `make check` leaves it to `ma
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "tests"))
 from corpuspath import corpus_dir, skip_without_corpus  # noqa: E402
+from benchmods import bench_module  # noqa: E402
 
 _C = corpus_dir()
 CORPUS = (_C / "cases") if _C else REPO / "shared" / "corpus" / "cases"  # (missing: an empty glob)
@@ -32,11 +32,7 @@ SAMPLES = sorted((REPO / "signatures" / "samples").glob("**/*.log"))
 
 
 def _gen():
-    spec = importlib.util.spec_from_file_location("gen_log", REPO / "bench" / "gen_log.py")
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("gen_log", mod)
-    spec.loader.exec_module(mod)
-    return mod
+    return bench_module("gen_log")
 
 
 @pytest.fixture(scope="module")

@@ -5,7 +5,6 @@ lookup; the result is the one a full evaluation gives (groups, counts, first and
 workers, facts, findings), prefiltered, exhaustive and split into byte ranges alike."""
 from __future__ import annotations
 
-import importlib.util
 import sys
 from pathlib import Path
 
@@ -18,18 +17,16 @@ from fp8triage.scan import fingerprint as fpmod
 from fp8triage.scan.scanner import Scanner
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "tests" / "scan"))
+from benchmods import bench_module  # noqa: E402
 from test_equivalence import summary  # noqa: E402
 
 LOOP_MIXES = ("restart-loop", "crash-loop", "storm")
 
 
 def _mixes():
-    spec = importlib.util.spec_from_file_location("mixes", ROOT / "bench" / "mixes.py")
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("mixes", mod)
-    spec.loader.exec_module(mod)
-    return mod
+    return bench_module("mixes")
 
 
 @pytest.fixture(scope="module")
