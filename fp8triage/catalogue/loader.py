@@ -98,6 +98,7 @@ class Signature:
     priority: int = 50
     preflight: bool = False
     silent: bool = False
+    outside_fp8: bool = False  # another number format's failure: at most possible (verdict.make_finding)
     stacks: list[str] = field(default_factory=list)
     rules: tuple[Rule, ...] = ()  # recognition by component x failure kind (catalogue/recognition.py)
 
@@ -252,6 +253,7 @@ def _signature_of(path: Path, data: dict[str, Any], patterns: list[Pattern], anc
         priority=int(data.get("priority", 50)),
         preflight=bool(data.get("preflight", False)),
         silent=bool(data.get("silent", False)),
+        outside_fp8=bool(data.get("outside_fp8", False)),
         stacks=list(data.get("stacks", [])),
         rules=rules_of(data["id"], data.get("rules", [])),
     )

@@ -110,6 +110,8 @@ def make_finding(sig: Signature, facts: Mapping[str, Fact], hits: list[Hit], sup
                 workers.append(w)
     if from_facts and status is Status.LIKELY:
         status = Status.POSSIBLE  # a risk judged from facts alone, nothing in the log shows it
+    if sig.outside_fp8 and status is Status.LIKELY:
+        status = Status.POSSIBLE  # an NVFP4 (not FP8) failure: named, with its remedy, never an FP8 claim
     return Finding(
         id=sig.id,
         title=sig.title,

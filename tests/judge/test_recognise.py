@@ -71,6 +71,16 @@ def test_other_formats_and_other_failures_get_no_fp8_claim(text):
     assert fp8 == [], fp8
 
 
+def test_an_nvfp4_failure_is_named_but_never_claimed_as_likely():
+    # vLLM's NVFP4 GEMM on a Hopper GPU: the tool names it, with its remedy; its `likely` claims are FP8's
+    text = ("  File \"/usr/local/lib/python3.12/dist-packages/vllm/_custom_ops.py\", line 1012, in cutlass_scaled_fp4_mm\n"
+            "NotImplementedError: No compiled nvfp4 mm kernel for SM 90. Recompile with CUDA >= 12.8 and CC >= 100.\n")
+    res = scan_text(text, source="p.log")
+    assert [(f.id, f.status.value) for f in res.findings][:1] == [("nvfp4-requires-blackwell", "possible")]
+    assert res.findings[0].remedies
+    assert not any(f.status.value in ("likely", "confirmed") for f in res.findings)
+
+
 def test_evidence_says_what_the_rule_rests_on():
     res = scan_text("RuntimeError: deep_gemm.fp8_gemm_nt(): unexpected keyword argument 'recipe2'\n", source="p.log")
     ev = res.findings[0].evidence[0]
