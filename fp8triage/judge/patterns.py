@@ -153,7 +153,11 @@ def match_pattern(p: Pattern, ev: Event, claims: Claims, sig: Signature) -> Matc
 # a line of source code that holds a message: a raise, a check macro, a logger call (a quoted excerpt)
 QUOTED_SOURCE = rxcache.compile(
     r"^\s*(?:\d+\s*[|:]?\s*)?(?:[-+>]\s*)?(?:raise\s+\w[\w.]*\(|throw\s|(?:TORCH|TLLM|FLASHINFER|TVM_FFI)_\w*CHECK\w*\(|"
-    r"DG_(?:HOST|DEVICE)_ASSERT\(|STD_TORCH_CHECK\(|logger\.\w+\(|warnings\.warn\()"
+    r"DG_(?:HOST|DEVICE)_ASSERT\(|STD_TORCH_CHECK\(|logger\.\w+\(|warnings\.warn\(|"
+    # a check or unreachable macro of any C++ library (DG_HOST_UNREACHABLE, TORCH_INTERNAL_ASSERT, AT_ERROR)
+    r"(?:[A-Z][A-Z0-9]*_)+(?:CHECK|ASSERT|UNREACHABLE|ERROR)\w*\(|"
+    # a string literal alone on its line: the message of a `raise` or a check written over several lines
+    r"[rfbu]?[\"'][^\n]*[\"']\s*[),;]*\s*$)"
 )
 
 

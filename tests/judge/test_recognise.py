@@ -81,6 +81,18 @@ def test_an_nvfp4_failure_is_named_but_never_claimed_as_likely():
     assert not any(f.status.value in ("likely", "confirmed") for f in res.findings)
 
 
+@pytest.mark.parametrize("quoted, sig", [
+    ('    DG_HOST_UNREACHABLE("Unknown SF transformation");\n', "deepgemm-unknown-sf-transformation"),
+    ('    raise RuntimeError(\n        "DeepGEMM backend is not available or outdated. Please install or "\n'
+     '        "update the `deep_gemm` to a newer version to enable FP8 kernels."\n    )\n', "deepgemm-not-installed"),
+])
+def test_a_message_quoted_from_the_source_is_never_a_likely_claim(quoted, sig):
+    # a write-up that shows the library's source around an unrelated report: the quoted message is what
+    # the library can say, not what the reporter hit
+    text = "I looked at the source:\n\n" + quoted + "\nbut the server crashes with an OOM instead.\n"
+    assert (sig, "likely") not in top(text)
+
+
 def test_evidence_says_what_the_rule_rests_on():
     res = scan_text("RuntimeError: deep_gemm.fp8_gemm_nt(): unexpected keyword argument 'recipe2'\n", source="p.log")
     ev = res.findings[0].evidence[0]
