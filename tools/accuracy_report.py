@@ -41,6 +41,11 @@ BLIND_PROBES = [
      "after the fixes for probe A; misses: kinds not worded as the catalogue words them (4), a component not named "
      "where the arch message is (2), a near tie between two signatures (2), a collapsed score grouped with a healthy "
      "one (1), three labels arguable; the `likely` on a negative is again an NVFP4 finding"),
+    ("probe C (70 pastes)", "main 71fcc22, 2026-12-03", 48, 55, 14, 15,
+     "after the fixes for A and B, leaning to TensorRT-LLM, FlashInfer, torchao, Triton on pre-Ada GPUs, LMDeploy; "
+     "misses: wordings of a kind not in the catalogue (3), a tie between two rules (2), a component named only in "
+     "frames printed after the error (1), a write-up with no cue word (1); the `likely` on a negative was an "
+     "informational finding (DeepGEMM declined, Triton ran), now at most `possible`"),
 ]
 
 

@@ -110,8 +110,10 @@ def make_finding(sig: Signature, facts: Mapping[str, Fact], hits: list[Hit], sup
                 workers.append(w)
     if from_facts and status is Status.LIKELY:
         status = Status.POSSIBLE  # a risk judged from facts alone, nothing in the log shows it
-    if sig.outside_fp8 and status is Status.LIKELY:
-        status = Status.POSSIBLE  # an NVFP4 (not FP8) failure: named, with its remedy, never an FP8 claim
+    if (sig.outside_fp8 or sig.severity == "info") and status is Status.LIKELY:
+        # an NVFP4 (not FP8) failure, or a notice that nothing is broken (DeepGEMM declined, Triton ran):
+        # named, with its remedy, never claimed as the root cause
+        status = Status.POSSIBLE
     return Finding(
         id=sig.id,
         title=sig.title,

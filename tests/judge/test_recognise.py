@@ -93,6 +93,15 @@ def test_a_message_quoted_from_the_source_is_never_a_likely_claim(quoted, sig):
     assert (sig, "likely") not in top(text)
 
 
+def test_an_informational_finding_is_never_claimed_as_likely():
+    # transformers fell back to Triton and generation worked: the notice is named, but nothing is broken
+    text = ("WARNING:transformers.integrations.finegrained_fp8:DeepGEMM declined this call, falling back to Triton. "
+            "Reason: DeepGEMM requires block-wise quantized FP8 weights. Set `TRANSFORMERS_DISABLE_DEEPGEMM_LINEAR=1` "
+            "to skip DeepGEMM for FP8 linear entirely.\n"
+            'Generated: "The capital of France is Paris."\n')
+    assert top(text) == [("deepgemm-declined-fallback", "possible")]
+
+
 def test_evidence_says_what_the_rule_rests_on():
     res = scan_text("RuntimeError: deep_gemm.fp8_gemm_nt(): unexpected keyword argument 'recipe2'\n", source="p.log")
     ev = res.findings[0].evidence[0]
