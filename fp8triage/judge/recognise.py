@@ -40,6 +40,8 @@ ASSERT_CHECKS = (
                                  r"\b_?(?:is_)?valid\w*\(", regex.I)),
     ("not-installed", rxcache.compile(r"\b(?:is_\w+_available|\w+_available)\b", regex.I)),
 )
+# a C++ assertion that prints its condition: "Assertion error (csrc/apis/gemm.hpp:96): <condition>"
+CPP_CONDITION = rxcache.compile(r"Assertion error \([^)\n]*\.(?:hpp|cuh|cpp|cu|h):\d+\):\s*([^\n]*(?:==|!=|<=|>=|<|>)[^\n]*)")
 READ_HEAD, READ_TAIL = 40, 160  # lines of a long event that are read: its head and its newest lines
 MAX_CHARS = 20_000
 
@@ -140,6 +142,9 @@ def read(ev: Event, voc: Vocabulary | None = None, context: frozenset[str] = fro
         kinds.add("assertion")
         if not ev.message.strip():
             kinds |= checks  # a bare AssertionError: what its assert line checks is the failure's kind
+    cond = CPP_CONDITION.search(ev.message)
+    if cond:  # a C++ check that prints its condition (DG_HOST_ASSERT): what the condition checks
+        kinds |= {kind for kind, rx in ASSERT_CHECKS if kind == "unsupported-arch" and rx.search(cond.group(1))}
     if ev.kind is EventKind.TRACEBACK and not ev.exc_type and not ev.message.strip() and ev.frames:
         kinds.add("cut-traceback")  # a paste that ends inside the frames: the failure line is missing
     formats = {fid for fid, pat in voc.formats if pat.search(text)}
