@@ -48,6 +48,7 @@ from ..facts.vocabulary import resolve
 from ..judge.claims import Claims, Group
 from ..judge.matcher import claim
 from ..judge.verdict import judge, unknown_of
+from ..catalogue.recognition import vocabulary
 from ..model import Fact, Finding, InputInfo, ScanResult, UnknownGroup
 from ..judge.cascades import CASCADE_LOOKBACK, consequence_kind, first_evidence_lines, follows_from
 from ..scan.binary import HEAD, signature_kind
@@ -246,6 +247,7 @@ class Follower:
         self.skipped: str | None = None  # why the input is not read (binary): said once, then following ends
         self._new: list[Group] = []
         self._reported: set[str] = set()  # signature ids and fingerprints already reported
+        self._shown: set[str] = set()  # the groups the last judgement's findings show
         self._found: list[str] = []  # reported signature ids, in order
         self._root: str | None = None  # the first reported finding that consequences attach to
         self._held: list[_Held] = []
@@ -422,11 +424,14 @@ class Follower:
             claim(self.catalogue, new, self.claims)
             changed = any(len(v) != before.get(k, 0) for k, v in self.claims.primary.items()) or any(
                 len(v) != before_s.get(k, 0) for k, v in self.claims.supporting.items())
-            if changed:
+            voc = vocabulary()
+            # a symptom no signature claimed may be read with the library the facts name (verdict.judge)
+            if changed or any(g.fingerprint not in self.claims.claimed and voc.states_symptom(g.event.text) for g in new):
                 out += self._judge()
             supporting = {id(h.group) for hs in self.claims.supporting.values() for h in hs}
             for g in new:
-                if g.fingerprint in self.claims.claimed or id(g) in supporting or not g.event.is_error:
+                if (g.fingerprint in self.claims.claimed or id(g) in supporting or g.fingerprint in self._shown
+                        or not g.event.is_error):
                     continue
                 out += self._unknown(g)
         out += self._release_held(force=False)
@@ -442,6 +447,7 @@ class Follower:
         facts = list(self.facts) + self.scanner.logfacts.finish() + self.claims.facts
         chosen, _conflicts = resolve(facts, self.prefer)
         findings, _ruled = judge(self.catalogue, self.claims, chosen, groups, fact_risks=False)
+        self._shown = {fp for f in findings for fp in f.fingerprints}
         out = self._report(findings)
         if self._root is not None and self._held:
             # held errors that follow from the root cause (by the batch rule) are its consequences

@@ -88,9 +88,7 @@ def judge_sources(
         facts += derive_capabilities(facts)
         chosen, conflicts = resolve(facts, prefer)
         findings, ruled = judge(cat, claims, chosen, gs)
-        unknown = unknown_groups(gs, claims, limit=0, ruled_out=[f.id for f in ruled])
-        shown = {fp for f in findings for fp in f.fingerprints}  # symptom lines read with the log's facts
-        unknown = [u for u in unknown if u.fingerprint not in shown]
+        unknown = unknown_groups(gs, claims, limit=0, ruled_out=[f.id for f in ruled], findings=findings)
         out.add_findings(source, findings, ruled)
         out.add_unknown(attach_cascades(findings, unknown, claims))
         out.add_facts(chosen, conflicts)

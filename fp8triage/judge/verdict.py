@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Iterable, Mapping, Sequence
 
 from ..catalogue.loader import Catalogue, Signature
-from ..catalogue.recognition import FP8_FORMATS
+from ..catalogue.recognition import FP8_FORMATS, vocabulary
 from . import recognise
 from .claims import Claims, Group, Hit
 from .matcher import rule_hits
@@ -158,9 +158,10 @@ def _symptoms_in_context(cat: Catalogue, claims: Claims, facts: Mapping[str, Fac
     out: dict[str, list[Hit]] = {}
     if not context:
         return out
+    voc = vocabulary()
     for g in groups:
-        if g.fingerprint in claims.claimed:
-            continue
+        if g.fingerprint in claims.claimed or not voc.states_symptom(g.event.text):
+            continue  # (the phrase check first: most unclaimed groups are OOMs, timeouts, NCCL)
         reading = recognise.read(g.event, context=context | frozenset(claims.context))
         if "symptom" not in reading.kinds:
             continue
@@ -259,13 +260,17 @@ def judge(
 
 
 def unknown_groups(
-    groups: list[Group], claims: Claims, limit: int = 50, ruled_out: Iterable[str] = ()
+    groups: list[Group], claims: Claims, limit: int = 50, ruled_out: Iterable[str] = (),
+    findings: Iterable[Finding] = (),
 ) -> list[UnknownGroup]:
     """Error groups that no finding explains. A group claimed only by a ruled-out signature is
-    listed too: the facts say that signature is not the cause, so the error is unexplained."""
+    listed too: the facts say that signature is not the cause, so the error is unexplained.
+    ``findings``: the judged findings, whose groups are explained too (a symptom that ``judge`` read
+    with the log's facts is in no claim)."""
     ruled = set(ruled_out)
     explained = {h.group.fingerprint for sid, hs in claims.primary.items() if sid not in ruled for h in hs}
     explained |= {h.group.fingerprint for sid, hs in claims.supporting.items() if sid not in ruled for h in hs}
+    explained |= {fp for f in findings for fp in f.fingerprints}
     out = []
     for g in groups:
         if g.fingerprint in explained or not g.event.is_error:

@@ -452,3 +452,26 @@ def test_follow_of_an_empty_pipe_is_no_clean_bill_of_health():
                        capture_output=True, text=True, env=_env(), timeout=120)
     assert p.returncode == 5, p.stdout + p.stderr
     assert "<stdin>: empty" in p.stderr and "exit 5" in p.stdout.splitlines()[-1]
+
+
+NAN_AFTER_DEEPGEMM = """INFO 11-02 09:14:55 [fp8.py:398] Using DeepGEMM for block FP8 linear layers.
+Traceback (most recent call last):
+  File "/home/ubuntu/gen.py", line 19, in <module>
+    out = model.generate(**enc, do_sample=True, max_new_tokens=256)
+RuntimeError: probability tensor contains either `inf`, `nan` or element < 0
+INFO 11-02 09:15:01 [api_server.py:1] shutting down
+"""
+
+
+def test_follow_reads_a_symptom_with_the_library_named_before_it_as_the_batch_scan_does(cat):
+    # the NaN names no library; the log named DeepGEMM before it: a finding, not an unknown error
+    from fp8triage.drivers.batch import scan_text
+
+    fl = Follower(cat, "x.log", idle=1.0, clock=Clock())
+    out = []
+    for ln in NAN_AFTER_DEEPGEMM.splitlines():
+        out += fl.feed(ln.encode())
+    out += fl.finish()
+    batch = scan_text(NAN_AFTER_DEEPGEMM, source="x.log", catalogue=cat)
+    assert [f.id for f in batch.findings] == ["ue8m0-silent-corruption"] and not batch.unknown
+    assert [(n.event, n.finding.id if n.finding else None) for n in out] == [("finding", "ue8m0-silent-corruption")]
