@@ -143,6 +143,18 @@ EXTRACTORS: list[Extractor] = [
         any_clause=True,
     ),
     Extractor(
+        # a CUTLASS or CuTe kernel run or compiled with an FP8 dtype ("cute.compile() with
+        # dtype=Float8E4M3FN"): what a crash that prints no message is read with
+        "cutlass-fp8-named",
+        ("cutlass", "cute.", "cute dsl", "cute_dsl", "cute-dsl"),
+        rxcache.compile(r"(?:cutlass|\bcute(?:\.|[ _-]dsl))[^\n]{0,160}?(?:float8_?e[45]m[23]|\bfp8\b|\bf8\b)"
+                        r"|(?:float8_?e[45]m[23]|\bfp8\b)[^\n]{0,160}?(?:cutlass|\bcute(?:\.|[ _-]dsl))", regex.I),
+        lambda m: [("cutlass_fp8_named", "true")],
+        trigger=r"cutlass|cute\.|cute[ _-]dsl",
+        ignore_case=True,
+        any_clause=True,
+    ),
+    Extractor(
         "sgl-deepgemm-version",
         ("sgl-deep-gemm", "sgl_deep_gemm"),
         rxcache.compile(r"sgl[-_]deep[-_]gemm(?:==|\s+|-)" + _V),

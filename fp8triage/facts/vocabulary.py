@@ -90,6 +90,8 @@ _SPECS: list[FactSpec] = [
     FactSpec("deepgemm_source", "text", "where DeepGEMM comes from: pip, vendored, hub-kernel, nv_dev"),
     FactSpec("deepgemm_named", "bool", "the log names DeepGEMM (a backend selected, a flag, a frame), not as switched off: "
              "the library a symptom that names none is read with"),
+    FactSpec("cutlass_fp8_named", "bool", "the log names a CUTLASS or CuTe kernel run or compiled with an FP8 dtype: "
+             "what a crash that names nothing is read with"),
     FactSpec("multi_device", "bool", "one process spans several CUDA devices"),
     FactSpec("os", "text", "operating system"),
 ]

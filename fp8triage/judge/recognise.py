@@ -42,6 +42,12 @@ ASSERT_CHECKS = (
 )
 # a C++ assertion that prints its condition: "Assertion error (csrc/apis/gemm.hpp:96): <condition>"
 CPP_CONDITION = rxcache.compile(r"Assertion error \([^)\n]*\.(?:hpp|cuh|cpp|cu|h):\d+\):\s*([^\n]*(?:==|!=|<=|>=|<|>)[^\n]*)")
+# a crash that prints no message of its own (a segfault, an abort, an illegal instruction): what crashed is
+# what the log said was running before it (``context``)
+CRASH = rxcache.compile(r"\bsegfault|segmentation fault|\bSIGSEGV\b|\bSIGILL\b|illegal instruction|core dumped"
+                        r"|fatal python error", regex.I)
+# ... unless it names the library it crashed in ("Segmentation fault in libnccl.so.2 ncclCommInitRank")
+CRASH_CULPRIT = rxcache.compile(r"\blib[\w+-]*\.so\b|\bnccl", regex.I)
 READ_HEAD, READ_TAIL = 40, 160  # lines of a long event that are read: its head and its newest lines
 MAX_CHARS = 20_000
 
@@ -56,6 +62,7 @@ class Reading:
     inner: frozenset[str] = frozenset()  # components the failure line or the innermost frame names
     context: frozenset[str] = frozenset()  # components earlier events of the same log named
     where: str = ""  # where it failed, lower-cased: the failed assert's line and the innermost frames (rules' words too)
+    crash: bool = False  # a crash without a message that names what crashed (CRASH, no component named)
 
 
 def _lines(ev: Event) -> list[tuple[int, str]]:
@@ -151,16 +158,17 @@ def read(ev: Event, voc: Vocabulary | None = None, context: frozenset[str] = fro
     for fid in list(formats):
         formats -= voc.supersedes.get(fid, frozenset())
     line = min((first[k] for k in kinds if k in first), default=len(ev.lines) - 1)
+    crash = not comps and "status" in kinds and CRASH.search(ftext) is not None and not CRASH_CULPRIT.search(text)
     return Reading(frozenset(comps), frozenset(kinds), frozenset(formats), ftext.lower(), line, frozenset(inner & comps), context,
-                   "\n".join(where).lower())
+                   "\n".join(where).lower(), crash)
 
 
 def fires(rule: Rule, r: Reading, failure: bool) -> bool:
     if ("failure" if failure else "line") not in rule.events:
         return False
     if rule.components and not (rule.components & r.components):
-        # a symptom line takes its component from what the log named before it
-        if not (rule.kinds == SYMPTOM and rule.components & r.context):
+        # a symptom line, or a crash that names nothing, takes its component from what the log named
+        if not (in_context(rule, r) and rule.components & r.context):
             return False
     if not (rule.kinds & r.kinds):
         return False
@@ -173,6 +181,13 @@ def fires(rule: Rule, r: Reading, failure: bool) -> bool:
             return False  # NaN or garbage from a model that also runs another format (NVFP4): not read as FP8's
         return bool(r.formats & rule.formats)  # an event about other formats only is not this failure
     return not rule.require_format
+
+
+def in_context(rule: Rule, r: Reading) -> bool:
+    """May this rule take its component from the log's other lines (``Reading.context``)? A symptom
+    rule may (NaN names no library); so may a rule over a status failure for a crash that names no
+    component (a segfault right after the log said an FP8 kernel was being compiled)."""
+    return rule.kinds == SYMPTOM or (r.crash and "status" in rule.kinds)
 
 
 def states_failure(ev: Event) -> bool:
@@ -220,6 +235,8 @@ def score(rule: Rule, r: Reading) -> int:
 
 def describe(rule: Rule, r: Reading) -> str:
     """What a rule hit rests on, for the evidence line: 'deepgemm x api-mismatch'."""
-    comps = sorted(rule.components & r.components) or sorted(rule.formats & r.formats) or ["any component"]
+    comps = (sorted(rule.components & r.components)
+             or [f"{c} (named elsewhere in the log)" for c in sorted(rule.components & r.context)]
+             or sorted(rule.formats & r.formats) or ["any component"])
     kinds = sorted(rule.kinds & r.kinds)
     return f"{'/'.join(comps)} x {'/'.join(kinds)}"

@@ -147,28 +147,34 @@ def _weak_rank(hit: Hit, facts: Mapping[str, Fact]) -> tuple:
 
 
 # facts that name a component for a symptom that names none (the log's other lines named it)
-CONTEXT_FACTS = {"deepgemm_named": "deepgemm"}
+CONTEXT_FACTS = {"deepgemm_named": "deepgemm", "cutlass_fp8_named": "cutlass-fp8"}
 
 
-def _symptoms_in_context(cat: Catalogue, claims: Claims, facts: Mapping[str, Fact], groups: list[Group]) -> dict[str, list[Hit]]:
-    """Silent failures' rule hits on symptom lines that no signature claimed, read with the
-    components the log names elsewhere (a NaN traceback, then a sentence that DeepGEMM was picked;
-    an INFO line that selected DeepGEMM, then garbage output): signature id -> hits."""
+def _read_in_context(cat: Catalogue, claims: Claims, facts: Mapping[str, Fact],
+                     groups: list[Group]) -> tuple[dict[str, list[Hit]], dict[str, list[Hit]]]:
+    """Groups that no signature claimed, read with the components the log names elsewhere:
+    (silent failures' rule hits on symptom lines: a NaN traceback, then a sentence that DeepGEMM was
+    picked; rule hits on crashes that name nothing: a segfault right after the log said a CuTe FP8
+    kernel was being compiled), each as signature id -> hits."""
     context = frozenset(c for name, c in CONTEXT_FACTS.items() if name in facts)
-    out: dict[str, list[Hit]] = {}
+    symptoms: dict[str, list[Hit]] = {}
+    crashes: dict[str, list[Hit]] = {}
     if not context:
-        return out
+        return symptoms, crashes
     voc = vocabulary()
     for g in groups:
-        if g.fingerprint in claims.claimed or not voc.states_symptom(g.event.text):
-            continue  # (the phrase check first: most unclaimed groups are OOMs, timeouts, NCCL)
-        reading = recognise.read(g.event, context=context | frozenset(claims.context))
-        if "symptom" not in reading.kinds:
+        if g.fingerprint in claims.claimed:
             continue
+        symptom = voc.states_symptom(g.event.text)
+        if not symptom and not recognise.CRASH.search(g.event.text):
+            continue  # (a phrase check first: most unclaimed groups are OOMs, timeouts, NCCL)
+        reading = recognise.read(g.event, context=context | frozenset(claims.context))
         for h in rule_hits(cat, g, reading):
-            if h.sig.silent:
-                out.setdefault(h.sig.id, []).append(h)
-    return out
+            if h.sig.silent and "symptom" in reading.kinds:
+                symptoms.setdefault(h.sig.id, []).append(h)
+            elif reading.crash and not h.sig.silent:
+                crashes.setdefault(h.sig.id, []).append(h)
+    return symptoms, crashes
 
 
 def _shows_symptom(hit: Hit) -> bool:
@@ -198,44 +204,8 @@ def arbitrate(claims: Claims, facts: Mapping[str, Fact]) -> None:
         claims.also[fp] = [h.sig.id for h in hits if h is not best]
 
 
-def judge(
-    cat: Catalogue, claims: Claims, facts: Mapping[str, Fact], groups: list[Group], fact_risks: bool = True
-) -> tuple[list[Finding], list[Finding]]:
-    """(findings ordered most probable first, ruled-out findings). ``fact_risks``: also the
-    preflight signatures whose conditions hold on the facts alone, without log evidence."""
-    arbitrate(claims, facts)
-    findings: list[Finding] = []
-    ruled: list[Finding] = []
-    read_in_context = _symptoms_in_context(cat, claims, facts, groups)
-    for sig in cat.signatures:
-        hits = claims.primary.get(sig.id, [])
-        support = claims.supporting.get(sig.id, []) if (hits or sig.silent) else []
-        if sig.silent and not support:
-            support = read_in_context.get(sig.id, [])
-        symptom = False
-        if sig.silent and not hits and support:
-            if not any(_shows_symptom(h) for h in support) and len({h.pattern.name for h in support}) < 2:
-                # only the backend it needs was selected (one context line): nothing shows it went
-                # wrong. The risk warning and the backend selected after it together are evidence.
-                continue
-            # symptoms only: the symptom lines are the evidence
-            hits, support, symptom = support, [], True
-        if hits or support:
-            f = make_finding(sig, facts, hits, support, symptom)
-        elif fact_risks and sig.preflight and sig.conditions:
-            results = evaluate_conditions(sig, facts)
-            truth, _, _ = combine(results)
-            if truth is not Truth.HOLDS:
-                continue
-            f = make_finding(sig, facts, [], [])
-        else:
-            continue
-        (ruled if f.status is Status.RULED_OUT else findings).append(f)
-    evidenced = {f.id for f in findings + ruled if not f.from_facts_only}
-    findings = [
-        f for f in findings
-        if not (f.from_facts_only and evidenced & set(cat.get(f.id).data.get("covered_by", [])))
-    ]
+def _rank(cat: Catalogue, claims: Claims, findings: list[Finding]) -> None:
+    """Order findings most probable first (in place), and mark those a failure event shows."""
     first_line = {}
     failure: dict[str, bool] = {}
     for sig_id, hs in claims.primary.items():
@@ -256,6 +226,52 @@ def judge(
             first_line.get(f.id, 1 << 30),
         )
     )
+
+
+def judge(
+    cat: Catalogue, claims: Claims, facts: Mapping[str, Fact], groups: list[Group], fact_risks: bool = True
+) -> tuple[list[Finding], list[Finding]]:
+    """(findings ordered most probable first, ruled-out findings). ``fact_risks``: also the
+    preflight signatures whose conditions hold on the facts alone, without log evidence."""
+    arbitrate(claims, facts)
+    findings: list[Finding] = []
+    ruled: list[Finding] = []
+    read_in_context, crashes = _read_in_context(cat, claims, facts, groups)
+    for sig in cat.signatures:
+        hits = claims.primary.get(sig.id, [])
+        by_context = not hits and sig.id in crashes
+        if by_context:
+            hits = crashes[sig.id]  # a crash that names nothing, read with what the log said was running
+        support = claims.supporting.get(sig.id, []) if (hits or sig.silent) else []
+        if sig.silent and not support:
+            support = read_in_context.get(sig.id, [])
+        symptom = False
+        if sig.silent and not hits and support:
+            if not any(_shows_symptom(h) for h in support) and len({h.pattern.name for h in support}) < 2:
+                # only the backend it needs was selected (one context line): nothing shows it went
+                # wrong. The risk warning and the backend selected after it together are evidence.
+                continue
+            # symptoms only: the symptom lines are the evidence
+            hits, support, symptom = support, [], True
+        if hits or support:
+            f = make_finding(sig, facts, hits, support, symptom)
+            if by_context and f.status is Status.LIKELY:
+                f.status = Status.POSSIBLE  # the crash itself names no component: never more than possible
+        elif fact_risks and sig.preflight and sig.conditions:
+            results = evaluate_conditions(sig, facts)
+            truth, _, _ = combine(results)
+            if truth is not Truth.HOLDS:
+                continue
+            f = make_finding(sig, facts, [], [])
+        else:
+            continue
+        (ruled if f.status is Status.RULED_OUT else findings).append(f)
+    evidenced = {f.id for f in findings + ruled if not f.from_facts_only}
+    findings = [
+        f for f in findings
+        if not (f.from_facts_only and evidenced & set(cat.get(f.id).data.get("covered_by", [])))
+    ]
+    _rank(cat, claims, findings)
     return findings, ruled
 
 

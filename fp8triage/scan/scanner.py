@@ -67,6 +67,10 @@ GENERIC_ANCHORS = (
     "Failed",
     "Aborted",
     "Segmentation fault",
+    "Segfault",
+    "segfault",
+    "SIGSEGV",
+    "Illegal instruction",
     "core dumped",
 )
 

@@ -40,7 +40,6 @@ def cases(corpus: Path) -> list[tuple[str, str, Path]]:
 KNOWN_MISSES = {
     "085": "a bare 'device-side assert triggered' with nothing that names DeepGEMM or UE8M0 packing",
     "094": "NaN at sampling on B200 described in prose around an NVFP4 model; nothing names DeepGEMM or UE8M0",
-    "112": "CuTe DSL segfault: the FP8 dtype and the compile step are on lines before the crash",
 }
 
 # Exact-message evidence switched off: what components, failure kinds, facts and symptoms alone do

@@ -134,3 +134,21 @@ def test_a_bare_assertion_is_read_by_what_its_assert_line_checks():
     )
     got = top(text)
     assert got and got[0][0] == "fp8-unsupported-capability", got
+
+
+def test_a_crash_that_names_nothing_is_read_with_what_the_log_said_was_running():
+    from fp8triage.model import Fact
+
+    crash = "Segmentation fault (core dumped)\n"
+    fp8 = "Compiling the CuTe DSL GEMM: cute.compile() with dtype=Float8E4M3FN\n"
+    # the FP8 CuTe compile right before the crash: named, with the component taken from that line
+    res = scan_text(fp8 + crash, source="p.log")
+    assert [(f.id, f.status.value) for f in res.findings][:1] == [("cutlass-fp8-unsupported-arch", "possible")]
+    assert "named elsewhere in the log" in res.findings[0].evidence[0].pattern
+    # never more than possible, even where the facts fit the signature (an SM121 GPU)
+    gb10 = [Fact("capability", "12.1", "--fact", "cli")]
+    assert top(fp8 + crash, cli_facts=gb10)[0] == ("cutlass-fp8-unsupported-arch", "possible")
+    # the same crash after an F16 compile, alone, or in a library it names: nothing to claim
+    assert top("Compiling the CuTe DSL GEMM: cute.compile() with dtype=Float16\n" + crash) == []
+    assert top(crash) == []
+    assert top(fp8 + "Segmentation fault (core dumped) in libnccl.so.2 ncclCommInitRank\n") == []
