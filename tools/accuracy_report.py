@@ -46,6 +46,18 @@ BLIND_PROBES = [
      "misses: wordings of a kind not in the catalogue (3), a tie between two rules (2), a component named only in "
      "frames printed after the error (1), a write-up with no cue word (1); the `likely` on a negative was an "
      "informational finding (DeepGEMM declined, Triton ran), now at most `possible`"),
+    ("probe D (60 pastes)", "main 81dbb3f, 2026-12-04", 37, 48, 12, 12,
+     "after the fixes for A to C, vLLM and SGLang issues as filed (environment blocks, tail-only pastes, compose and "
+     "worker prefixes, crashes with no message, prose); misses: silent failures written up in words no cue knew "
+     "(nonsense, the same token over and over, a score row at 0.03, cos_sim, points lower) (4), a crash or error "
+     "whose component is named only on other lines (2), assert lines whose check was not read (2), a rival "
+     "signature first (2, labels arguable), a path taken for a compile step (1)"),
+    ("probe E (60 pastes)", "main 81dbb3f, 2026-12-04", 41, 47, 12, 13,
+     "transformers, DeepGEMM used directly, FlashInfer, sgl-kernel CUTLASS, torch._scaled_mm wordings, SM120/SM121/"
+     "SM103 hardware; misses: arch wordings of a kind not in the catalogue (\"with capability 90\", \"requires CUDA "
+     "compute capability\") (2), assert lines whose arch check was not read (2), a symptom write-up (1), a rival "
+     "signature first (1, label arguable); the `likely` on a negative was transformers' dequantize-and-go-on "
+     "warning, now at most `possible`"),
 ]
 
 

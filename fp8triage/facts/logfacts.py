@@ -155,6 +155,17 @@ EXTRACTORS: list[Extractor] = [
         any_clause=True,
     ),
     Extractor(
+        # transformers' fine-grained FP8 path or its hub kernel named ("kernels-community/finegrained-fp8",
+        # FP8Linear): what a failure that names no component is read with
+        "transformers-fp8-named",
+        ("finegrained", "fp8linear"),
+        rxcache.compile(r"finegrained[_-]fp8|\bFP8Linear\b|FineGrainedFP8", regex.I),
+        lambda m: [("transformers_fp8_named", "true")],
+        trigger=r"finegrained[_-]fp8|fp8linear",
+        ignore_case=True,
+        any_clause=True,
+    ),
+    Extractor(
         "sgl-deepgemm-version",
         ("sgl-deep-gemm", "sgl_deep_gemm"),
         rxcache.compile(r"sgl[-_]deep[-_]gemm(?:==|\s+|-)" + _V),
@@ -492,8 +503,9 @@ def _seen_key(fact: tuple[str, str, str]) -> tuple[str, str] | None:
 # advice or a condition in the same clause before a match: the value is a suggestion, not a fact
 _ADVICE = rxcache.compile(
     r"(?i)\b(?:use|using|set|setting|try|consider|please|should|recommend(?:ed)?|instead|if|unless|when|"
-    r"re-?export|re-?quantize|switch(?:ing)? to|quantized with|upgrade|downgrade)\b")
-_CLAUSE_END = rxcache.compile(r"[.;!?:,(]\s|—|\s-\s")
+    r"re-?export|re-?quantize|switch(?:ing)? to|quantized with|upgrade|downgrade|e\.g|such as|for example)\b")
+# (an example the text gives, "(e.g. 4090/H100)", is no fact of this machine either)
+_CLAUSE_END = rxcache.compile(r"(?<!\be\.g)(?<!\bi\.e)[.;!?:,(]\s|—|\s-\s")
 
 
 def _advice(text: str, start: int) -> bool:

@@ -91,7 +91,9 @@ _SPECS: list[FactSpec] = [
     FactSpec("deepgemm_named", "bool", "the log names DeepGEMM (a backend selected, a flag, a frame), not as switched off: "
              "the library a symptom that names none is read with"),
     FactSpec("cutlass_fp8_named", "bool", "the log names a CUTLASS or CuTe kernel run or compiled with an FP8 dtype: "
-             "what a crash that names nothing is read with"),
+             "what a failure that names no component is read with"),
+    FactSpec("transformers_fp8_named", "bool", "the log names transformers' fine-grained FP8 path or its hub kernel: "
+             "what a failure that names no component is read with"),
     FactSpec("multi_device", "bool", "one process spans several CUDA devices"),
     FactSpec("os", "text", "operating system"),
 ]

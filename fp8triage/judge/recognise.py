@@ -34,20 +34,25 @@ STATED = frozenset({"unsupported-arch", "not-installed", "api-mismatch", "compil
 FAILED = frozenset({"status", "assertion"})
 # what an assert line checks, for a bare AssertionError (the traceback prints the assert, not a message)
 ASSERT_CHECKS = (
-    ("unsupported-arch", rxcache.compile(r"\b(?:arch\w*|capability|is_sm\d+\w*|sm_?\d+|is_(?:hopper|blackwell|ada)|"
-                                       r"has_device_capability|get_device_capability|is_device_capability\w*)\b", regex.I)),
+    ("unsupported-arch", rxcache.compile(r"\b(?:arch\w*|capability|is_sm\w*|sm_?\d+|is_(?:hopper|blackwell|ada)|"
+                                       r"has_device_capability|get_device_capability|is_device_capability\w*)\b"
+                                       r"|_sm_?\d{2,3}[a-z]?\b|\b(?:sm|cc|cuda_arch)_?(?:version|major|minor)\b|\bget_device_sm\b"
+                                       # no kernel configuration fits this GPU (its shared memory, its SM count)
+                                       r"|\bbest_\w*config\w*\s+is\s+not\s+None|\bsmem_?(?:size|capacity)\b", regex.I)),
     ("contract", rxcache.compile(r"\.(?:shape|size|stride|dim|ndim|dtype|is_contiguous)\b|%|\bdivisible\b|\bcontiguous\b|"
                                  r"\b_?(?:is_)?valid\w*\(", regex.I)),
     ("not-installed", rxcache.compile(r"\b(?:is_\w+_available|\w+_available)\b", regex.I)),
 )
 # a C++ assertion that prints its condition: "Assertion error (csrc/apis/gemm.hpp:96): <condition>"
 CPP_CONDITION = rxcache.compile(r"Assertion error \([^)\n]*\.(?:hpp|cuh|cpp|cu|h):\d+\):\s*([^\n]*(?:==|!=|<=|>=|<|>)[^\n]*)")
-# a crash that prints no message of its own (a segfault, an abort, an illegal instruction): what crashed is
-# what the log said was running before it (``context``)
+# a failure that names no component (a segfault, an abort, "CUDA error: unspecified launch failure", a
+# LocalEntryNotFoundError) may be read with what the log said was running (``context``), for these kinds
+CONTEXT_KINDS = frozenset({"status", "not-installed", "unsupported-arch"})
 CRASH = rxcache.compile(r"\bsegfault|segmentation fault|\bSIGSEGV\b|\bSIGILL\b|illegal instruction|core dumped"
                         r"|fatal python error", regex.I)
-# ... unless it names the library it crashed in ("Segmentation fault in libnccl.so.2 ncclCommInitRank")
-CRASH_CULPRIT = rxcache.compile(r"\blib[\w+-]*\.so\b|\bnccl", regex.I)
+# ... unless it names the library it failed in ("Segmentation fault in libnccl.so.2 ncclCommInitRank"; torch's
+# own libraries, which raise and print every CUDA error, name no culprit)
+CULPRIT = rxcache.compile(r"\blib(?!c10\b|c10_cuda\b|torch\w*\.so)[\w+-]*\.so\b|\bnccl", regex.I)
 READ_HEAD, READ_TAIL = 40, 160  # lines of a long event that are read: its head and its newest lines
 MAX_CHARS = 20_000
 
@@ -62,7 +67,8 @@ class Reading:
     inner: frozenset[str] = frozenset()  # components the failure line or the innermost frame names
     context: frozenset[str] = frozenset()  # components earlier events of the same log named
     where: str = ""  # where it failed, lower-cased: the failed assert's line and the innermost frames (rules' words too)
-    crash: bool = False  # a crash without a message that names what crashed (CRASH, no component named)
+    bare: bool = False  # a failure of a CONTEXT_KINDS kind that names no component and no library it failed in
+    linked: bool = False  # ``context`` holds the components of this failure's own frames (printed after it)
 
 
 def _lines(ev: Event) -> list[tuple[int, str]]:
@@ -102,29 +108,9 @@ def _assert_lines(ev: Event, lines: list[tuple[int, str]]) -> list[str]:
     return [s for s in (t.strip() for _, t in logical) if s.startswith("assert ") or s.startswith("assert(")]
 
 
-def read(ev: Event, voc: Vocabulary | None = None, context: frozenset[str] = frozenset()) -> Reading:
-    voc = voc or vocabulary()
-    lines = _lines(ev)
-    text = "\n".join(t for _, t in lines)
-    comps = voc.components_of(set(TOKEN.findall(text)))
-    for cid, pat in voc.phrases:
-        if cid not in comps and pat.search(text):
-            comps.add(cid)
-    asserts = _assert_lines(ev, lines)
-    for s in asserts:  # the source line of a failed assert: its component, and what it checks
-        comps |= voc.asserts.get(normalise_assert(s), set())
-    asserted = bool(asserts)
-    checks = {kind for kind, rx in ASSERT_CHECKS for s in asserts if rx.search(s)}
-    # where it failed: the innermost frames (path and function, not the code under them), the assert
-    where = [t for _, t in lines if FRAME_LINE.match(t) or NATIVE_FRAME.match(t)][-2:] + asserts
-    # the components the failure itself names: its message, or the innermost frame and its source line
-    inner = voc.components_of(set(TOKEN.findall("\n".join(t for _, t in _innermost(ev, lines)))))
-    failure = _failure_text(ev, lines)
-    ftext = "\n".join(t for _, t in failure)
-    for c in ev.chain[-4:]:
-        ftext += "\n" + c
-    if ev.wrapped:
-        ftext += "\n" + ev.message  # the message as one line: a terminal cut its words in two
+def _kinds(ev: Event, voc: Vocabulary, failure: list[tuple[int, str]], ftext: str, asserted: bool,
+           checks: set[str]) -> tuple[set[str], dict[str, int]]:
+    """The failure kinds the failure text states, and the index of the line that states each first."""
     kinds: set[str] = set()
     first: dict[str, int] = {}
     exc = (ev.exc_type or "").rsplit(".", 1)[-1]
@@ -154,20 +140,51 @@ def read(ev: Event, voc: Vocabulary | None = None, context: frozenset[str] = fro
         kinds |= {kind for kind, rx in ASSERT_CHECKS if kind == "unsupported-arch" and rx.search(cond.group(1))}
     if ev.kind is EventKind.TRACEBACK and not ev.exc_type and not ev.message.strip() and ev.frames:
         kinds.add("cut-traceback")  # a paste that ends inside the frames: the failure line is missing
+    return kinds, first
+
+
+def read(ev: Event, voc: Vocabulary | None = None, context: frozenset[str] = frozenset(), linked: bool = False,
+         elsewhere: bool = False) -> Reading:
+    """What ``ev`` names and states. ``context``: components named before it (symptom rules take them);
+    ``elsewhere``: they are named anywhere in the log (a failure that names nothing may take them too);
+    ``linked``: they are those of this failure's own frames, printed as an event of their own after it."""
+    voc = voc or vocabulary()
+    lines = _lines(ev)
+    text = "\n".join(t for _, t in lines)
+    comps = voc.components_of(set(TOKEN.findall(text)))
+    for cid, pat in voc.phrases:
+        if cid not in comps and pat.search(text):
+            comps.add(cid)
+    asserts = _assert_lines(ev, lines)
+    for s in asserts:  # the source line of a failed assert: its component, and what it checks
+        comps |= voc.asserts.get(normalise_assert(s), set())
+    asserted = bool(asserts)
+    checks = {kind for kind, rx in ASSERT_CHECKS for s in asserts if rx.search(s)}
+    # where it failed: the innermost frames (path and function, not the code under them), the assert
+    where = [t for _, t in lines if FRAME_LINE.match(t) or NATIVE_FRAME.match(t)][-2:] + asserts
+    # the components the failure itself names: its message, or the innermost frame and its source line
+    inner = voc.components_of(set(TOKEN.findall("\n".join(t for _, t in _innermost(ev, lines)))))
+    failure = _failure_text(ev, lines)
+    ftext = "\n".join(t for _, t in failure)
+    for c in ev.chain[-4:]:
+        ftext += "\n" + c
+    if ev.wrapped:
+        ftext += "\n" + ev.message  # the message as one line: a terminal cut its words in two
+    kinds, first = _kinds(ev, voc, failure, ftext, asserted, checks)
     formats = {fid for fid, pat in voc.formats if pat.search(text)}
     for fid in list(formats):
         formats -= voc.supersedes.get(fid, frozenset())
     line = min((first[k] for k in kinds if k in first), default=len(ev.lines) - 1)
-    crash = not comps and "status" in kinds and CRASH.search(ftext) is not None and not CRASH_CULPRIT.search(text)
+    bare = elsewhere and not comps and bool(kinds & CONTEXT_KINDS) and not CULPRIT.search(text)
     return Reading(frozenset(comps), frozenset(kinds), frozenset(formats), ftext.lower(), line, frozenset(inner & comps), context,
-                   "\n".join(where).lower(), crash)
+                   "\n".join(where).lower(), bare, linked)
 
 
 def fires(rule: Rule, r: Reading, failure: bool) -> bool:
     if ("failure" if failure else "line") not in rule.events:
         return False
     if rule.components and not (rule.components & r.components):
-        # a symptom line, or a crash that names nothing, takes its component from what the log named
+        # a symptom line, or a failure that names nothing, takes its component from what the log named
         if not (in_context(rule, r) and rule.components & r.context):
             return False
     if not (rule.kinds & r.kinds):
@@ -185,9 +202,11 @@ def fires(rule: Rule, r: Reading, failure: bool) -> bool:
 
 def in_context(rule: Rule, r: Reading) -> bool:
     """May this rule take its component from the log's other lines (``Reading.context``)? A symptom
-    rule may (NaN names no library); so may a rule over a status failure for a crash that names no
-    component (a segfault right after the log said an FP8 kernel was being compiled)."""
-    return rule.kinds == SYMPTOM or (r.crash and "status" in rule.kinds)
+    rule may (NaN names no library); so may a rule over the kind of a failure that names no component
+    (a segfault right after the log said an FP8 kernel was being compiled, a LocalEntryNotFoundError in
+    a write-up that names the hub kernel), and any rule where the context is the failure's own frames,
+    printed after its message (``Reading.linked``)."""
+    return rule.kinds == SYMPTOM or r.linked or (r.bare and bool(rule.kinds & r.kinds & CONTEXT_KINDS))
 
 
 def states_failure(ev: Event) -> bool:
@@ -236,7 +255,8 @@ def score(rule: Rule, r: Reading) -> int:
 def describe(rule: Rule, r: Reading) -> str:
     """What a rule hit rests on, for the evidence line: 'deepgemm x api-mismatch'."""
     comps = (sorted(rule.components & r.components)
-             or [f"{c} (named elsewhere in the log)" for c in sorted(rule.components & r.context)]
+             or [f"{c} ({'in the frames printed after it' if r.linked else 'named elsewhere in the log'})"
+                 for c in sorted(rule.components & r.context)]
              or sorted(rule.formats & r.formats) or ["any component"])
     kinds = sorted(rule.kinds & r.kinds)
     return f"{'/'.join(comps)} x {'/'.join(kinds)}"

@@ -6,13 +6,16 @@ from __future__ import annotations
 
 from typing import Iterable, Mapping, Sequence
 
+import regex
+
 from ..catalogue.loader import Catalogue, Signature
+from ..common import rxcache
 from ..catalogue.recognition import FP8_FORMATS, vocabulary
 from . import recognise
 from .claims import Claims, Group, Hit
 from .matcher import rule_hits
 from .conditions import combine, evaluate
-from ..model import ConditionResult, Event, Evidence, Fact, Finding, Remedy, Severity, Status, Truth, UnknownGroup
+from ..model import ConditionResult, Event, EventKind, Evidence, Fact, Finding, Remedy, Severity, Status, Truth, UnknownGroup
 
 
 MAX_EVIDENCE = 6
@@ -110,6 +113,10 @@ def make_finding(sig: Signature, facts: Mapping[str, Fact], hits: list[Hit], sup
                 workers.append(w)
     if from_facts and status is Status.LIKELY:
         status = Status.POSSIBLE  # a risk judged from facts alone, nothing in the log shows it
+    if hits and status is Status.LIKELY and all(_falls_back(h) for h in hits):
+        # "... We will default to dequantizing the model to bf16": the library said what it will do
+        # instead and went on; the risk is named (with its remedy), the run did not fail on it
+        status = Status.POSSIBLE
     if (sig.outside_fp8 or sig.severity == "info") and status is Status.LIKELY:
         # an NVFP4 (not FP8) failure, or a notice that nothing is broken (DeepGEMM declined, Triton ran):
         # named, with its remedy, never claimed as the root cause
@@ -137,6 +144,20 @@ def make_finding(sig: Signature, facts: Mapping[str, Fact], hits: list[Hit], sup
     )
 
 
+# a notice that the library goes on another way (not a failure): "will default to dequantizing",
+# "falling back to", "defaulting to"
+FALLBACK = rxcache.compile(r"\b(?:will (?:default|fall ?back|be dequantized)|falling back|fall(?:s|ing)? back to|defaulting to)\b", regex.I)
+
+
+def _falls_back(hit: Hit) -> bool:
+    """Whether a hit is on a line that is no error and says the library went on another way."""
+    ev = hit.group.event
+    if ev.is_error:
+        return False
+    line = ev.lines[min(hit.match.line, len(ev.lines) - 1)].text
+    return FALLBACK.search(line) is not None
+
+
 def _weak_rank(hit: Hit, facts: Mapping[str, Fact]) -> tuple:
     sig = hit.sig
     results = evaluate_conditions(sig, facts)
@@ -147,34 +168,66 @@ def _weak_rank(hit: Hit, facts: Mapping[str, Fact]) -> tuple:
 
 
 # facts that name a component for a symptom that names none (the log's other lines named it)
-CONTEXT_FACTS = {"deepgemm_named": "deepgemm", "cutlass_fp8_named": "cutlass-fp8"}
+CONTEXT_FACTS = {"deepgemm_named": "deepgemm", "cutlass_fp8_named": "cutlass-fp8", "transformers_fp8_named": "transformers-fp8"}
 
 
 def _read_in_context(cat: Catalogue, claims: Claims, facts: Mapping[str, Fact],
                      groups: list[Group]) -> tuple[dict[str, list[Hit]], dict[str, list[Hit]]]:
     """Groups that no signature claimed, read with the components the log names elsewhere:
     (silent failures' rule hits on symptom lines: a NaN traceback, then a sentence that DeepGEMM was
-    picked; rule hits on crashes that name nothing: a segfault right after the log said a CuTe FP8
-    kernel was being compiled), each as signature id -> hits."""
+    picked; rule hits on failures that name nothing: a segfault right after the log said a CuTe FP8
+    kernel was being compiled, a cuBLASLt status whose frames were printed after it), each as
+    signature id -> hits."""
     context = frozenset(c for name, c in CONTEXT_FACTS.items() if name in facts)
     symptoms: dict[str, list[Hit]] = {}
-    crashes: dict[str, list[Hit]] = {}
-    if not context:
-        return symptoms, crashes
+    linked: dict[str, list[Hit]] = {}
     voc = vocabulary()
+    frames_after = _frames_after(groups) if groups else {}
     for g in groups:
         if g.fingerprint in claims.claimed:
             continue
-        symptom = voc.states_symptom(g.event.text)
-        if not symptom and not recognise.CRASH.search(g.event.text):
-            continue  # (a phrase check first: most unclaimed groups are OOMs, timeouts, NCCL)
-        reading = recognise.read(g.event, context=context | frozenset(claims.context))
+        own = frames_after.get(id(g))
+        if own is not None:
+            reading = recognise.read(g.event, context=own, linked=True)
+            for h in rule_hits(cat, g, reading):
+                if not h.sig.silent:
+                    linked.setdefault(h.sig.id, []).append(h)
+            continue
+        if not context:
+            continue
+        if not (g.event.is_error or recognise.CRASH.search(g.event.text) or voc.states_symptom(g.event.text)):
+            continue  # (a check first: a chatty log has many unclaimed warnings)
+        reading = recognise.read(g.event, context=context | frozenset(claims.context), elsewhere=True)
         for h in rule_hits(cat, g, reading):
             if h.sig.silent and "symptom" in reading.kinds:
                 symptoms.setdefault(h.sig.id, []).append(h)
-            elif reading.crash and not h.sig.silent:
-                crashes.setdefault(h.sig.id, []).append(h)
-    return symptoms, crashes
+            elif reading.bare and not h.sig.silent:
+                linked.setdefault(h.sig.id, []).append(h)
+    return symptoms, linked
+
+
+def _frames_after(groups: list[Group]) -> dict[int, frozenset[str]]:
+    """id(group) -> the FP8 components of its error's own frames, for each error that names none and
+    whose next line (same source, same worker) starts a traceback of frames with no message of its
+    own: the frames a paste or a logger printed after the message ("RuntimeError: CUDA error:
+    CUBLAS_STATUS_NOT_SUPPORTED ..." and then 'File ".../mm_scaled.py", line 512, in tuned_scaled_mm')."""
+    starts = {(g.event.lines[0].source, g.event.lines[0].lineno, g.event.lines[0].worker): g
+              for g in groups if g.event.lines and g.event.kind is EventKind.TRACEBACK and g.event.exc_type is None}
+    out: dict[int, frozenset[str]] = {}
+    if not starts:
+        return out
+    for g in groups:
+        ev = g.event
+        if not ev.is_error or ev.kind is EventKind.TRACEBACK or not ev.lines:
+            continue
+        last = ev.lines[-1]
+        nxt = starts.get((last.source, last.lineno + 1, last.worker))
+        if nxt is None:
+            continue
+        comps = recognise.read(nxt.event).components
+        if comps and not recognise.read(ev).components:
+            out[id(g)] = comps
+    return out
 
 
 def _shows_symptom(hit: Hit) -> bool:
@@ -241,7 +294,7 @@ def judge(
         hits = claims.primary.get(sig.id, [])
         by_context = not hits and sig.id in crashes
         if by_context:
-            hits = crashes[sig.id]  # a crash that names nothing, read with what the log said was running
+            hits = crashes[sig.id]  # a failure that names nothing, read with its frames or what the log said was running
         support = claims.supporting.get(sig.id, []) if (hits or sig.silent) else []
         if sig.silent and not support:
             support = read_in_context.get(sig.id, [])
@@ -256,7 +309,7 @@ def judge(
         if hits or support:
             f = make_finding(sig, facts, hits, support, symptom)
             if by_context and f.status is Status.LIKELY:
-                f.status = Status.POSSIBLE  # the crash itself names no component: never more than possible
+                f.status = Status.POSSIBLE  # the failure itself names no component: never more than possible
         elif fact_risks and sig.preflight and sig.conditions:
             results = evaluate_conditions(sig, facts)
             truth, _, _ = combine(results)

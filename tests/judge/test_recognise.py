@@ -152,3 +152,46 @@ def test_a_crash_that_names_nothing_is_read_with_what_the_log_said_was_running()
     assert top("Compiling the CuTe DSL GEMM: cute.compile() with dtype=Float16\n" + crash) == []
     assert top(crash) == []
     assert top(fp8 + "Segmentation fault (core dumped) in libnccl.so.2 ncclCommInitRank\n") == []
+
+
+def test_a_notice_that_the_library_falls_back_is_never_claimed_as_likely():
+    # transformers' newer wording of its capability check: a warning, it dequantizes and goes on
+    text = ("FP8 quantized models is only supported on GPUs with compute capability >= 8.9 (e.g 4090/H100), "
+            "actual = `8.0`. We will default to dequantizing the model to bf16.\n")
+    got = top(text)
+    assert got[:1] == [("fp8-unsupported-capability", "possible")], got
+    # the older release raised it: the same words as an error are the failure
+    raised = "ValueError: FP8 quantized models is only supported on GPUs with compute capability >= 8.9 (e.g 4090/H100), actual = `8.0`\n"
+    assert top(raised)[:1] == [("fp8-unsupported-capability", "likely")]
+
+
+def test_frames_printed_after_an_error_name_its_component():
+    status = "RuntimeError: CUDA error: CUBLAS_STATUS_NOT_SUPPORTED when calling `cublasLtMatmul( ltHandle, ...)`\n"
+    frames = '  File "/usr/lib/python3.11/site-packages/torch/_inductor/kernel/mm_scaled.py", line 512, in tuned_scaled_mm\n'
+    assert top(status + frames)[:1] == [("scaled-mm-layout", "possible")]
+    assert top(status) == []  # the status alone names no component
+    # frames of a bf16 linear say it was no FP8 GEMM
+    bf16 = '  File "/usr/lib/python3.11/site-packages/torch/nn/modules/linear.py", line 125, in forward\n'
+    assert top(status + bf16) == []
+
+
+def test_a_failure_that_names_nothing_is_read_with_the_component_the_log_names():
+    error = ("huggingface_hub.errors.LocalEntryNotFoundError: Cannot find the requested files in the disk cache and "
+             "outgoing traffic has been disabled.\n")
+    prose = "The FP8 linear needs the Triton kernel from the Hub (kernels-community/finegrained-fp8), offline here.\n"
+    assert top(prose + error)[:1] == [("transformers-fp8-kernels-unavailable", "possible")]
+    assert top(error) == []
+
+
+@pytest.mark.parametrize("text", [
+    "|gsm8k|      3|flexible-extract|     5|exact_match|↑  |0.0311|±  |0.0048|\n",
+    "scales=fp32 (checkpoint)   cos_sim=0.8712  rel_l2=0.4931\n",
+    "GPQA-diamond: B200 = 0.541, H200 = 0.663, about 12 points lower on B200\n",
+    'It generates the same token over and over: "Paris Paris Paris Paris Paris"\n',
+])
+def test_a_symptom_in_a_write_up_is_read_with_the_library_it_names(text):
+    context = "VLLM_USE_DEEP_GEMM=1 vllm serve deepseek-ai/DeepSeek-R1 -tp 8 on 8x NVIDIA B200\n"
+    assert top(context + text)[:1] == [("ue8m0-silent-corruption", "possible")]
+    # a healthy score row: its stderr column is no collapse
+    healthy = "|gsm8k|      3|flexible-extract|     5|exact_match|↑  |0.9545|±  |0.0057|\n"
+    assert top(context + healthy) == []
