@@ -141,7 +141,8 @@ def _anchor_problems(sig: Signature, s: Sample) -> list[Problem]:
 
 def _rule_recognises(sig: Signature, text: str) -> bool:
     """Whether one of the signature's rules (component x failure kind) fires on the sample read as
-    one failure: such a sample needs no anchor, the prefilter's error words and cues start its event."""
+    one failure, or with what its other lines name: such a sample needs no anchor, the prefilter's
+    error words and cues start its event."""
     if not sig.rules:
         return False
     from ..judge import recognise
@@ -153,10 +154,14 @@ def _rule_recognises(sig: Signature, text: str) -> bool:
     for i, raw in enumerate(text.splitlines(), 1):
         asm.feed(normalise(raw.encode("utf-8", "replace"), "sample", i, LineFormat()), True)
     asm.finish()
-    for ev in events:
-        r = recognise.read(ev)
-        if any(recognise.fires(rule, r, recognise.states_failure(ev)) for rule in sig.rules):
-            return True
+    readings = [recognise.read(ev) for ev in events]
+    named = frozenset().union(*(r.components for r in readings)) if readings else frozenset()
+    for ev, r in zip(events, readings):
+        # alone, or with the components the sample's other lines name (a failure that names none,
+        # a symptom: judge.verdict reads them so)
+        for reading in (r, recognise.read(ev, context=named, elsewhere=True)):
+            if any(recognise.fires(rule, reading, recognise.states_failure(ev)) for rule in sig.rules):
+                return True
     return False
 
 
