@@ -58,6 +58,14 @@ BLIND_PROBES = [
      "compute capability\") (2), assert lines whose arch check was not read (2), a symptom write-up (1), a rival "
      "signature first (1, label arguable); the `likely` on a negative was transformers' dequantize-and-go-on "
      "warning, now at most `possible`"),
+    ("probe F (60 pastes)", "main daa6a26, 2026-12-04", 40, 48, 12, 12,
+     "after the fixes for D and E: RL and training frameworks (verl, OpenRLHF, Megatron/TransformerEngine, "
+     "torchtitan), TensorRT-LLM/ModelOpt, LMDeploy, TGI, ComfyUI; Loki/Datadog/CloudWatch JSON exports, Windows and "
+     "WSL paths, Chinese prose, older releases, one-line pastes; every miss was silence: symptom write-ups in words "
+     "no cue knew (an RL rollout/trainer mismatch, Chinese prose, a cos table) (3), a symptom whose library was "
+     "named only as switched off in an A/B sentence (1), arch or API wordings not read (a get_device_arch() assert, "
+     "'only supported in CUDA for SM90', 'takes from 3 to 4 positional arguments') (3, one also a Loki `line` key "
+     "not unwrapped), a rule's word only in an outer frame (1)"),
 ]
 
 

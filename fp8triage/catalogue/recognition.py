@@ -136,7 +136,10 @@ def kind_cues(folder: Path | None = None) -> list[str]:
     """The failure kinds' cue words for the scan's prefilter (kinds.toml only: cheap to read)."""
     folder = folder or paths.data_dir("signatures") / "recognition"
     kinds = tomllib.loads((folder / "kinds.toml").read_text(encoding="utf-8"))["kind"]
-    return sorted({c for k in kinds for c in k.get("cues", [])})
+    cues = {c for k in kinds for c in k.get("cues", [])}
+    # a cue outside ASCII as a JSON log line escapes it ("乱码" -> "\\u4e71\\u7801": Docker, Kubernetes)
+    cues |= {json.dumps(c)[1:-1] for c in cues if not c.isascii()}
+    return sorted(cues)
 
 
 def normalise_assert(line: str) -> str:

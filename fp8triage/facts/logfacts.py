@@ -143,6 +143,21 @@ EXTRACTORS: list[Extractor] = [
         any_clause=True,
     ),
     Extractor(
+        # DeepGEMM switched off, and then the run is fine (a write-up's A/B: "with VLLM_USE_DEEP_GEMM=0 it
+        # goes back to 0.85"): the symptom it describes is read with DeepGEMM named
+        "deepgemm-off-recovers",
+        ("deep_gemm", "deepgemm"),
+        rxcache.compile(
+            r"(?:use_deep_?gemm\w*|enable_jit_deep_?gemm|disable_deep_?gemm\w*)\s*[=:]\s*[\"']?(?:0|1|false|true)\b"
+            r"[^\n]{0,160}?(?:\bfine\b|\bcorrect\b|\bnormal\b|recover|goes back|back to|\bworks?\b|\bfix(?:es|ed)?\b|\b0\.[5-9]\d)"
+            r"|(?:\bfix(?:es|ed)?\b|goes away|recovers?|\bfine\b|\bcorrect\b)[^\n]{0,80}?"
+            r"(?:use_deep_?gemm\w*|enable_jit_deep_?gemm|disable_deep_?gemm\w*)\s*[=:]", regex.I),
+        lambda m: [("deepgemm_named", "true")],
+        trigger=r"deep[_ -]?gemm",
+        ignore_case=True,
+        any_clause=True,
+    ),
+    Extractor(
         # a CUTLASS or CuTe kernel run or compiled with an FP8 dtype ("cute.compile() with
         # dtype=Float8E4M3FN"): what a crash that prints no message is read with
         "cutlass-fp8-named",

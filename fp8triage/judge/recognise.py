@@ -36,7 +36,7 @@ FAILED = frozenset({"status", "assertion"})
 ASSERT_CHECKS = (
     ("unsupported-arch", rxcache.compile(r"\b(?:arch\w*|capability|is_sm\w*|sm_?\d+|is_(?:hopper|blackwell|ada)|"
                                        r"has_device_capability|get_device_capability|is_device_capability\w*)\b"
-                                       r"|_sm_?\d{2,3}[a-z]?\b|\b(?:sm|cc|cuda_arch)_?(?:version|major|minor)\b|\bget_device_sm\b"
+                                       r"|_sm_?\d{2,3}[a-z]?\b|\b(?:sm|cc|cuda_arch)_?(?:version|major|minor)\b|\bget_device_(?:sm|arch)\b"
                                        # no kernel configuration fits this GPU (its shared memory, its SM count)
                                        r"|\bbest_\w*config\w*\s+is\s+not\s+None|\bsmem_?(?:size|capacity)\b", regex.I)),
     ("contract", rxcache.compile(r"\.(?:shape|size|stride|dim|ndim|dtype|is_contiguous)\b|%|\bdivisible\b|\bcontiguous\b|"

@@ -168,7 +168,8 @@ def _json_message(text: str) -> str | None:
         return None
     if not isinstance(obj, dict):
         return None
-    for key in ("log", "message", "msg", "MESSAGE"):
+    # Docker and Kubernetes write "log"; Loki's export "line"; Google Cloud Logging "textPayload"
+    for key in ("log", "message", "msg", "MESSAGE", "line", "textPayload"):
         v = obj.get(key)
         if isinstance(v, str):
             return v

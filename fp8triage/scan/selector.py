@@ -265,8 +265,8 @@ _MAYBE_NO_WORKER = re.compile(rb"\n(?:[^(\[\n]|\n|\[(?!\d+,\d+\]<)(?![^\]\n]*(?:
 # (the message key first, as Docker and Kubernetes write it; a line that starts otherwise is a
 # candidate, to be safe)
 _MAYBE_NO_WORKER_JSON = re.compile(
-    rb'\n(?:[^{\n]|\n|\{(?!")|\{"(?!(?:log|message|msg|MESSAGE)")'
-    rb'|\{"(?:log|message|msg|MESSAGE)": ?"(?:[^(\[\\\n"]|\\[^u]|"))')
+    rb'\n(?:[^{\n]|\n|\{(?!")|\{"(?!(?:log|message|msg|MESSAGE|line|textPayload)")'
+    rb'|\{"(?:log|message|msg|MESSAGE|line|textPayload)": ?"(?:[^(\[\\\n"]|\\[^u]|"))')
 
 
 _WORD_BYTES = frozenset(bytes([c]) for c in b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
