@@ -230,6 +230,7 @@ class Finding:
     strength: str = "strong"  # strongest evidence: strong (the message), weak (frames/location/tokens), symptom
     source: str | None = None  # the log (one machine) whose evidence and facts judged it; None: every source
     failure: bool = False  # its evidence holds a failure (an error, an assertion, a traceback), not only warnings or lines
+    yielded: bool = False  # a signature it yields to was found too (Signature.yields_to): ranked after it
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -66,6 +66,17 @@ BLIND_PROBES = [
      "named only as switched off in an A/B sentence (1), arch or API wordings not read (a get_device_arch() assert, "
      "'only supported in CUDA for SM90', 'takes from 3 to 4 positional arguments') (3, one also a Loki `line` key "
      "not unwrapped), a rule's word only in an outer frame (1)"),
+    ("probe G (60 pastes)", "main d247034, 2026-12-04", 39, 48, 12, 12,
+     "thread shapes: Jupyter/IPython and pytest tracebacks, Ray wrappers, HTML-escaped pastes, cascades after the "
+     "root cause, two errors in one paste, nvidia-smi and pip list around the error, secrets; misses: a narrower "
+     "signature outside the corpus label table first (3, arguably right), symptom write-ups (a cos table, a GPQA "
+     "drop in a chat message) (2), a precision-loss warning ranked above a collapse beside it (1), a torch dtype "
+     "name read as Triton's (1), HTML escapes not decoded (1), 'cutlass cannot implement' (1)"),
+    ("probe H (60 pastes)", "main d247034, 2026-12-04", 40, 45, 15, 15,
+     "the labels earlier probes hit least, 4-6 shapes each, and 15 close negatives; misses: transformers' "
+     "'divisible by block sizes' with no rule for its component (1), FlashInfer's 'fp8 ... fa2 backend' and vLLM's "
+     "FLASHMLA selector with no component (2), a file name shared by two causes outranking the contract kind (1), "
+     "a tie on priority between two strong matches (1, label arguable)"),
 ]
 
 

@@ -216,7 +216,8 @@ def cross_check(sample: Sample, cat: Catalogue) -> SampleResult:
        sample likely/confirmed and its priority is not below the sample's own signature's, it
        would win or tie the claim on the same event: an unexpected second claimant. A lower
        priority one, or one with only weak evidence where the sample's own signature has its
-       message (strong evidence), is shadowed by design and only listed."""
+       message (strong evidence), or one that yields to the sample's own signature, is shadowed by
+       design and only listed."""
     text = sample.text()
     facts = sample.facts()
     own = cat.get(sample.sig_id)
@@ -239,7 +240,9 @@ def cross_check(sample: Sample, cat: Catalogue) -> SampleResult:
                     claimants.append((f.id, f.status.value))
                 # weak evidence (frames, a location, tokens) never takes an event from the
                 # failure's own message: shadowed by design, like a lower priority
-                if sig.priority >= own_prio and not (own_strong and f.strength != "strong"):
+                # nor does a signature that yields to the sample's own (Signature.yields_to)
+                if (sig.priority >= own_prio and not (own_strong and f.strength != "strong")
+                        and sample.sig_id not in sig.yields_to):
                     bad.append(f"{f.id} ({f.status.value}) matches on its own with priority {sig.priority} >= {own_prio}")
     return SampleResult(sample, not bad, "no unexpected second claimant", claimants, "; ".join(dict.fromkeys(bad)), "cross")
 

@@ -99,6 +99,7 @@ class Signature:
     preflight: bool = False
     silent: bool = False
     outside_fp8: bool = False  # another number format's failure: at most possible (verdict.make_finding)
+    yields_to: tuple[str, ...] = ()  # found beside one of these, at most possible and ranked after it (verdict)
     stacks: list[str] = field(default_factory=list)
     rules: tuple[Rule, ...] = ()  # recognition by component x failure kind (catalogue/recognition.py)
 
@@ -254,6 +255,7 @@ def _signature_of(path: Path, data: dict[str, Any], patterns: list[Pattern], anc
         preflight=bool(data.get("preflight", False)),
         silent=bool(data.get("silent", False)),
         outside_fp8=bool(data.get("outside_fp8", False)),
+        yields_to=tuple(data.get("yields_to", ())),
         stacks=list(data.get("stacks", [])),
         rules=rules_of(data["id"], data.get("rules", [])),
     )

@@ -40,6 +40,11 @@ def claim(cat: Catalogue, groups: list[Group], claims: Claims | None = None) -> 
         if not any(h.strong for h in matched):
             reading = recognise.read(g.event, context=frozenset(claims.context))
             matched = _with_rules(cat, g, matched, reading)
+        elif any(h.sig.yields_to for h in matched) and _symptom_beside(g, matched):
+            # a message claimed the event, and another of its lines shows a symptom (a warning and a
+            # collapsed score written up as one record): the silent failures it yields to still read it
+            reading = recognise.read(g.event, context=frozenset(claims.context))
+            matched = matched + [h for h in rule_hits(cat, g, reading) if h.sig.silent]
         # what the groups so far name is the context of a later symptom line (a write-up that names
         # DeepGEMM, then shows a zero eval score): earlier groups only, so follow mode reads the same
         claims.context |= (reading or recognise.read(g.event)).components
@@ -47,8 +52,21 @@ def claim(cat: Catalogue, groups: list[Group], claims: Claims | None = None) -> 
         matched = [h for h in matched if not (h.sig.silent and h.pattern.kind == "rule")]
         if matched:
             _record(cat, g, matched, claims)
-        _support(cands, g, silent, claims)
+        # a symptom in an event a message claimed still supports a silent failure the claimer yields to
+        _support(cands, g, silent, claims, {y for h in matched if h.strong for y in h.sig.yields_to})
     return claims
+
+
+def _symptom_beside(g: Group, matched: list[Hit]) -> bool:
+    """Whether a line of the event other than the ones the messages matched states a symptom (a risk
+    warning's own "might cause accuracy degradation" is no symptom seen)."""
+    taken = {h.match.line for h in matched if h.strong}
+    for i in sorted(taken):  # and the tails a terminal wrapped them into
+        while i + 1 in g.event.wrapped:
+            i += 1
+            taken.add(i)
+    rest = "\n".join(ln.text for i, ln in enumerate(g.event.lines) if i not in taken)
+    return bool(rest) and recognise.vocabulary().states_symptom(rest)
 
 
 def _pattern_hits(cat: Catalogue, cands: list[Signature], g: Group, claims: Claims) -> list[Hit]:
@@ -105,7 +123,8 @@ def _record(cat: Catalogue, g: Group, matched: list[Hit], claims: Claims) -> Non
         )
 
 
-def _support(cands: list[Signature], g: Group, silent: list[Hit], claims: Claims) -> None:
+def _support(cands: list[Signature], g: Group, silent: list[Hit], claims: Claims,
+             yielded_to: set[str] = frozenset()) -> None:
     """Supporting patterns, and a silent failure's rule hits (symptom lines like its own symptom patterns)."""
     supported = set()
     for sig in cands:
@@ -116,7 +135,7 @@ def _support(cands: list[Signature], g: Group, silent: list[Hit], claims: Claims
                 supported.add(sig.id)
                 break
     for h in silent:
-        if h.sig.id not in supported and g.fingerprint not in claims.claimed:
+        if h.sig.id not in supported and (g.fingerprint not in claims.claimed or h.sig.id in yielded_to):
             claims.supporting.setdefault(h.sig.id, []).append(h)
 
 

@@ -21,7 +21,7 @@ from ..facts.logfacts import LogFacts
 from .cascades import attach_cascades
 from .claims import Group
 from .matcher import claim
-from .verdict import judge, unknown_groups
+from .verdict import judge, order, unknown_groups
 from ..model import Fact, Finding, UnknownGroup
 from ..facts.probe import derive_capabilities
 
@@ -149,13 +149,8 @@ class _Collector:
         out = self.judged
         rank = {s: i for i, s in enumerate(sources)}
 
-        def order(f: Finding):
-            sig = cat.get(f.id)
-            # as judge orders one source's findings: the failure's own message before weak evidence
-            return (f.status.rank, f.from_facts_only, not f.failure, f.strength != "strong", f.severity.rank,
-                    -(sig.priority if sig else 50))
-
-        out.findings.sort(key=order)  # stable: ties keep source order, then judge's order
+        # as judge orders one source's findings (stable: ties keep source order, then judge's order)
+        out.findings.sort(key=lambda f: order(cat, f))
         out.ruled.sort(key=lambda f: rank.get(f.source, -1))
         out.unknown = sorted(self.unknown_by_fp.values(), key=lambda u: -u.count)
         out.facts.sort(key=lambda f: f.name)

@@ -257,6 +257,27 @@ def arbitrate(claims: Claims, facts: Mapping[str, Fact]) -> None:
         claims.also[fp] = [h.sig.id for h in hits if h is not best]
 
 
+def _yield(cat: Catalogue, findings: list[Finding]) -> None:
+    """A finding whose signature yields to another one found with evidence in the same log is at most
+    possible (``Finding.yielded``: ``_rank`` puts it after the others of its status)."""
+    shown = {f.id for f in findings if not f.from_facts_only}
+    for f in findings:
+        sig = cat.get(f.id)
+        if sig is not None and shown & set(sig.yields_to):
+            f.yielded = True
+            if f.status is Status.LIKELY:
+                f.status = Status.POSSIBLE
+
+
+def order(cat: Catalogue, f: Finding) -> tuple:
+    """How probable a finding is, most first: its status (a yielded one after the others of its status),
+    evidence before facts alone, a failure (an error, an assertion, a traceback) before a warning or a
+    symptom line, the failure's own message before frames or a location, then severity and priority."""
+    sig = cat.get(f.id)
+    return (f.status.rank, f.yielded, f.from_facts_only, not f.failure, f.strength != "strong", f.severity.rank,
+            -(sig.priority if sig else 50))
+
+
 def _rank(cat: Catalogue, claims: Claims, findings: list[Finding]) -> None:
     """Order findings most probable first (in place), and mark those a failure event shows."""
     first_line = {}
@@ -266,19 +287,7 @@ def _rank(cat: Catalogue, claims: Claims, findings: list[Finding]) -> None:
         failure[sig_id] = any(h.group.event.is_error for h in hs)
     for f in findings:
         f.failure = failure.get(f.id, False)
-    findings.sort(
-        key=lambda f: (
-            f.status.rank,
-            f.from_facts_only,
-            # a failure (an error, an assertion, a traceback) is the root cause before a warning or
-            # a symptom line, and the failure's own message before frames or a location
-            not failure.get(f.id, False),
-            f.strength != "strong",
-            f.severity.rank,
-            -(cat.get(f.id).priority if cat.get(f.id) else 50),
-            first_line.get(f.id, 1 << 30),
-        )
-    )
+    findings.sort(key=lambda f: (*order(cat, f), first_line.get(f.id, 1 << 30)))
 
 
 def judge(
@@ -324,6 +333,7 @@ def judge(
         f for f in findings
         if not (f.from_facts_only and evidenced & set(cat.get(f.id).data.get("covered_by", [])))
     ]
+    _yield(cat, findings)
     _rank(cat, claims, findings)
     return findings, ruled
 

@@ -6,6 +6,7 @@ per-source ``LineFormat`` chosen by ``detect_format``.
 """
 from __future__ import annotations
 
+import html
 import json
 import re
 from dataclasses import dataclass
@@ -179,7 +180,7 @@ def _json_message(text: str) -> str | None:
 def normalise(raw: bytes, source: str, lineno: int, fmt: LineFormat) -> Line:
     done = _stripped(raw, fmt) if raw[:1] == b"(" and not fmt.compose else None
     if done is not None:
-        return Line(source, lineno, done[3], done[1], done[2])
+        return Line(source, lineno, unescape(done[3]), done[1], done[2])
     text, worker, level = _strip(raw, fmt)
     return Line(source, lineno, redact(text), worker, level)
 
@@ -270,8 +271,17 @@ def strip(raw: bytes, fmt: LineFormat) -> tuple[str, str | None, str | None]:
     return _strip(raw, fmt)
 
 
+# a paste copied from a rendered page keeps its HTML escapes: File &quot;x.py&quot;, &#39;mn % 4 == 0&#39;
+_ENTITY = re.compile(r"&(?:quot|apos|amp|lt|gt|#\d{1,7}|#[xX][0-9a-fA-F]{1,6});")
+
+
+def unescape(text: str) -> str:
+    """``text`` with its HTML character references decoded (the common case, no "&", costs one test)."""
+    return html.unescape(text) if "&" in text and _ENTITY.search(text) else text
+
+
 def _strip(raw: bytes, fmt: LineFormat) -> tuple[str, str | None, str | None]:
-    text = decode(raw)
+    text = unescape(decode(raw))
     if text[:1] == "(" and not fmt.compose:
         m = _VLLM_LINE.match(text)
         if m:

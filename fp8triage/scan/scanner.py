@@ -43,7 +43,7 @@ MAX_DUMP_LINES = 8_000
 
 # Lines with these may start or continue a traceback without being notable: the prefiltered
 # path feeds them (and what follows) to the assembler, as the exhaustive path does.
-STRUCTURAL_ANCHORS = ('File "', 'File \\"',  # a frame, also inside a JSON string
+STRUCTURAL_ANCHORS = ('File "', 'File \\"', "File &quot;",  # a frame, also inside a JSON string or HTML-escaped
                       "During handling of the above exception", "The above exception was the direct cause")
 
 # Generic error words (class ALERT): a line with one starts an event unless its logger header

@@ -195,3 +195,15 @@ def test_a_symptom_in_a_write_up_is_read_with_the_library_it_names(text):
     # a healthy score row: its stderr column is no collapse
     healthy = "|gsm8k|      3|flexible-extract|     5|exact_match|↑  |0.9545|±  |0.0057|\n"
     assert top(context + healthy) == []
+
+
+def test_an_output_that_collapsed_is_corruption_before_a_precision_loss():
+    warning = ("[2025-11-02 09:14:21 TP0] DeepGemm is enabled but the scale_fmt of checkpoint is not ue8m0. "
+               "This might cause accuracy degradation on Blackwell.\n")
+    # the warning alone: the precision loss it announces
+    assert [i for i, _ in top(warning)][:1] == ["e8m0-precision-loss"]
+    # beside a collapse on a B200 (garbage, a score near zero): the corruption first, the loss after it
+    collapse = "gsm8k (5-shot) on 8x B200 with deep_gemm: 0.031, outputs are mostly garbage\n"
+    got = top(warning + collapse)
+    assert got[0][0] == "ue8m0-silent-corruption", got
+    assert ("e8m0-precision-loss", "possible") in got[1:]

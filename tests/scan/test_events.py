@@ -1,6 +1,8 @@
 """Event assembly: tracebacks (chained, headless, interleaved workers), C++ and device asserts."""
 from __future__ import annotations
 
+import json
+
 from fp8triage.scan.events import Assembler
 from fp8triage.model import EventKind
 from fp8triage.scan.normalise import LineFormat, normalise
@@ -235,3 +237,24 @@ def test_an_illegal_memory_access_is_read_with_the_frames_printed_after_it():
     res = scan_text(C10_ERROR)
     assert not res.unknown
     assert res.findings and "deepgemm" in " ".join(e.pattern for f in res.findings for e in f.evidence)
+
+
+def test_an_html_escaped_paste_is_read_as_the_log_it_was():
+    # copied from a rendered page: quotes and arrows kept as HTML character references
+    text = ('Traceback (most recent call last):\n'
+            '  File &quot;/usr/lib/python3.12/site-packages/deep_gemm/__init__.py&quot;, line 12, in fp8_gemm_nt\n'
+            "RuntimeError: Failed: Assertion error csrc/jit_kernels/impls/smxx_layout.hpp:136 &#39;mn % 4 == 0 and num_groups == 1&#39;\n")
+    (ev,) = assemble(text)
+    assert ev.kind is EventKind.TRACEBACK and ev.frames == [("/usr/lib/python3.12/site-packages/deep_gemm/__init__.py", "fp8_gemm_nt")]
+    assert "'mn % 4 == 0 and num_groups == 1'" in ev.message
+    res = scan_text(text)
+    assert [(f.id, f.status.value) for f in res.findings][:1] == [("deepgemm-sf-layout-shape", "likely")]
+
+
+def test_loki_and_cloud_logging_exports_are_unwrapped_like_docker_json():
+    line = "RuntimeError: Assertion error (csrc/apis/layout.hpp:60): Unknown SF transformation"
+    for key in ("log", "line", "textPayload"):
+        text = "".join(json.dumps({"ts": f"2026-01-22T09:14:0{i}Z", key: t}) + "\n"
+                       for i, t in enumerate(["Loading weights", line]))
+        res = scan_text(text)
+        assert [f.id for f in res.findings][:1] == ["deepgemm-unknown-sf-transformation"], key
