@@ -77,6 +77,12 @@ BLIND_PROBES = [
      "'divisible by block sizes' with no rule for its component (1), FlashInfer's 'fp8 ... fa2 backend' and vLLM's "
      "FLASHMLA selector with no component (2), a file name shared by two causes outranking the contract kind (1), "
      "a tie on priority between two strong matches (1, label arguable)"),
+    ("probe I (60 pastes)", "main 72ac06a, 2026-12-04", 41, 48, 12, 12,
+     "one- to three-line chat pastes, half-remembered or cut messages, kubectl describe and journalctl lines, "
+     "translated prose (Chinese, Korean, Japanese, Russian); misses: a sentence with a component and an everyday "
+     "failure verb (crashes, blows up, dies) or a quoted message that only error events were read for (4), "
+     "symptoms in Japanese and an air-gapped write-up with no cue word (2), a narrower signature outside the "
+     "label table first (1, arguably right)"),
 ]
 
 

@@ -13,12 +13,14 @@ Matching is read-only: nothing here changes the catalogue or the events.
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ..catalogue.loader import Catalogue, Pattern, Signature
 from . import recognise
 from .claims import PATTERN_SPECIFICITY, Claims, Group, Hit, Match
 from .patterns import OTHER_FAILURE, match_cut, match_pattern, quoted_source
 from ..facts.vocabulary import canonical_name, normalise_value
-from ..model import Fact
+from ..model import EventKind, Fact
 
 
 
@@ -87,9 +89,27 @@ def _pattern_hits(cat: Catalogue, cands: list[Signature], g: Group, claims: Clai
             hit.specificity = PATTERN_SPECIFICITY.get(hit.pattern.kind, 4)
             matched.append(hit)
             break
+    if not matched and g.event.kind is EventKind.LINE and recognise.states_failure(g.event):
+        matched = _quoted_in_prose(cands, g, claims)
     if not matched and g.count == 1 and g.event.is_error:
         matched = match_cut(cat, g)
     return matched
+
+
+def _quoted_in_prose(cands: list[Signature], g: Group, claims: Claims) -> list[Hit]:
+    """A sentence that quotes a failure's message ("loading it on a B200 raises `no float32
+    scale-factor path on Blackwell`"): the message patterns that are kept to error events read it
+    too, as weak evidence (a sentence alone gives at most `possible`)."""
+    for sig in cands:
+        for p in sig.primary:
+            if p.kind != "message" or not p.kinds:
+                continue
+            m = match_pattern(replace(p, kinds=frozenset(), exc_types=frozenset()), g.event, claims, sig)
+            if m is not None:
+                hit = Hit(sig, replace(p, strength="weak"), m, g)
+                hit.specificity = PATTERN_SPECIFICITY.get("message", 4)
+                return [hit]
+    return []
 
 
 def _with_rules(cat: Catalogue, g: Group, matched: list[Hit], reading: "recognise.Reading") -> list[Hit]:

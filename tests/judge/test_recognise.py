@@ -207,3 +207,24 @@ def test_an_output_that_collapsed_is_corruption_before_a_precision_loss():
     got = top(warning + collapse)
     assert got[0][0] == "ue8m0-silent-corruption", got
     assert ("e8m0-precision-loss", "possible") in got[1:]
+
+
+def test_a_sentence_that_quotes_a_message_is_weak_evidence_for_it():
+    # a write-up that quotes the guard in a sentence (here in Korean prose): named, at most possible
+    text = ("B200에서 experts_implementation=\"deepgemm\" 으로 로드하면 `no float32 scale-factor path on Blackwell` "
+            "라는 NotImplementedError가 발생합니다.\n")
+    assert top(text)[:1] == [("deepgemm-fp32-sf-sm100", "possible")]
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("flashinfer trtllm_fp8_block_scale_moe crashes right away on a 5090 with VLLM_USE_FLASHINFER_MOE_FP8=1\n",
+     "flashinfer-fp8"),
+    ("on our air-gapped node FP8 forward in transformers dies because it wants to pull kernels-community/finegrained-fp8\n",
+     "transformers-fp8-kernels-unavailable"),
+])
+def test_a_failure_said_in_everyday_words_is_read(text, expected):
+    assert [i for i, _ in top(text)][:1] == [expected]
+
+
+def test_a_negated_failure_word_states_no_failure():
+    assert top("DeepGEMM on our H100s never crashes and the server runs fine with VLLM_USE_DEEP_GEMM=1\n") == []
