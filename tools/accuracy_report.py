@@ -83,6 +83,13 @@ BLIND_PROBES = [
      "failure verb (crashes, blows up, dies) or a quoted message that only error events were read for (4), "
      "symptoms in Japanese and an air-gapped write-up with no cue word (2), a narrower signature outside the "
      "label table first (1, arguably right)"),
+    ("probe J (60 pastes)", "main 72ac06a, 2026-12-04", 43, 48, 11, 12,
+     "wordings read from real older and newer releases (DeepGEMM five releases and nv_dev, FlashInfer four, "
+     "transformers 4.50/4.57, SGLang 0.4.6/0.4.10; vLLM sdists could not be downloaded); misses: symptom reports "
+     "(a gsm8k 'Accuracy: 0.021' whose write-up named the H100 it compared against as the GPU; a cos table) (2), "
+     "a narrower signature outside the label table first (2, arguably right), a bare assert on a platform check "
+     "(1); the `likely` on a negative was SGLang's 'Failed to import deep_gemm, disable ENABLE_JIT_DEEPGEMM' "
+     "notice, now at most `possible`"),
 ]
 
 

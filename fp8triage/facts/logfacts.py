@@ -462,7 +462,7 @@ class LogFacts:
             if "device_name=" in text:  # vLLM writes the name with underscores: NVIDIA_GeForce_RTX_5090
                 text = _DEVICE_NAME.sub(lambda m: m.group(0).replace("_", " "), text)
             for m in _GPU_NAME.finditer(text):
-                if _advice(text, m.start()):
+                if _advice(text, m.start()) or _reference(text, m.start(), m.end()):
                     continue
                 name = " ".join(m.group("name").split())
                 hit = capability_for(name)
@@ -531,6 +531,25 @@ def _advice(text: str, start: int) -> bool:
         pass
     clause = head[cut.end():] if cut else head
     return bool(_ADVICE.search(clause))
+
+
+# a GPU a write-up compares against ("Same command on H100 gives 0.912", "on H200 it is fine"): the
+# healthy reference, not the machine that failed
+_REFERENCE = rxcache.compile(r"(?i)\b(?:same (?:command|config|setup|image|script|run)|fine(?![\w-])|correct(?:ly)?|normal(?:ly)?|"
+                             r"works?|worked|healthy|as expected|vs\.?|versus|compared)\b")
+
+
+def _reference(text: str, start: int, end: int) -> bool:
+    """Whether the clause around text[start:end] (to the nearest '. ', '; ', ', ', '(' either side)
+    names it as the healthy reference of a comparison."""
+    head = text[max(0, start - 160):start]
+    cut = None
+    for cut in _CLAUSE_END.finditer(head):
+        pass
+    tail = text[end:end + 160]
+    stop = _CLAUSE_END.search(tail)
+    clause = (head[cut.end():] if cut else head) + " " + (tail[:stop.start()] if stop else tail)
+    return bool(_REFERENCE.search(clause))
 
 
 def _has_anchor(text: str, ex: Extractor) -> bool:

@@ -146,13 +146,16 @@ def make_finding(sig: Signature, facts: Mapping[str, Fact], hits: list[Hit], sup
 
 # a notice that the library goes on another way (not a failure): "will default to dequantizing",
 # "falling back to", "defaulting to"
-FALLBACK = rxcache.compile(r"\b(?:will (?:default|fall ?back|be dequantized)|falling back|fall(?:s|ing)? back to|defaulting to)\b", regex.I)
+FALLBACK = rxcache.compile(r"\b(?:will (?:default|fall ?back|be dequantized)|falling back|fall(?:s|ing)? back to|defaulting to"
+                           r"|will not be used|won't be used)\b"
+                           # "Failed to import deep_gemm, disable ENABLE_JIT_DEEPGEMM." (SGLang goes on without it)
+                           r"|\bdisable\s+(?:ENABLE_\w+|\w*deep_?gemm\w*)", regex.I)
 
 
 def _falls_back(hit: Hit) -> bool:
-    """Whether a hit is on a line that is no error and says the library went on another way."""
+    """Whether a hit is on a log line (no raised exception) that says the library went on another way."""
     ev = hit.group.event
-    if ev.is_error:
+    if ev.exc_type or (ev.is_error and ev.kind is not EventKind.ERROR):
         return False
     line = ev.lines[min(hit.match.line, len(ev.lines) - 1)].text
     return FALLBACK.search(line) is not None

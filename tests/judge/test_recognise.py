@@ -228,3 +228,20 @@ def test_a_failure_said_in_everyday_words_is_read(text, expected):
 
 def test_a_negated_failure_word_states_no_failure():
     assert top("DeepGEMM on our H100s never crashes and the server runs fine with VLLM_USE_DEEP_GEMM=1\n") == []
+
+
+def test_a_component_switched_off_on_import_failure_is_no_likely_root_cause():
+    # SGLang on a bf16 model: DeepGEMM did not import, SGLang disabled it and went on; the port was taken
+    text = ("[2025-08-14 10:02:11] Failed to import deep_gemm, disable ENABLE_JIT_DEEPGEMM.\n"
+            "ERROR:    [Errno 98] error while attempting to bind on address ('0.0.0.0', 30000): address already in use\n")
+    assert not [f for f in top(text) if f[1] in ("likely", "confirmed")]
+
+
+def test_the_gpu_a_write_up_compares_against_is_not_the_machine():
+    from fp8triage.drivers.batch import scan_text as scan
+
+    text = ("Accuracy: 0.021\n"
+            "Same command on H100 gives Accuracy: 0.912. GPU here is B200 (sm_100), DeepGEMM 2.0.0 from the image.\n")
+    facts = {f.name: f.value for f in scan(text, source="p.log").facts}
+    assert facts.get("capability") == "10.0"
+    assert top(text)[:1] == [("ue8m0-silent-corruption", "possible")]
