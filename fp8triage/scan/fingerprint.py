@@ -10,7 +10,8 @@ import hashlib
 
 
 from ..common.masks import mask
-from ..model import Event
+from ..catalogue.recognition import vocabulary
+from ..model import Event, EventKind
 from .normalise import Repeats
 
 ALGORITHM_VERSION = 1
@@ -34,9 +35,15 @@ def frame_key(path: str, func: str) -> str:
 def event_signature_text(ev: Event, headline: str | None = None) -> str:
     """What the fingerprint is computed from, readable (stored next to the fingerprint);
     ``headline``: ``ev.headline``, where the caller has it."""
-    head = mask(ev.headline if headline is None else headline)[:400]
+    raw = ev.headline if headline is None else headline
+    head = mask(raw)[:400]
     frames = [frame_key(p, f) for p, f in ev.frames[-3:]]
-    return "\n".join([ev.kind.value, ev.exc_type or "", head, *frames])
+    parts = [ev.kind.value, ev.exc_type or "", head, *frames]
+    if ev.kind is EventKind.LINE and vocabulary().states_symptom(raw):
+        # the numbers the mask removes are the symptom ("|gsm8k|...|0.0000|" after a healthy "|0.8597|"
+        # row): a line that states one is not grouped with the same line that does not
+        parts.append("symptom")
+    return "\n".join(parts)
 
 
 # (kind, exception type, headline, last frames) -> fingerprint: a crash loop or a restart loop

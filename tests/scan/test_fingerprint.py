@@ -63,3 +63,16 @@ def test_an_unknown_group_shows_the_real_text_of_its_first_occurrence_redacted()
     assert "abcdef123456" not in head and "<redacted>" in head
     out = CliRunner().invoke(cli, ["scan", "-", "--no-history"], input=text).output
     assert "weight shard 0 of layer 7 has shape [128, 0]" in out and "<N>" not in out and "abcdef123456" not in out
+
+
+def test_a_collapsed_score_row_is_not_grouped_with_the_healthy_row_before_it():
+    from fp8triage.drivers.batch import scan_text
+
+    head = "|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |   |Stderr|\n"
+    healthy = "|gsm8k|      3|flexible-extract|     5|exact_match|↑  |0.8597|±  |0.0096|\n"
+    collapsed = "|gsm8k|      3|flexible-extract|     5|exact_match|↑  |0.0000|±  |0.0000|\n"
+    text = ("H100 x2:\n" + head + healthy + "\nB200 x2 (VLLM_USE_DEEP_GEMM=1):\n" + head + collapsed
+            + "\nWith VLLM_USE_DEEP_GEMM=0 on the B200 it goes back to 0.86.\n")
+    res = scan_text(text, source="p.log")
+    assert [f.id for f in res.findings][:1] == ["ue8m0-silent-corruption"]
+    assert any(e.text.strip() == collapsed.strip() for e in res.findings[0].evidence)
