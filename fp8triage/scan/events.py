@@ -61,7 +61,8 @@ WRAP_MIN_PREFIXED = 16
 
 MAX_EVENT_LINES = 4000  # a longer traceback keeps its head and its newest frames
 MAX_CONTINUATION = 12
-QUIET_LINES = 2000  # an event whose worker wrote nothing for this many lines is complete
+QUIET_LINES = 500  # an event whose worker wrote nothing for this many lines is complete (a paste cut inside its
+# frames is not finished by an unrelated exception line of the same worker far below it)
 MAX_CHAIN = 64  # chained exceptions kept per traceback (the first and the newest)
 
 
