@@ -90,6 +90,20 @@ BLIND_PROBES = [
      "a narrower signature outside the label table first (2, arguably right), a bare assert on a platform check "
      "(1); the `likely` on a negative was SGLang's 'Failed to import deep_gemm, disable ENABLE_JIT_DEEPGEMM' "
      "notice, now at most `possible`"),
+    ("probe K (60 pastes)", "main a47f14b, 2026-12-04", 44, 48, 12, 12,
+     "failures wrapped by other machinery: torch.compile/dynamo/inductor, CUDA graph capture, custom ops, Ray "
+     "actors, DP/EP ranks, NCCL timeouts after one rank's FP8 failure, late-reported CUDA errors, Kubernetes "
+     "noise; misses: TensorRT-LLM's FP8 block-scaling GEMM op not in the vocabulary (1), a reworded arch refusal "
+     "with no kind phrase (1), a narrower signature outside the label table first (1, arguably right), an assert "
+     "read for the quantization method, not DeepGEMM (1, defensible); two negatives got a `possible` (torch.Size "
+     "in a progress line read as a shape failure; a late CUDA error in attention frames put on CUTLASS named "
+     "earlier), both fixed"),
+    ("probe L (60 pastes)", "main a47f14b, 2026-12-04", 40, 48, 12, 12,
+     "the newest releases and GPUs (vLLM 0.12-0.20, SGLang 0.5, transformers 5, DeepGEMM nv_dev, FlashInfer "
+     "0.5/0.6, CuTe DSL; GB300, RTX PRO 6000, GB10, Jetson Thor); misses: reworded arch refusals with no kind "
+     "phrase ('cannot consume ... on Blackwell', 'no Hopper kernel', 'requires target arch sm_100a') (3), a "
+     "narrower signature first (3, two arguably right), an assert read for the quantization method (1), a "
+     "CuTe DSL error whose cause is on the next line (1)"),
 ]
 
 

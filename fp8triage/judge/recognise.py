@@ -108,6 +108,15 @@ def _assert_lines(ev: Event, lines: list[tuple[int, str]]) -> list[str]:
     return [s for s in (t.strip() for _, t in logical) if s.startswith("assert ") or s.startswith("assert(")]
 
 
+_VALUES = rxcache.compile(r"torch\.Size\(\[[^\]]*\]\)|\b(?:torch\.)?(?:float|bfloat|int|uint)\d+\w*|\b\w*\d\w*\b")
+
+
+def _states_words(message: str) -> bool:
+    """Whether an assertion's message says something in words (not only values, shapes and dtypes)."""
+    rest = _VALUES.sub(" ", message)
+    return regex.search(r"[A-Za-z]{3,}", rest) is not None
+
+
 def _kinds(ev: Event, voc: Vocabulary, failure: list[tuple[int, str]], ftext: str, asserted: bool,
            checks: set[str]) -> tuple[set[str], dict[str, int]]:
     """The failure kinds the failure text states, and the index of the line that states each first."""
@@ -133,8 +142,10 @@ def _kinds(ev: Event, voc: Vocabulary, failure: list[tuple[int, str]], ftext: st
         kinds.discard("api-mismatch")  # the module was set to None when its import failed
     if exc == "AssertionError" or (asserted and ev.is_error and not ev.message.strip()):
         kinds.add("assertion")
-        if not ev.message.strip():
-            kinds |= checks  # a bare AssertionError: what its assert line checks is the failure's kind
+        if not _states_words(ev.message):
+            # a bare AssertionError, or one whose message only prints values ("1536, 128,
+            # torch.Size([24, 56])"): what its assert line checks is the failure's kind
+            kinds |= checks
     cond = CPP_CONDITION.search(ev.message)
     if cond:  # a C++ check that prints its condition (DG_HOST_ASSERT): what the condition checks
         kinds |= {kind for kind, rx in ASSERT_CHECKS if kind == "unsupported-arch" and rx.search(cond.group(1))}
@@ -175,7 +186,9 @@ def read(ev: Event, voc: Vocabulary | None = None, context: frozenset[str] = fro
     for fid in list(formats):
         formats -= voc.supersedes.get(fid, frozenset())
     line = min((first[k] for k in kinds if k in first), default=len(ev.lines) - 1)
-    bare = elsewhere and not comps and bool(kinds & CONTEXT_KINDS) and not CULPRIT.search(text)
+    # (Python frames that name no FP8 component say where it failed: elsewhere)
+    py_frames = any(path.endswith(".py") for path, _ in ev.frames) or any(t.lstrip().startswith('File "') for _, t in lines)
+    bare = elsewhere and not comps and not py_frames and bool(kinds & CONTEXT_KINDS) and not CULPRIT.search(text)
     return Reading(frozenset(comps), frozenset(kinds), frozenset(formats), ftext.lower(), line, frozenset(inner & comps), context,
                    "\n".join(where).lower(), bare, linked)
 

@@ -245,3 +245,26 @@ def test_the_gpu_a_write_up_compares_against_is_not_the_machine():
     facts = {f.name: f.value for f in scan(text, source="p.log").facts}
     assert facts.get("capability") == "10.0"
     assert top(text)[:1] == [("ue8m0-silent-corruption", "possible")]
+
+
+def test_a_progress_line_that_prints_a_torch_size_is_no_shape_failure():
+    text = ("(EngineCore_DP0 pid=12) INFO 12-01 08:14:05 [deep_gemm_warmup.py:120] DeepGEMM warmup: "
+            "fp8_gemm_nt shapes torch.Size([4096, 7168]) 100% 48/48\n"
+            "(EngineCore_DP0 pid=12) WARNING 12-01 08:14:06 [fp8_utils.py:88] DeepGEMM warmup took 41.2 s (torch.Size([8192, 7168]) last)\n")
+    assert [f for f in top(text) if f[0] == "deepgemm-sf-layout-shape"] == []
+
+
+def test_an_assertion_whose_message_only_prints_values_is_read_by_its_assert_line():
+    text = ('  File "/x/transformers/integrations/finegrained_fp8.py", line 322, in w8a8_block_fp8_matmul_triton\n'
+            '    assert triton.cdiv(N, block_n) == Bs.shape[0], f"{N}, {block_n}, {Bs.shape}"\n'
+            "AssertionError: 1536, 128, torch.Size([24, 56])\n")
+    assert [i for i, _ in top(text)][:1] == ["fp8-block-size-mismatch"]
+
+
+def test_a_cuda_error_raised_in_other_frames_is_not_put_on_a_component_named_elsewhere():
+    text = ("INFO 12-01 08:14:05 [cutlass.py:88] Using CUTLASS FP8 scaled_mm kernels\n"
+            "Traceback (most recent call last):\n"
+            '  File "/x/vllm/attention/backends/flash_attn.py", line 812, in forward\n'
+            "    out = flash_attn_varlen_func(q, k, v)\n"
+            "RuntimeError: CUDA error: an illegal memory access was encountered\n")
+    assert [f for f in top(text) if f[0] == "cutlass-fp8-unsupported-arch"] == []
