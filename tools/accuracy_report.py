@@ -104,6 +104,14 @@ BLIND_PROBES = [
      "phrase ('cannot consume ... on Blackwell', 'no Hopper kernel', 'requires target arch sm_100a') (3), a "
      "narrower signature first (3, two arguably right), an assert read for the quantization method (1), a "
      "CuTe DSL error whose cause is on the next line (1)"),
+    ("probe N (59 pastes)", "main 0e447fd, 2026-12-04", 38, 47, 11, 12,
+     "prose-heavy write-ups (a title, the reporter's words, at most a few log lines), half on silent corruption, "
+     "arch gates and not-installed failures described in words; misses: symptom wordings no phrase knew "
+     "(cosine similarity without '=', 'loses ~12 points', 'endless repetition', a score sentence cut by a line "
+     "break) (4), not-installed wordings ('failed to load ... kernel', \"isn't available\") (1), transformers' "
+     "integrations/deepgemm.py read as FlashInfer's (1), a passing 'silently wrong' outranking the quoted refusal "
+     "(1), a narrower or fallback signature first (2, arguable); the `likely` on a negative was an aside "
+     "('DeepGEMM is not installed so it's the Triton path') in a write-up about an OOM, now at most `possible`"),
 ]
 
 

@@ -14,6 +14,7 @@ from ..catalogue.recognition import FP8_FORMATS, vocabulary
 from . import recognise
 from .claims import Claims, Group, Hit
 from .matcher import rule_hits
+from .patterns import OTHER_FAILURE
 from .conditions import combine, evaluate
 from ..model import ConditionResult, Event, EventKind, Evidence, Fact, Finding, Remedy, Severity, Status, Truth, UnknownGroup
 
@@ -198,7 +199,10 @@ def _read_in_context(cat: Catalogue, claims: Claims, facts: Mapping[str, Fact],
             continue
         if not context:
             continue
-        if not (g.event.is_error or recognise.CRASH.search(g.event.text) or voc.states_symptom(g.event.text)):
+        text = g.event.text
+        if g.event.wrapped:  # a phrase a terminal or the write-up's line breaks cut in two
+            text = "\n".join([text, *(t for _, t in g.event.unwrapped(" "))])
+        if not (g.event.is_error or recognise.CRASH.search(text) or voc.states_symptom(text)):
             continue  # (a check first: a chatty log has many unclaimed warnings)
         reading = recognise.read(g.event, context=context | frozenset(claims.context), elsewhere=True)
         for h in rule_hits(cat, g, reading):
@@ -258,6 +262,19 @@ def arbitrate(claims: Claims, facts: Mapping[str, Fact]) -> None:
             del claims.primary[current.sig.id]
         claims.primary.setdefault(best.sig.id, []).append(best)
         claims.also[fp] = [h.sig.id for h in hits if h is not best]
+
+
+def _behind_other_failure(claims: Claims, groups: list[Group], findings: list[Finding]) -> None:
+    """A log whose failure is another one (an OOM, an NCCL timeout that no signature claims): a finding
+    that rests only on lines that are no error ("DeepGEMM is not installed so it's the Triton path" in
+    the write-up around the OOM) is context, at most possible."""
+    if not any(g.event.is_error and g.fingerprint not in claims.claimed and OTHER_FAILURE.search(g.event.headline)
+               for g in groups):
+        return
+    for f in findings:
+        hits = claims.primary.get(f.id, [])
+        if f.status is Status.LIKELY and hits and not any(h.group.event.is_error for h in hits):
+            f.status = Status.POSSIBLE
 
 
 def _yield(cat: Catalogue, findings: list[Finding]) -> None:
@@ -337,6 +354,7 @@ def judge(
         if not (f.from_facts_only and evidenced & set(cat.get(f.id).data.get("covered_by", [])))
     ]
     _yield(cat, findings)
+    _behind_other_failure(claims, groups, findings)
     _rank(cat, claims, findings)
     return findings, ruled
 

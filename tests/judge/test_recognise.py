@@ -268,3 +268,19 @@ def test_a_cuda_error_raised_in_other_frames_is_not_put_on_a_component_named_els
             "    out = flash_attn_varlen_func(q, k, v)\n"
             "RuntimeError: CUDA error: an illegal memory access was encountered\n")
     assert [f for f in top(text) if f[0] == "cutlass-fp8-unsupported-arch"] == []
+
+
+def test_a_component_mentioned_beside_another_failure_is_no_likely_root_cause():
+    # the write-up says in passing that DeepGEMM is not installed; what the reporter hit is an OOM
+    text = ("Weights load (DeepGEMM is not installed so it's the triton block fp8 path), then during the profile run:\n"
+            "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 7.00 GiB.\n")
+    assert not [f for f in top(text) if f[1] in ("likely", "confirmed")]
+    # alone, the same words as a log line are the failure's own message
+    assert [i for i, _ in top("DeepGEMM is not installed so it's the triton block fp8 path\n")][:1] == ["deepgemm-not-installed"]
+
+
+def test_a_score_sentence_cut_by_a_line_break_is_read_whole():
+    text = ("If I export VLLM_USE_DEEP_GEMM=0 on the B200 box the score goes back to 0.86, so it is the DeepGEMM path.\n"
+            "`lm_eval --model local-completions --tasks gsm8k --num_fewshot 5`. On H100 strict-match is 0.87. On B200\n"
+            "it is 0.00. No error, no warning, the server happily answers, the answers are just word salad.\n")
+    assert [i for i, _ in top(text)][:1] == ["ue8m0-silent-corruption"]
