@@ -112,6 +112,12 @@ BLIND_PROBES = [
      "integrations/deepgemm.py read as FlashInfer's (1), a passing 'silently wrong' outranking the quoted refusal "
      "(1), a narrower or fallback signature first (2, arguable); the `likely` on a negative was an aside "
      "('DeepGEMM is not installed so it's the Triton path') in a write-up about an OOM, now at most `possible`"),
+    ("probe M (60 pastes)", "main 0e447fd, 2026-12-04", 26, 29, 29, 31,
+     "false-claim risk: 31 near-miss negatives (NVFP4/MXFP4/INT8/AWQ/GPTQ/GGUF errors, OOM and NCCL on FP8 runs, "
+     "tokenizer and FA2 errors, healthy FP8 logs full of warnings, a fixed issue, a question); misses: a reworded "
+     "guard ('only read packed UE8M0 block scales') (1), a narrower signature first (2, arguably right); the two "
+     "false `likely` were exact messages quoted where nothing had failed (a 'works now, closing' comment, a "
+     "question before buying hardware), now at most `possible` (log fact not_current)"),
 ]
 
 

@@ -143,6 +143,20 @@ EXTRACTORS: list[Extractor] = [
         any_clause=True,
     ),
     Extractor(
+        # the paste says the failure is behind it ("this works now", "is fixed", "no longer happens") or was
+        # never run ("we have not tried it yet"): the messages it quotes are named, not claimed as likely
+        "not-current",
+        ("works now", "now works", "working now", "fixed", "resolved", "no longer", "not tried", "haven't tried",
+         "just asking"),
+        rxcache.compile(r"\b(?:works now|now works|is working now|(?:is|was|got|been) (?:fixed|resolved)|fixed (?:now|it)"
+                        r"|no longer (?:happens|fails|crashes|reproduces|occurs)|(?:have not|haven't) (?:tried|run|tested) it"
+                        r"|just asking)\b", regex.I),
+        lambda m: [("not_current", "true")],
+        trigger=r"works now|now works|working now|fixed|resolved|no longer|not tried|haven't tried|not run|not tested|just asking",
+        ignore_case=True,
+        any_clause=True,
+    ),
+    Extractor(
         # DeepGEMM switched off, and then the run is fine (a write-up's A/B: "with VLLM_USE_DEEP_GEMM=0 it
         # goes back to 0.85"): the symptom it describes is read with DeepGEMM named
         "deepgemm-off-recovers",

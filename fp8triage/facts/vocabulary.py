@@ -94,6 +94,8 @@ _SPECS: list[FactSpec] = [
              "what a failure that names no component is read with"),
     FactSpec("transformers_fp8_named", "bool", "the log names transformers' fine-grained FP8 path or its hub kernel: "
              "what a failure that names no component is read with"),
+    FactSpec("not_current", "bool", "the log says the failure is fixed or no longer happens, or was never run (a "
+             "question): findings are named, at most possible"),
     FactSpec("multi_device", "bool", "one process spans several CUDA devices"),
     FactSpec("os", "text", "operating system"),
 ]

@@ -355,6 +355,11 @@ def judge(
     ]
     _yield(cat, findings)
     _behind_other_failure(claims, groups, findings)
+    if "not_current" in facts:
+        # the paste says the failure is behind it, or asks whether it could happen: named, not claimed
+        for f in findings:
+            if f.status is Status.LIKELY:
+                f.status = Status.POSSIBLE
     _rank(cat, claims, findings)
     return findings, ruled
 

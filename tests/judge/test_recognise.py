@@ -284,3 +284,15 @@ def test_a_score_sentence_cut_by_a_line_break_is_read_whole():
             "`lm_eval --model local-completions --tasks gsm8k --num_fewshot 5`. On H100 strict-match is 0.87. On B200\n"
             "it is 0.00. No error, no warning, the server happily answers, the answers are just word salad.\n")
     assert [i for i, _ in top(text)][:1] == ["ue8m0-silent-corruption"]
+
+
+@pytest.mark.parametrize("text", [
+    ("Update: after upgrading to vLLM 0.27.0 this works now on our RTX PRO 6000s, closing.\n"
+     "For reference, the error we had on 0.24.0 was:\n"
+     "RuntimeError: Assertion error (/workspace/.deps/deepgemm-src/csrc/apis/layout.hpp:59): Unknown SF transformation\n"),
+    ("Question before we buy hardware: could we hit `No compiled cutlass_scaled_mm for CUDA device capability: 120` "
+     "with the official wheel? We have not tried it yet.\n"),
+])
+def test_a_failure_the_paste_says_is_fixed_or_never_ran_is_named_not_claimed(text):
+    got = top(text)
+    assert got and not [f for f in got if f[1] in ("likely", "confirmed")], got
