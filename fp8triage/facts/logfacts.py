@@ -148,7 +148,8 @@ EXTRACTORS: list[Extractor] = [
         "not-current",
         ("works now", "now works", "working now", "fixed", "resolved", "no longer", "not tried", "haven't tried",
          "just asking"),
-        rxcache.compile(r"\b(?:works now|now works|is working now|(?:is|was|got|been) (?:fixed|resolved)|fixed (?:now|it)"
+        rxcache.compile(r"\b(?:works now|now works|is working now|(?:issue|bug|problem|error|it|this) (?:is|was|got|has been) (?:now )?"
+                        r"(?:fixed|resolved)|fixed (?:now|it)"
                         r"|no longer (?:happens|fails|crashes|reproduces|occurs)|(?:have not|haven't) (?:tried|run|tested) it"
                         r"|just asking)\b", regex.I),
         lambda m: [("not_current", "true")],
