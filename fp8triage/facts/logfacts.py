@@ -39,6 +39,12 @@ def _one(fact: str, group: str = "v") -> Callable[[regex.Match], list[tuple[str,
     return lambda m: [(fact, m.group(group))]
 
 
+def _flag(name: str, fact: str, anchors: tuple[str, ...], pattern: regex.Pattern, trigger: str) -> Extractor:
+    """An extractor that sets a bool fact where a line says something (any clause, any case)."""
+    return Extractor(name, anchors, pattern, lambda m: [(fact, "true")], trigger=trigger, ignore_case=True,
+                     any_clause=True)
+
+
 def _cap(m: regex.Match) -> list[tuple[str, str]]:
     gd = m.groupdict()
     raw = gd.get("cap") or ""
@@ -132,68 +138,53 @@ EXTRACTORS: list[Extractor] = [
         trigger=r"deep[_-]?gemm(?:==|-[0-9]|[ \t]+version|[ \t]+v?[0-9])",
         ignore_case=True,
     ),
-    Extractor(
+    _flag(
         # DeepGEMM named in the log, not as switched off (VLLM_USE_DEEP_GEMM=0, ..._DISABLE_DEEPGEMM_...=1)
-        "deepgemm-named",
+        "deepgemm-named", "deepgemm_named",
         ("deep_gemm", "deep-gemm", "deep gemm", "deepgemm"),
         rxcache.compile(r"(?<![a-z0-9])(?<!disable_)(?P<v>deep[_ -]?gemm)(?!\w*\s*[=:]\s*[\"']?(?:0|false|off)\b)(?!_linear\w*\s*[=:]\s*1)", regex.I),
-        lambda m: [("deepgemm_named", "true")],
-        trigger=r"deep[_ -]?gemm",
-        ignore_case=True,
-        any_clause=True,
+        r"deep[_ -]?gemm",
     ),
-    Extractor(
+    _flag(
         # the paste says the failure is behind it ("this works now", "is fixed", "no longer happens") or was
         # never run ("we have not tried it yet"): the messages it quotes are named, not claimed as likely
-        "not-current",
+        "not-current", "not_current",
         ("works now", "now works", "working now", "fixed", "resolved", "no longer", "not tried", "haven't tried",
          "just asking"),
         rxcache.compile(r"\b(?:works now|now works|is working now|(?:issue|bug|problem|error|it|this) (?:is|was|got|has been) (?:now )?"
                         r"(?:fixed|resolved)|fixed (?:now|it)"
                         r"|no longer (?:happens|fails|crashes|reproduces|occurs)|(?:have not|haven't) (?:tried|run|tested) it"
                         r"|just asking)\b", regex.I),
-        lambda m: [("not_current", "true")],
-        trigger=r"works now|now works|working now|fixed|resolved|no longer|not tried|haven't tried|not run|not tested|just asking",
-        ignore_case=True,
-        any_clause=True,
+        r"works now|now works|working now|fixed|resolved|no longer|not tried|haven't tried|not run|not tested|just asking",
     ),
-    Extractor(
+    _flag(
         # DeepGEMM switched off, and then the run is fine (a write-up's A/B: "with VLLM_USE_DEEP_GEMM=0 it
         # goes back to 0.85"): the symptom it describes is read with DeepGEMM named
-        "deepgemm-off-recovers",
+        "deepgemm-off-recovers", "deepgemm_named",
         ("deep_gemm", "deepgemm"),
         rxcache.compile(
             r"(?:use_deep_?gemm\w*|enable_jit_deep_?gemm|disable_deep_?gemm\w*)\s*[=:]\s*[\"']?(?:0|1|false|true)\b"
             r"[^\n]{0,160}?(?:\bfine\b|\bcorrect\b|\bnormal\b|recover|goes back|back to|\bworks?\b|\bfix(?:es|ed)?\b|\b0\.[5-9]\d)"
             r"|(?:\bfix(?:es|ed)?\b|goes away|recovers?|\bfine\b|\bcorrect\b)[^\n]{0,80}?"
             r"(?:use_deep_?gemm\w*|enable_jit_deep_?gemm|disable_deep_?gemm\w*)\s*[=:]", regex.I),
-        lambda m: [("deepgemm_named", "true")],
-        trigger=r"deep[_ -]?gemm",
-        ignore_case=True,
-        any_clause=True,
+        r"deep[_ -]?gemm",
     ),
-    Extractor(
+    _flag(
         # a CUTLASS or CuTe kernel run or compiled with an FP8 dtype ("cute.compile() with
         # dtype=Float8E4M3FN"): what a crash that prints no message is read with
-        "cutlass-fp8-named",
+        "cutlass-fp8-named", "cutlass_fp8_named",
         ("cutlass", "cute.", "cute dsl", "cute_dsl", "cute-dsl"),
         rxcache.compile(r"(?:cutlass|\bcute(?:\.|[ _-]dsl))[^\n]{0,160}?(?:float8_?e[45]m[23]|\bfp8\b|\bf8\b)"
                         r"|(?:float8_?e[45]m[23]|\bfp8\b)[^\n]{0,160}?(?:cutlass|\bcute(?:\.|[ _-]dsl))", regex.I),
-        lambda m: [("cutlass_fp8_named", "true")],
-        trigger=r"cutlass|cute\.|cute[ _-]dsl",
-        ignore_case=True,
-        any_clause=True,
+        r"cutlass|cute\.|cute[ _-]dsl",
     ),
-    Extractor(
+    _flag(
         # transformers' fine-grained FP8 path or its hub kernel named ("kernels-community/finegrained-fp8",
         # FP8Linear): what a failure that names no component is read with
-        "transformers-fp8-named",
+        "transformers-fp8-named", "transformers_fp8_named",
         ("finegrained", "fp8linear"),
         rxcache.compile(r"finegrained[_-]fp8|\bFP8Linear\b|FineGrainedFP8", regex.I),
-        lambda m: [("transformers_fp8_named", "true")],
-        trigger=r"finegrained[_-]fp8|fp8linear",
-        ignore_case=True,
-        any_clause=True,
+        r"finegrained[_-]fp8|fp8linear",
     ),
     Extractor(
         "sgl-deepgemm-version",
