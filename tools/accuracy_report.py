@@ -118,6 +118,11 @@ BLIND_PROBES = [
      "guard ('only read packed UE8M0 block scales') (1), a narrower signature first (2, arguably right); the two "
      "false `likely` were exact messages quoted where nothing had failed (a 'works now, closing' comment, a "
      "question before buying hardware), now at most `possible` (log fact not_current)"),
+    ("probe O (60 pastes)", "main 4811f4f, 2026-12-04", 44, 48, 12, 12,
+     "written in the style of the real corpus after reading 40 of its cases, 2-4 per label, new failures and "
+     "wordings; misses: a narrower or informational signature first (2, arguably right), a reworded float32-scale "
+     "guard whose words the rule did not list ('got float32 weight scales') (1), a cos_sim table whose numbers are "
+     "not beside the word (1)"),
 ]
 
 
