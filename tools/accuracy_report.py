@@ -123,6 +123,11 @@ BLIND_PROBES = [
      "wordings; misses: a narrower or informational signature first (2, arguably right), a reworded float32-scale "
      "guard whose words the rule did not list ('got float32 weight scales') (1), a cos_sim table whose numbers are "
      "not beside the word (1)"),
+    ("probe P (60 pastes)", "main 4811f4f, 2026-12-04", 40, 48, 12, 12,
+     "FP8 paths of sgl-kernel, TensorRT-LLM, FBGEMM GenAI, torchao, Transformer Engine, FlashInfer, vLLM custom "
+     "ops and LMDeploy, each failure kind; misses: a CUTLASS kernel's operand contract with no rule but the arch "
+     "one (3), CUTLASS's own status strings ('Error Misaligned Operand') and a build-stub message with no kind "
+     "(2), TensorRT-LLM and FlashInfer JIT names not in the vocabulary (2), an MXFP8 gate (1, label arguable)"),
 ]
 
 

@@ -215,23 +215,26 @@ def _read_in_context(cat: Catalogue, claims: Claims, facts: Mapping[str, Fact],
 
 def _frames_after(groups: list[Group]) -> dict[int, frozenset[str]]:
     """id(group) -> the FP8 components of its error's own frames, for each error that names none and
-    whose next line (same source, same worker) starts a traceback of frames with no message of its
-    own: the frames a paste or a logger printed after the message ("RuntimeError: CUDA error:
-    CUBLAS_STATUS_NOT_SUPPORTED ..." and then 'File ".../mm_scaled.py", line 512, in tuned_scaled_mm')."""
-    starts = {(g.event.lines[0].source, g.event.lines[0].lineno, g.event.lines[0].worker): g
-              for g in groups if g.event.lines and g.event.kind is EventKind.TRACEBACK and g.event.exc_type is None}
+    whose frames were printed as a traceback of their own with no message, right after it (a paste or
+    a logger that prints the message first: "RuntimeError: CUDA error: CUBLAS_STATUS_NOT_SUPPORTED ..."
+    and then 'File ".../mm_scaled.py", line 512, in tuned_scaled_mm') or right before it (a traceback
+    whose indentation was lost, so that its frames and its exception line came apart)."""
+    frames = [g for g in groups if g.event.lines and g.event.kind is EventKind.TRACEBACK and g.event.exc_type is None]
+    starts = {(g.event.lines[0].source, g.event.lines[0].lineno, g.event.lines[0].worker): g for g in frames}
+    ends = {(g.event.lines[-1].source, g.event.lines[-1].lineno, g.event.lines[-1].worker): g for g in frames}
     out: dict[int, frozenset[str]] = {}
-    if not starts:
+    if not frames:
         return out
     for g in groups:
         ev = g.event
         if not ev.is_error or ev.kind is EventKind.TRACEBACK or not ev.lines:
             continue
-        last = ev.lines[-1]
-        nxt = starts.get((last.source, last.lineno + 1, last.worker))
-        if nxt is None:
-            continue
-        comps = recognise.read(nxt.event).components
+        first, last = ev.lines[0], ev.lines[-1]
+        comps: frozenset[str] = frozenset()
+        for near in (starts.get((last.source, last.lineno + 1, last.worker)),
+                     ends.get((first.source, first.lineno - 1, first.worker))):
+            if near is not None:
+                comps |= recognise.read(near.event).components
         if comps and not recognise.read(ev).components:
             out[id(g)] = comps
     return out
