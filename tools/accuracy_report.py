@@ -104,6 +104,12 @@ BLIND_PROBES = [
      "phrase ('cannot consume ... on Blackwell', 'no Hopper kernel', 'requires target arch sm_100a') (3), a "
      "narrower signature first (3, two arguably right), an assert read for the quantization method (1), a "
      "CuTe DSL error whose cause is on the next line (1)"),
+    ("probe M (60 pastes)", "main 0e447fd, 2026-12-04", 26, 29, 29, 31,
+     "false-claim risk: 31 near-miss negatives (NVFP4/MXFP4/INT8/AWQ/GPTQ/GGUF errors, OOM and NCCL on FP8 runs, "
+     "tokenizer and FA2 errors, healthy FP8 logs full of warnings, a fixed issue, a question); misses: a reworded "
+     "guard ('only read packed UE8M0 block scales') (1), a narrower signature first (2, arguably right); the two "
+     "false `likely` were exact messages quoted where nothing had failed (a 'works now, closing' comment, a "
+     "question before buying hardware), now at most `possible` (log fact not_current)"),
     ("probe N (59 pastes)", "main 0e447fd, 2026-12-04", 38, 47, 11, 12,
      "prose-heavy write-ups (a title, the reporter's words, at most a few log lines), half on silent corruption, "
      "arch gates and not-installed failures described in words; misses: symptom wordings no phrase knew "
@@ -112,12 +118,6 @@ BLIND_PROBES = [
      "integrations/deepgemm.py read as FlashInfer's (1), a passing 'silently wrong' outranking the quoted refusal "
      "(1), a narrower or fallback signature first (2, arguable); the `likely` on a negative was an aside "
      "('DeepGEMM is not installed so it's the Triton path') in a write-up about an OOM, now at most `possible`"),
-    ("probe M (60 pastes)", "main 0e447fd, 2026-12-04", 26, 29, 29, 31,
-     "false-claim risk: 31 near-miss negatives (NVFP4/MXFP4/INT8/AWQ/GPTQ/GGUF errors, OOM and NCCL on FP8 runs, "
-     "tokenizer and FA2 errors, healthy FP8 logs full of warnings, a fixed issue, a question); misses: a reworded "
-     "guard ('only read packed UE8M0 block scales') (1), a narrower signature first (2, arguably right); the two "
-     "false `likely` were exact messages quoted where nothing had failed (a 'works now, closing' comment, a "
-     "question before buying hardware), now at most `possible` (log fact not_current)"),
     ("probe O (60 pastes)", "main 4811f4f, 2026-12-04", 44, 48, 12, 12,
      "written in the style of the real corpus after reading 40 of its cases, 2-4 per label, new failures and "
      "wordings; misses: a narrower or informational signature first (2, arguably right), a reworded float32-scale "
@@ -128,6 +128,13 @@ BLIND_PROBES = [
      "ops and LMDeploy, each failure kind; misses: a CUTLASS kernel's operand contract with no rule but the arch "
      "one (3), CUTLASS's own status strings ('Error Misaligned Operand') and a build-stub message with no kind "
      "(2), TensorRT-LLM and FlashInfer JIT names not in the vocabulary (2), an MXFP8 gate (1, label arguable)"),
+    ("probe Q (33 long logs)", "main ff31cde, 2026-12-04", 25, 25, 8, 8,
+     "150-270-line Kubernetes logs (kubectl --prefix, stern, Loki JSON, Grafana export) with sidecar and "
+     "health-check noise, retries, restarts and an unrelated OOM around one FP8 failure; no miss"),
+    ("probe R (60 pastes)", "main ff31cde, 2026-12-04", 44, 47, 13, 13,
+     "issue threads pasted whole (follow-up errors after a workaround, maintainers quoting source) and pastes "
+     "with a root cause and a consequence; misses: a narrower signature first (1, arguable), an FP4 path named "
+     "only outside the traceback (1), a symptom write-up ('silent accuracy loss', 'answers wrong') (1)"),
 ]
 
 

@@ -61,8 +61,11 @@ WRAP_MIN_PREFIXED = 16
 
 MAX_EVENT_LINES = 4000  # a longer traceback keeps its head and its newest frames
 MAX_CONTINUATION = 12
-QUIET_LINES = 500  # an event whose worker wrote nothing for this many lines is complete (a paste cut inside its
-# frames is not finished by an unrelated exception line of the same worker far below it)
+QUIET_LINES = 2000  # an event whose worker wrote nothing for this many lines is complete
+# a traceback in its frames whose worker wrote nothing for this many lines takes no further line: a paste cut
+# inside its frames is not finished by an unrelated exception line of the same worker far below it (workers
+# that print their tracebacks at once, interleaved line by line, stay well within it)
+FRAMES_GAP = 200
 MAX_CHAIN = 64  # chained exceptions kept per traceback (the first and the newest)
 
 
@@ -256,6 +259,8 @@ class Assembler:
     def _continue_frames(self, b: _Builder, line: Line, text: str, stripped: str) -> bool:
         """A traceback in its frames (or after a chain marker): a frame, its source line, a chain
         marker, or the exception line that ends them."""
+        if b.lines and line.lineno - b.lines[-1].lineno > FRAMES_GAP:
+            return False
         if TRACEBACK_START.search(text):
             if b.state == "chained":
                 b.add(line)
