@@ -135,6 +135,17 @@ BLIND_PROBES = [
      "issue threads pasted whole (follow-up errors after a workaround, maintainers quoting source) and pastes "
      "with a root cause and a consequence; misses: a narrower signature first (1, arguable), an FP4 path named "
      "only outside the traceback (1), a symptom write-up ('silent accuracy loss', 'answers wrong') (1)"),
+    ("probe S (60 pastes)", "main 2f386e1, 2026-12-04", 43, 48, 12, 12,
+     "a broad mix, every label 2-3 times, every class, 2024-2026 releases, T4 to GB300; misses: transformers' "
+     "'_assert_sm100_scales_are_ue8m0' assert read as the UE8M0 packer's (a `likely` on the wrong signature) (1), "
+     "an exact message whose signature the facts rule out not moved to the arch one (1), DeepGEMM 1.x's "
+     "NO_BINARY_FOR_GPU (1, label arguable), an nvcc arch error in a JIT build read as arch, not compile (1), a "
+     "hub download OSError with the component only in prose (1)"),
+    ("probe T (60 pastes)", "main 2f386e1, 2026-12-04", 45, 47, 13, 13,
+     "users outside ML infrastructure: ComfyUI, diffusers, text-generation-webui, LM Studio, Colab and Kaggle, "
+     "Windows and WSL, consumer GPUs from RTX 2080 to 5090; misses: an exact message whose signature the facts "
+     "would rule out, not moved to the arch one (1), a symptom write-up whose cue word came in the other order "
+     "('repeated tokens') (1)"),
 ]
 
 

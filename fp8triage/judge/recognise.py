@@ -172,7 +172,8 @@ def read(ev: Event, voc: Vocabulary | None = None, context: frozenset[str] = fro
     asserted = bool(asserts)
     checks = {kind for kind, rx in ASSERT_CHECKS for s in asserts if rx.search(s)}
     # where it failed: the innermost frames (path and function, not the code under them), the assert
-    where = [t for _, t in lines if FRAME_LINE.match(t) or NATIVE_FRAME.match(t)][-2:] + asserts
+    logical = ev.unwrapped("") if ev.wrapped else lines  # (a frame line a terminal cut, read whole)
+    where = [t for _, t in logical if FRAME_LINE.match(t) or NATIVE_FRAME.match(t)][-2:] + asserts
     # the components the failure itself names: its message, or the innermost frame and its source line
     inner = voc.components_of(set(TOKEN.findall("\n".join(t for _, t in _innermost(ev, lines)))))
     failure = _failure_text(ev, lines)
