@@ -267,6 +267,29 @@ def arbitrate(claims: Claims, facts: Mapping[str, Fact]) -> None:
         claims.also[fp] = [h.sig.id for h in hits if h is not best]
 
 
+def _handed_over(cat: Catalogue, claims: Claims, facts: Mapping[str, Fact], findings: list[Finding],
+                 ruled: list[Finding]) -> list[Finding]:
+    """Findings the facts ruled out whose evidence is another signature's failure on this machine
+    (``ruled_out_to``: a message two failures share, told apart by the GPU), judged as that one, at
+    most possible."""
+    have = {f.id for f in findings}
+    out = []
+    for r in ruled:
+        sig = cat.get(r.id)
+        target = cat.get(sig.data.get("ruled_out_to", "")) if sig is not None else None
+        hits = claims.primary.get(r.id, [])
+        if target is None or target.id in have or not hits:
+            continue
+        f = make_finding(target, facts, hits, [])
+        if f.status is Status.RULED_OUT:
+            continue
+        if f.status is Status.LIKELY:
+            f.status = Status.POSSIBLE
+        have.add(target.id)
+        out.append(f)
+    return out
+
+
 def _behind_other_failure(claims: Claims, groups: list[Group], findings: list[Finding]) -> None:
     """A log whose failure is another one (an OOM, an NCCL timeout that no signature claims): a finding
     that rests only on lines that are no error ("DeepGEMM is not installed so it's the Triton path" in
@@ -351,6 +374,7 @@ def judge(
         else:
             continue
         (ruled if f.status is Status.RULED_OUT else findings).append(f)
+    findings += _handed_over(cat, claims, facts, findings, ruled)
     evidenced = {f.id for f in findings + ruled if not f.from_facts_only}
     findings = [
         f for f in findings

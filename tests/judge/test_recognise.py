@@ -296,3 +296,15 @@ def test_a_score_sentence_cut_by_a_line_break_is_read_whole():
 def test_a_failure_the_paste_says_is_fixed_or_never_ran_is_named_not_claimed(text):
     got = top(text)
     assert got and not [f for f in got if f[1] in ("likely", "confirmed")], got
+
+
+def test_a_message_two_failures_share_is_told_apart_by_the_gpu():
+    from fp8triage.model import Fact
+
+    text = "RuntimeError: Assertion error (csrc/apis/gemm.hpp:295): Unsupported architecture or scaling factor types\n"
+    b200 = [Fact("capability", "10.0", "--fact", "cli")]
+    assert top(text, cli_facts=b200)[0][0] == "deepgemm-e8m0-disabled-on-blackwell"
+    ada = [Fact("capability", "8.9", "--fact", "cli")]
+    assert top(text, cli_facts=ada)[:1] == [("deepgemm-unsupported-arch", "possible")]
+    # no GPU known: named, but not claimed
+    assert top(text)[:1] == [("deepgemm-e8m0-disabled-on-blackwell", "possible")]
