@@ -529,14 +529,18 @@ _ADVICE = rxcache.compile(
 _CLAUSE_END = rxcache.compile(r"(?<!\be\.g)(?<!\bi\.e)[.;!?:,(]\s|—|\s-\s")
 
 
-def _advice(text: str, start: int) -> bool:
-    """Whether the clause before ``start`` (back to the last '. ', '; ', ': ', ', ' or '(') gives advice."""
+def _clause_before(text: str, start: int) -> str:
+    """The clause before ``start``: back to the last '. ', '; ', ': ', ', ' or '(' (160 characters at most)."""
     head = text[max(0, start - 160):start]
     cut = None
     for cut in _CLAUSE_END.finditer(head):
         pass
-    clause = head[cut.end():] if cut else head
-    return bool(_ADVICE.search(clause))
+    return head[cut.end():] if cut else head
+
+
+def _advice(text: str, start: int) -> bool:
+    """Whether the clause before ``start`` gives advice."""
+    return bool(_ADVICE.search(_clause_before(text, start)))
 
 
 # a GPU a write-up compares against ("Same command on H100 gives 0.912", "on H200 it is fine"): the
@@ -548,14 +552,9 @@ _REFERENCE = rxcache.compile(r"(?i)\b(?:same (?:command|config|setup|image|scrip
 def _reference(text: str, start: int, end: int) -> bool:
     """Whether the clause around text[start:end] (to the nearest '. ', '; ', ', ', '(' either side)
     names it as the healthy reference of a comparison."""
-    head = text[max(0, start - 160):start]
-    cut = None
-    for cut in _CLAUSE_END.finditer(head):
-        pass
     tail = text[end:end + 160]
     stop = _CLAUSE_END.search(tail)
-    clause = (head[cut.end():] if cut else head) + " " + (tail[:stop.start()] if stop else tail)
-    return bool(_REFERENCE.search(clause))
+    return bool(_REFERENCE.search(_clause_before(text, start) + " " + (tail[:stop.start()] if stop else tail)))
 
 
 def _has_anchor(text: str, ex: Extractor) -> bool:

@@ -109,12 +109,13 @@ def _assert_lines(ev: Event, lines: list[tuple[int, str]]) -> list[str]:
 
 
 _VALUES = rxcache.compile(r"torch\.Size\(\[[^\]]*\]\)|\b(?:torch\.)?(?:float|bfloat|int|uint)\d+\w*|\b\w*\d\w*\b")
+_WORD = rxcache.compile(r"[A-Za-z]{3,}")
 
 
 def _states_words(message: str) -> bool:
     """Whether an assertion's message says something in words (not only values, shapes and dtypes)."""
     rest = _VALUES.sub(" ", message)
-    return regex.search(r"[A-Za-z]{3,}", rest) is not None
+    return _WORD.search(rest) is not None
 
 
 def _kinds(ev: Event, voc: Vocabulary, failure: list[tuple[int, str]], ftext: str, asserted: bool,

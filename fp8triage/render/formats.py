@@ -117,46 +117,22 @@ REGISTRY[("report", "markdown")] = _markdown
 
 # -- scan --follow: each notice, then the summary -------------------------------------------------
 
-@_entry("follow", "text")
-def _notice_text(notice, o: Options) -> str:
-    from .follow import notice_text
+def _follow_line(kind: str, fmt: str) -> None:
+    """Register the renderer of one ``scan --follow`` line: render/follow.py's ``<kind>_<fmt>``, one line
+    (a notice's JSON line also carries the run id and the source)."""
+    def render(item, o: Options) -> str:
+        from . import follow
 
-    return notice_text(notice) + "\n"
+        fn = getattr(follow, f"{kind}_{fmt}")
+        line = fn(item, run_id=o.run_id, source=o.source) if (kind, fmt) == ("notice", "jsonl") else fn(item)
+        return line + "\n"
 
-
-@_entry("follow", "json")
-def _notice_json(notice, o: Options) -> str:
-    from .follow import notice_json
-
-    return notice_json(notice) + "\n"
-
-
-@_entry("follow", "jsonl")
-def _notice_jsonl(notice, o: Options) -> str:
-    from .follow import notice_jsonl
-
-    return notice_jsonl(notice, run_id=o.run_id, source=o.source) + "\n"
+    REGISTRY[("follow" if kind == "notice" else "follow-summary", fmt)] = render
 
 
-@_entry("follow-summary", "text")
-def _summary_text(summary, o: Options) -> str:
-    from .follow import summary_text
-
-    return summary_text(summary) + "\n"
-
-
-@_entry("follow-summary", "json")
-def _summary_json(summary, o: Options) -> str:
-    from .follow import summary_json
-
-    return summary_json(summary) + "\n"
-
-
-@_entry("follow-summary", "jsonl")
-def _summary_jsonl(summary, o: Options) -> str:
-    from .follow import summary_jsonl
-
-    return summary_jsonl(summary) + "\n"
+for _kind in ("notice", "summary"):
+    for _fmt in ("text", "json", "jsonl"):
+        _follow_line(_kind, _fmt)
 
 
 # -- check, env, facts --------------------------------------------------------------------------
