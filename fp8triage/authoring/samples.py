@@ -173,23 +173,38 @@ def _pin_drift(want: dict, got: dict) -> list[str]:
     return out
 
 
+def leading_at(cat: Catalogue, sig_id: str, got: list[tuple[str, str]]) -> int:
+    """Where ``sig_id`` must be among the (id, status) findings to lead them: first, or right after
+    the broader failure it refines (``Signature.refines``), which is named first."""
+    own = cat.get(sig_id)
+    families = {fid for fid, _ in own.refines} if own is not None else set()
+    return 1 if len(got) > 1 and got[0][0] in families else 0
+
+
+def leads(cat: Catalogue, sig_id: str, got: list[tuple[str, str]]) -> bool:
+    """``sig_id`` leads the (id, status) findings (``leading_at``)."""
+    return bool(got) and got[leading_at(cat, sig_id, got)][0] == sig_id
+
+
 def run_sample(sample: Sample, cat: Catalogue) -> SampleResult:
     """Run one sample through the real scan pipeline with the whole catalogue.
 
-    match: the top finding must be the sample's signature (any status but ruled-out) and, where
+    match: the top finding must be the sample's signature (any status but ruled-out), or come right
+    after the broader failure it refines (``Signature.refines``), and, where
     the sample has a pin (NAME.expect.json), give the pinned status, evidence lines and condition
     facts; with FP8TRIAGE_BLESS=1 the pin is (re)written from this run instead.
     near-miss: no finding (likely/possible/confirmed) may carry the sample's signature id."""
     res = _scan(sample.text(), str(sample.path), cat, sample.facts())
     got = [(f.id, f.status.value) for f in res.findings]
     if sample.kind == "match":
-        ok = bool(got) and got[0][0] == sample.sig_id
+        at = leading_at(cat, sample.sig_id, got)
+        ok = bool(got) and got[at][0] == sample.sig_id
         detail = "" if ok else (f"top finding is {got[0][0]} ({got[0][1]})" if got else "no finding")
         if not ok and any(f.id == sample.sig_id for f in res.ruled_out):
             f = next(f for f in res.ruled_out if f.id == sample.sig_id)
             detail += f"; {sample.sig_id} was ruled out: {'; '.join(f.contradicted_by)}"
         if ok:
-            now = pin_of(res.findings[0])
+            now = pin_of(res.findings[at])
             if os.environ.get(BLESS_ENV) == "1":
                 sample.pin_path.write_text(_pin_text(now), encoding="utf-8")
             else:
@@ -217,7 +232,8 @@ def cross_check(sample: Sample, cat: Catalogue) -> SampleResult:
        would win or tie the claim on the same event: an unexpected second claimant. A lower
        priority one, or one with only weak evidence where the sample's own signature has its
        message (strong evidence), or one that yields to the sample's own signature, is shadowed by
-       design and only listed."""
+       design and only listed. A signature the sample's own refines (``Signature.refines``), or one
+       that refines it, names the same event by design."""
     text = sample.text()
     facts = sample.facts()
     own = cat.get(sample.sig_id)
@@ -226,8 +242,11 @@ def cross_check(sample: Sample, cat: Catalogue) -> SampleResult:
     bad: list[str] = []
     full = _scan(text, str(sample.path), cat, facts)
     own_strong = any(f.id == sample.sig_id and f.strength == "strong" for f in full.findings)
+    # the broader failures the sample's signature is a case of, and the cases of it, name the same event
+    kin = {fid for fid, _ in own.refines} if own is not None else set()
+    kin |= {s.id for s in cat.signatures if any(fid == sample.sig_id for fid, _ in s.refines)}
     for f in full.findings:
-        if f.id != sample.sig_id and f.status in CLAIMING and not f.from_facts_only:
+        if f.id != sample.sig_id and f.id not in kin and f.status in CLAIMING and not f.from_facts_only:
             claimants.append((f.id, f.status.value))
             bad.append(f"{f.id} ({f.status.value}) claims another event of this sample")
     for sig in cat.signatures:
@@ -242,7 +261,7 @@ def cross_check(sample: Sample, cat: Catalogue) -> SampleResult:
                 # failure's own message: shadowed by design, like a lower priority
                 # nor does a signature that yields to the sample's own (Signature.yields_to)
                 if (sig.priority >= own_prio and not (own_strong and f.strength != "strong")
-                        and sample.sig_id not in sig.yields_to):
+                        and sample.sig_id not in sig.yields_to and sig.id not in kin):
                     bad.append(f"{f.id} ({f.status.value}) matches on its own with priority {sig.priority} >= {own_prio}")
     return SampleResult(sample, not bad, "no unexpected second claimant", claimants, "; ".join(dict.fromkeys(bad)), "cross")
 

@@ -100,6 +100,9 @@ class Signature:
     silent: bool = False
     outside_fp8: bool = False  # another number format's failure: at most possible (verdict.make_finding)
     yields_to: tuple[str, ...] = ()  # found beside one of these, at most possible and ranked after it (verdict)
+    # (id, component or None): the labelled failures this one is a specific case of; found, it names the first
+    # whose component its evidence names (or that names none) too, ranked before it (verdict._families)
+    refines: tuple[tuple[str, str | None], ...] = ()
     stacks: list[str] = field(default_factory=list)
     rules: tuple[Rule, ...] = ()  # recognition by component x failure kind (catalogue/recognition.py)
 
@@ -256,6 +259,7 @@ def _signature_of(path: Path, data: dict[str, Any], patterns: list[Pattern], anc
         silent=bool(data.get("silent", False)),
         outside_fp8=bool(data.get("outside_fp8", False)),
         yields_to=tuple(data.get("yields_to", ())),
+        refines=tuple((r["id"], r.get("component")) for r in data.get("refines", ())),
         stacks=list(data.get("stacks", [])),
         rules=rules_of(data["id"], data.get("rules", [])),
     )

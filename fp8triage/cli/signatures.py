@@ -110,9 +110,10 @@ def test_cmd(path, ids, no_cross, verbose):
     """Run every sample through the real scan pipeline (the harness CI uses).
 
     PATH is a signature directory (default: the bundled catalogue) or one signature file
-    (tests only its samples). A match sample must make its signature the top finding; a
-    near-miss must not produce it; and no other signature may claim a match sample with
-    status likely (unless the sample's own signature outranks it by priority). A match sample
+    (tests only its samples). A match sample must make its signature the top finding (or the
+    one right after the broader failure it refines); a near-miss must not produce it; and no
+    other signature may claim a match sample with status likely (unless the sample's own
+    signature outranks it by priority, or one of the two refines the other). A match sample
     with a pin (NAME.expect.json beside it) must also give the pinned status, evidence lines
     and condition facts; FP8TRIAGE_BLESS=1 rewrites the pins from this run (review the diff)."""
     from ..authoring import sigtools

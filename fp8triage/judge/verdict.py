@@ -290,6 +290,42 @@ def _handed_over(cat: Catalogue, claims: Claims, facts: Mapping[str, Fact], find
     return out
 
 
+def _families(cat: Catalogue, claims: Claims, facts: Mapping[str, Fact], findings: list[Finding]) -> list[Finding]:
+    """A finding of a specific case names the broader failure it refines too (``Signature.refines``: the
+    ptxas refusal of SM100 instructions for an SM120 GPU inside DeepGEMM's JIT is a DeepGEMM JIT compile
+    failure): the first family whose component its evidence names (else the log names elsewhere), or
+    that names none, ranked before it: judged on the case's evidence, as probable as the case; found on
+    its own too, at least as probable. A family whose conditions a fact contradicts is left out."""
+    have = {f.id: f for f in findings}
+    out = []
+    for f in findings:
+        sig = cat.get(f.id)
+        hits = claims.primary.get(f.id, [])
+        if sig is None or not sig.refines or f.from_facts_only or not hits:
+            continue
+        named = frozenset().union(*(recognise.read(h.group.event).components for h in hits))
+        if not any(c is None or c in named for _, c in sig.refines):
+            named = frozenset(claims.context)  # the evidence names none: what the log names elsewhere
+        for fam_id, component in sig.refines:
+            family = cat.get(fam_id)
+            if family is None or (component is not None and component not in named):
+                continue
+            results = evaluate_conditions(family, facts)
+            if any(r.truth is Truth.FAILS for r in results):
+                break  # the facts say it is not that failure: the case stands alone
+            fam = have.get(fam_id)
+            if fam is None:  # judged on the case's evidence: as probable as the case
+                fam = make_finding(family, facts, hits, [])
+                fam.status = f.status
+                have[fam_id] = fam
+                out.append(fam)
+            elif f.status.rank < fam.status.rank:
+                fam.status = f.status  # found on its own too: at least as probable as its case
+            f.yielded = True
+            break
+    return out
+
+
 def _behind_other_failure(claims: Claims, groups: list[Group], findings: list[Finding]) -> None:
     """A log whose failure is another one (an OOM, an NCCL timeout that no signature claims): a finding
     that rests only on lines that are no error ("DeepGEMM is not installed so it's the Triton path" in
@@ -375,6 +411,7 @@ def judge(
             continue
         (ruled if f.status is Status.RULED_OUT else findings).append(f)
     findings += _handed_over(cat, claims, facts, findings, ruled)
+    findings += _families(cat, claims, facts, findings)
     evidenced = {f.id for f in findings + ruled if not f.from_facts_only}
     findings = [
         f for f in findings

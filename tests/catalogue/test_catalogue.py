@@ -82,6 +82,16 @@ def test_catalogue_size_and_fixed_ids(catalogue):
     assert not missing, f"fixed ids missing from the catalogue: {missing}"
 
 
+def test_what_a_signature_refines_or_yields_to_is_another_signature_of_the_catalogue(catalogue):
+    def targets(s):
+        return [fid for fid, _ in s.refines] + list(s.yields_to) + ([s.data["ruled_out_to"]] if "ruled_out_to" in s.data else [])
+
+    bad = [f"{s.id} -> {t}" for s in catalogue.signatures for t in targets(s) if t == s.id or catalogue.get(t) is None]
+    assert bad == []
+    # a broader failure is one a runbook keys on: it refines nothing itself
+    assert not [s.id for s in catalogue.signatures for fid, _ in s.refines if catalogue.get(fid).refines]
+
+
 def test_every_signature_has_remedies_and_references(catalogue):
     for s in catalogue.signatures:
         assert s.remedies, f"{s.id} has no remedies"

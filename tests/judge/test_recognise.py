@@ -306,5 +306,28 @@ def test_a_message_two_failures_share_is_told_apart_by_the_gpu():
     assert top(text, cli_facts=b200)[0][0] == "deepgemm-e8m0-disabled-on-blackwell"
     ada = [Fact("capability", "8.9", "--fact", "cli")]
     assert top(text, cli_facts=ada)[:1] == [("deepgemm-unsupported-arch", "possible")]
-    # no GPU known: named, but not claimed
-    assert top(text)[:1] == [("deepgemm-e8m0-disabled-on-blackwell", "possible")]
+    # no GPU known: the message's own reading first (DeepGEMM has no kernel for this GPU and scale
+    # type), the E8M0 switch it may be right after it; neither claimed
+    assert top(text)[:2] == [("deepgemm-unsupported-arch", "possible"), ("deepgemm-e8m0-disabled-on-blackwell", "possible")]
+
+
+def test_a_specific_case_names_the_broader_failure_it_refines_first():
+    from fp8triage.model import Fact
+
+    ptxas = ("ptxas {path}/kernel.ptx, line 412; error   : Instruction 'tcgen05.alloc' not supported on .target 'sm_120a'\n"
+             "ptxas fatal   : Ptx assembly aborted due to errors\n")
+    # inside DeepGEMM's JIT: a DeepGEMM JIT compile failure, for this reason
+    got = top(ptxas.format(path="/root/.cache/vllm/deep_gemm/tmp/1759-0b8e"))
+    assert [i for i, _ in got[:2]] == ["deepgemm-jit-compile-failure", "sm100-instructions-on-sm12x"]
+    assert got[0][1] == got[1][1] == "likely"
+    # inside the JIT build of one of FlashInfer's FP8 GEMMs: a FlashInfer FP8 failure
+    got = top(ptxas.format(path="/root/.cache/flashinfer/jit/fp8_blockscale_gemm_sm90"))
+    assert [i for i, _ in got[:2]] == ["flashinfer-fp8", "sm100-instructions-on-sm12x"]
+    # a JIT the log does not name: the case alone
+    assert top(ptxas.format(path="/tmp/build"))[0][0] == "sm100-instructions-on-sm12x"
+    # a fact that contradicts the broader failure leaves it out: DeepGEMM has SM100 kernels on a B200
+    gemm = ("(EngineCore_DP0 pid=811) ERROR [core.py:708] RuntimeError: Assertion error "
+            "(/workspace/.deps/deepgemm-src/csrc/apis/gemm.hpp:122): Unsupported architecture or scaling factor types\n")
+    got = top(gemm, cli_facts=[Fact("capability", "10.0", "--fact", "cli")])
+    assert got[0][0] == "deepgemm-e8m0-disabled-on-blackwell"
+    assert "deepgemm-unsupported-arch" not in [i for i, _ in got]
