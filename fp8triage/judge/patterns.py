@@ -156,8 +156,9 @@ QUOTED_SOURCE = rxcache.compile(
     r"DG_(?:HOST|DEVICE)_ASSERT\(|STD_TORCH_CHECK\(|logger\.\w+\(|warnings\.warn\(|"
     # a check or unreachable macro of any C++ library (DG_HOST_UNREACHABLE, TORCH_INTERNAL_ASSERT, AT_ERROR)
     r"(?:[A-Z][A-Z0-9]*_)+(?:CHECK|ASSERT|UNREACHABLE|ERROR)\w*\(|"
-    # a string literal alone on its line: the message of a `raise` or a check written over several lines
-    r"[rfbu]?[\"'][^\n]*[\"']\s*[),;]*\s*$)"
+    # a string literal alone on its line: the message of a `raise` or a check written over several lines,
+    # or with the call's last arguments after it (`"bmm_fp8 failed: ", cublasGetStatusString(status));`)
+    r"[rfbu]?[\"'][^\n]*[\"']\s*(?:[),;]*|,[^\n]*\)\s*;?)\s*$)"
 )
 
 
@@ -167,6 +168,28 @@ def quoted_source(ev: Event, m: Match) -> bool:
         return False
     line = m.text if m.text is not None else ev.lines[min(m.line, len(ev.lines) - 1)].text
     return bool(QUOTED_SOURCE.match(line))
+
+
+# a sentence that says the failure it names is behind the reporter ("the Unknown SF transformation error is
+# gone with VLLM_USE_DEEP_GEMM=0, but now ..."; "setting X got rid of the 'no kernel image' crash")
+GONE_AFTER = rxcache.compile(
+    r"^[^.;!?\n]{0,40}?\b(?:(?:is|are|was|were|has|have|got)\s+(?:now\s+|been\s+)?(?:gone|fixed|resolved|solved)"
+    r"|went away|disappear(?:s|ed)|(?:is|are) no longer (?:there|shown|printed|raised|thrown)"
+    r"|no longer (?:appears|happens|shows up|occurs))\b", regex.I)
+GONE_BEFORE = rxcache.compile(
+    r"\b(?:got rid of|gets rid of|fixe[sd]|solve[sd]|resolve[sd]|avoid(?:s|ed)?|no longer (?:get|see|hit)s?)"
+    r"\s+(?:the\s+|that\s+|this\s+)?[`'\"]?$", regex.I)
+
+
+def said_gone(ev: Event, m: Match) -> bool:
+    """Whether a sentence of a write-up says that the failure whose message it names is gone (the error
+    a workaround fixed, before the one the reporter hits now): no exact evidence of a failure."""
+    if m.span is None or not (ev.kind is EventKind.LINE or (ev.kind is EventKind.ERROR and not ev.exc_type)):
+        return False  # an exception line is what was raised, whatever its words
+    line = m.text if m.text is not None else ev.lines[min(m.line, len(ev.lines) - 1)].text
+    a, b = m.span
+    after = line[b:b + 120].lstrip("`'\" ")
+    return bool(GONE_AFTER.match(after) or GONE_BEFORE.search(line[max(0, a - 60):a]))
 
 
 PARTIAL_MIN = 14  # characters of a cut message that must match the start of a known one

@@ -14,7 +14,7 @@ from ..catalogue.recognition import FP8_FORMATS, vocabulary
 from . import recognise
 from .claims import Claims, Group, Hit
 from .matcher import rule_hits
-from .patterns import OTHER_FAILURE
+from .patterns import OTHER_FAILURE, said_gone
 from .conditions import combine, evaluate
 from ..model import ConditionResult, Event, EventKind, Evidence, Fact, Finding, Remedy, Severity, Status, Truth, UnknownGroup
 
@@ -114,6 +114,8 @@ def make_finding(sig: Signature, facts: Mapping[str, Fact], hits: list[Hit], sup
                 workers.append(w)
     if from_facts and status is Status.LIKELY:
         status = Status.POSSIBLE  # a risk judged from facts alone, nothing in the log shows it
+    if hits and status is Status.LIKELY and all(said_gone(h.group.event, h.match) for h in hits):
+        status = Status.POSSIBLE  # "the X error is gone with ...": what the reporter hit before, not now
     if hits and status is Status.LIKELY and all(_falls_back(h) for h in hits):
         # "... We will default to dequantizing the model to bf16": the library said what it will do
         # instead and went on; the risk is named (with its remedy), the run did not fail on it
@@ -271,7 +273,8 @@ def _handed_over(cat: Catalogue, claims: Claims, facts: Mapping[str, Fact], find
                  ruled: list[Finding]) -> list[Finding]:
     """Findings the facts ruled out whose evidence is another signature's failure on this machine
     (``ruled_out_to``: a message two failures share, told apart by the GPU), judged as that one, at
-    most possible."""
+    most possible; only where the evidence shows an FP8 path (vLLM's "No compiled cutlass_scaled_mm" on a
+    Turing GPU is an INT8 W8A8 model's too)."""
     have = {f.id for f in findings}
     out = []
     for r in ruled:
@@ -280,6 +283,8 @@ def _handed_over(cat: Catalogue, claims: Claims, facts: Mapping[str, Fact], find
         hits = claims.primary.get(r.id, [])
         if target is None or target.id in have or not hits:
             continue
+        if not (any(_fp8_path(h.group.event) for h in hits) or set(claims.context) - _SHARED_WITH_INT8):
+            continue  # nothing in the evidence or elsewhere in the log shows an FP8 path
         f = make_finding(target, facts, hits, [])
         if f.status is Status.RULED_OUT:
             continue
@@ -324,6 +329,17 @@ def _families(cat: Catalogue, claims: Claims, facts: Mapping[str, Fact], finding
             f.yielded = True
             break
     return out
+
+
+# the components whose names also serve INT8 (vLLM's cutlass_scaled_mm op, torch._scaled_mm): naming them
+# alone does not show an FP8 path
+_SHARED_WITH_INT8 = frozenset({"cutlass-fp8", "torch-scaled-mm"})
+
+
+def _fp8_path(ev: Event) -> bool:
+    """Whether an event shows an FP8 path: an FP8 format word, or a component only FP8 runs through."""
+    r = recognise.read(ev)
+    return bool(r.formats & FP8_FORMATS or r.components - _SHARED_WITH_INT8)
 
 
 def _behind_other_failure(claims: Claims, groups: list[Group], findings: list[Finding]) -> None:

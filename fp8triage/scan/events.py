@@ -21,12 +21,21 @@ import regex
 from ..common import rxcache
 from ..model import Event, EventKind, Line
 
-TRACEBACK_START = rxcache.compile(r"Traceback \(most recent call last\):")
+# Python's header, and IPython's ("ImportError                    Traceback (most recent call last)", no colon)
+TRACEBACK_START = rxcache.compile(r"Traceback \(most recent call last\)(?::|\s*$)")
 CHAIN_MARKER = rxcache.compile(
     r"^\s*(?:During handling of the above exception, another exception occurred:"
     r"|The above exception was the direct cause of the following exception:)"
 )
-FRAME = rxcache.compile(r'^\s*File "(?P<path>[^"]+)", line (?P<line>\d+)(?:, in (?P<func>\S+))?')
+# a frame: Python's, and IPython's as notebooks print them ("File /x/y.py:702, in f(...)" from IPython 8,
+# "Cell In[7], line 3", and older "/x/y.py in f(...)" / "<ipython-input-3-..> in <module>")
+FRAME = rxcache.compile(
+    r'^\s*(?:File "(?P<path>[^"]+)", line (?P<line>\d+)(?:, in (?P<func>\S+))?'
+    r'|File (?P<path>(?:/|[A-Za-z]:\\|~/)[^\n:]*?\.pyx?):(?P<line>\d+)(?:, in (?P<func>[\w.<>]+))?'
+    r'|(?P<path>Cell In\s?\[\d*\]),? line (?P<line>\d+)'
+    r'|(?P<path>(?:/|[A-Za-z]:\\|~/)\S*?\.pyx?|<ipython-input-[\w-]+>) in (?P<func>[\w.]+|<[\w\s:]+>)(?:\(|\s*$))')
+# IPython's source lines under a frame: "----> 5 from . import _C", "-> 2215 result = ..."
+IPY_SOURCE = rxcache.compile(r"^-*>\s*\d+\s")
 # Exception line: "RuntimeError: msg", "torch.AcceleratorError: msg", "E   RuntimeError: msg" (pytest)
 EXCEPTION_LINE = rxcache.compile(
     r"^(?:E\s+)?(?P<type>(?:[A-Za-z_][\w]*\.)*[A-Za-z_]\w*(?:Error|Exception|Exit|Interrupt|Warning|Failure|Fault|Abort))"
@@ -281,7 +290,7 @@ class Assembler:
         if not stripped:
             b.add(line)  # after a chain marker, or inside frames (rare): keep going
             return True
-        if text[:1] in (" ", "\t") or stripped.startswith("^") or stripped.startswith("~"):
+        if text[:1] in (" ", "\t") or stripped.startswith("^") or stripped.startswith("~") or IPY_SOURCE.match(stripped):
             b.add(line)  # source line or caret marker under a frame
             return True
         if stripped == "...":

@@ -85,6 +85,9 @@ def test_an_nvfp4_failure_is_named_but_never_claimed_as_likely():
     ('    DG_HOST_UNREACHABLE("Unknown SF transformation");\n', "deepgemm-unknown-sf-transformation"),
     ('    raise RuntimeError(\n        "DeepGEMM backend is not available or outdated. Please install or "\n'
      '        "update the `deep_gemm` to a newer version to enable FP8 kernels."\n    )\n', "deepgemm-not-installed"),
+    # a check's message with the call's last arguments after it on the same line
+    ('    TORCH_CHECK(status == CUBLAS_STATUS_SUCCESS,\n'
+     '                "bmm_fp8_internal_cublaslt failed: ", cublasGetStatusString(status));\n', "flashinfer-fp8"),
 ])
 def test_a_message_quoted_from_the_source_is_never_a_likely_claim(quoted, sig):
     # a write-up that shows the library's source around an unrelated report: the quoted message is what
@@ -331,3 +334,16 @@ def test_a_specific_case_names_the_broader_failure_it_refines_first():
     got = top(gemm, cli_facts=[Fact("capability", "10.0", "--fact", "cli")])
     assert got[0][0] == "deepgemm-e8m0-disabled-on-blackwell"
     assert "deepgemm-unsupported-arch" not in [i for i, _ in got]
+
+
+def test_a_message_the_reporter_says_is_gone_is_not_the_failure_now():
+    text = ("Setting VLLM_USE_DEEP_GEMM=0 fixed the Unknown SF transformation error, which is gone now, but the engine "
+            "fails differently on the RTX 5090:\n"
+            "NotImplementedError: No compiled cutlass_scaled_mm for CUDA device capability: 120. Required capability: 90 or 100\n")
+    got = top(text)
+    assert got[0] == ("cutlass-fp8-unsupported-arch", "likely")
+    assert ("deepgemm-unknown-sf-transformation", "likely") not in got
+    # the same message hit now is the failure
+    hit = top("RuntimeError: Assertion error (csrc/apis/layout.hpp:60): Unknown SF transformation\n"
+              "the Unknown SF transformation error appears on every start")
+    assert hit[0][0] == "deepgemm-unknown-sf-transformation"

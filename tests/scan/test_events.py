@@ -258,3 +258,42 @@ def test_loki_and_cloud_logging_exports_are_unwrapped_like_docker_json():
                        for i, t in enumerate(["Loading weights", line]))
         res = scan_text(text)
         assert [f.id for f in res.findings][:1] == ["deepgemm-unknown-sf-transformation"], key
+
+
+IPYTHON_OLD = """---------------------------------------------------------------------------
+ImportError                               Traceback (most recent call last)
+/tmp/ipykernel_36/2818391021.py in <cell line: 0>()
+----> 1 import deep_gemm
+      2 print(deep_gemm.__version__)
+
+/usr/local/lib/python3.11/dist-packages/deep_gemm/__init__.py in <module>
+      4 # defaults
+----> 5 from . import _C
+
+ImportError: libcudart.so.13: cannot open shared object file: No such file or directory
+"""
+
+IPYTHON_NEW = """---------------------------------------------------------------------------
+RuntimeError                              Traceback (most recent call last)
+Cell In[7], line 3
+      1 inputs = tok("hi", return_tensors="pt").to("cuda")
+----> 3 out = model.generate(**inputs)
+
+File /usr/local/lib/python3.12/site-packages/transformers/integrations/finegrained_fp8.py:412, in fp8_linear(x, w, s)
+    410     return deep_gemm.fp8_gemm_nt(x, w, s)
+--> 412 raise RuntimeError("boom")
+
+RuntimeError: boom
+"""
+
+
+def test_notebook_tracebacks_are_read_with_their_frames():
+    # IPython's header has no colon, its frames no quotes, its source lines an arrow: one traceback each
+    for text, frames, exc in ((IPYTHON_OLD, ["2818391021.py", "__init__.py"], "ImportError"),
+                              (IPYTHON_NEW, ["Cell In[7]", "finegrained_fp8.py"], "RuntimeError")):
+        evs = [e for e in assemble(text) if e.is_error]
+        assert len(evs) == 1 and evs[0].kind is EventKind.TRACEBACK and evs[0].exc_type == exc
+        assert [p.rsplit("/", 1)[-1] for p, _ in evs[0].frames] == frames
+    # the frames say which library failed: DeepGEMM's import, read as not installed
+    got = scan_text(IPYTHON_OLD.encode(), source="nb.log").findings
+    assert got and got[0].id == "deepgemm-not-installed"
