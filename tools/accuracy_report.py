@@ -163,6 +163,23 @@ BLIND_PROBES = [
      "remedy applied and a new failure, a vague server summary); 28/30 ranking cases right; misses: an error the user "
      "says is gone still read as evidence (1), a warning that starts like a message (1), symptoms as ratios between "
      "backends and a drop not to zero (1), a narrower signature first (1, arguably right)"),
+    ("probe X (57 pastes)", "main 07346f6, 2026-12-04", 28, 45, 11, 12,
+     "silent corruption as users report it, 22 of the positives (eval tables with partial drops, cosine/diff/norm "
+     "tables between backends, repeated or multilingual replies, NaN logits, outputs that change with an env var); "
+     "every other class 23/23; misses: symptoms given only as numbers, examples or table columns, and a Chinese "
+     "wording (14), DeepGEMM named only as switched off in an A/B (2), a test's `assert diff < 0.001` (1); the "
+     "false `likely` is an MXFP4 'no kernel image' on SM120 (the label arguable: that signature is format-agnostic)"),
+    ("probe Y (60 pastes)", "main 07346f6, 2026-12-04", 43, 49, 11, 11,
+     "written in the style of the real corpus after reading 70 of its cases, every label 2-3 times; misses: newer "
+     "torch's 'when calling `cublasLtMatmul( ltHandle, ...)`' wording with no component (1), a bare capability "
+     "assert in an FP8 attention backend's file (1), a hub-download error whose kind is on the line above (1), a "
+     "frame name (check_sf_layout) taken for the SF-transform words (1), a quoted source line and a sentence "
+     "outranking the error hit (1), DeepGEMM's NO_BINARY_FOR_GPU (1, label arguable)"),
+    ("probe Z (60 pastes)", "main 07346f6, 2026-12-04", 46, 48, 12, 12,
+     "the same failures on GPUs from T4 to GB10 and Jetson Thor, stated as nvidia-smi tables, device names, sm_XX, "
+     "cloud instance types and prose, and status errors only the GPU tells apart; misses: a DeepGEMM status error "
+     "on an RTX 5090 claimed by the UE8M0 packer's catch-all rule (a `likely` on the wrong signature) (1), a "
+     "narrower signature outside the label table first (1, arguably right)"),
 ]
 
 

@@ -347,3 +347,16 @@ def test_a_message_the_reporter_says_is_gone_is_not_the_failure_now():
     hit = top("RuntimeError: Assertion error (csrc/apis/layout.hpp:60): Unknown SF transformation\n"
               "the Unknown SF transformation error appears on every start")
     assert hit[0][0] == "deepgemm-unknown-sf-transformation"
+
+
+def test_a_status_error_inside_deepgemm_is_told_apart_by_the_gpu():
+    # nothing but a CUDA driver error from DeepGEMM's runtime: on an RTX 5090 DeepGEMM has no kernels for the
+    # GPU; on a B200 the UE8M0 packer's device assert fits the facts better
+    err = ("(Worker_TP0 pid=2211) ERROR [multiproc_executor.py:671]   File \"/usr/local/lib/python3.12/dist-packages/vllm/"
+           "utils/deep_gemm.py\", line 401, in fp8_gemm_nt\n"
+           "(Worker_TP0 pid=2211) ERROR [multiproc_executor.py:671]     return _fp8_gemm_nt_impl(*args, **kwargs)\n"
+           "(Worker_TP0 pid=2211) ERROR [multiproc_executor.py:671] RuntimeError: CUDA driver error "
+           "(/workspace/.deps/deepgemm-src/csrc/jit/kernel_runtime.hpp:91): 1 (CUDA_ERROR_INVALID_VALUE, invalid argument)\n")
+    gpu = "(Worker_TP0 pid=2211) INFO [cuda.py:398] Device 0: NVIDIA {}, compute capability {}\n"
+    assert top(gpu.format("GeForce RTX 5090", "12.0") + err)[0] == ("deepgemm-unsupported-arch", "likely")
+    assert top(gpu.format("B200", "10.0") + err)[0] == ("ue8m0-pack-assert", "likely")
