@@ -108,7 +108,7 @@ def parse_condition(raw: Mapping[str, Any]) -> Condition:
     elif test == "regex":
         try:
             kw["pattern"] = rxcache.compile(operand)
-        except regex.error as e:
+        except (regex.error, ValueError, OverflowError, RecursionError) as e:
             raise ConditionError(f"regex = {operand!r} does not compile: {e}") from None
         expect = f"{name} ~ /{operand}/"
     elif test == "present":

@@ -211,7 +211,7 @@ def _pattern_of(name: str, i: int, p: dict[str, Any], schema_checked: bool, prob
                        frozenset(p.get("kinds", [])), flags, **common)
     try:
         compiled = rxcache.compile(p["regex"], flags)
-    except regex.error as e:
+    except (regex.error, ValueError, OverflowError, RecursionError) as e:  # the regex module raises ValueError on some texts ("{0d<")
         problems.append(Problem(name, f"evidence.patterns.{i}.regex", f"does not compile ({e}); fix the pattern"))
         return None
     for group in compiled.groupindex:

@@ -18,7 +18,7 @@ from dataclasses import replace
 from ..catalogue.loader import Catalogue, Pattern, Signature
 from . import recognise
 from .claims import PATTERN_SPECIFICITY, Claims, Group, Hit, Match
-from .patterns import OTHER_FAILURE, match_cut, match_pattern, quoted_source, said_gone
+from .patterns import OTHER_FAILURE, match_cut, match_pattern, quoted_in_sentence, quoted_source, said_gone
 from ..facts.vocabulary import canonical_name, normalise_value
 from ..model import EventKind, Fact
 
@@ -81,10 +81,12 @@ def _pattern_hits(cat: Catalogue, cands: list[Signature], g: Group, claims: Clai
             m = match_pattern(p, g.event, claims, sig)
             if m is None:
                 continue
-            if p.strength == "strong" and (quoted_source(g.event, m) or said_gone(g.event, m)):
+            if p.strength == "strong" and (quoted_source(g.event, m) or said_gone(g.event, m)
+                                           or quoted_in_sentence(g.event, m)):
                 # the message inside a quoted source excerpt (a write-up that shows the library's
                 # `raise`): what the library can say, not what the reporter hit; or in a sentence that
-                # says it is gone (a workaround fixed it): what the reporter hit before
+                # says it is gone (a workaround fixed it): what the reporter hit before; or quoted in a
+                # sentence: named, not shown
                 p = Pattern(p.name, p.source, p.compiled, p.role, p.kinds, p.flags, "message", "weak", p.exc_types)
             hit = Hit(sig, p, m, g)
             hit.specificity = PATTERN_SPECIFICITY.get(hit.pattern.kind, 4)

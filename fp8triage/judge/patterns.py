@@ -181,6 +181,29 @@ GONE_BEFORE = rxcache.compile(
     r"\s+(?:the\s+|that\s+|this\s+)?[`'\"]?$", regex.I)
 
 
+_QUOTES = "\"'`\u201c\u2018"
+_CLOSING = {"\u201c": "\u201d", "\u2018": "\u2019"}
+_WORD = rxcache.compile(r"[A-Za-z]{2,}")
+
+
+def quoted_in_sentence(ev: Event, m: Match) -> bool:
+    """Whether a message is quoted inside a sentence of a write-up ('so I expected the "Unknown SF
+    transformation" error, but what we get is:'): the reporter names it, the log line after it is what
+    failed."""
+    if m.span is None or not (ev.kind is EventKind.LINE or (ev.kind is EventKind.ERROR and not ev.exc_type)):
+        return False
+    line = m.text if m.text is not None else ev.lines[min(m.line, len(ev.lines) - 1)].text
+    a, b = m.span
+    before, after = line[:a].rstrip(), line[b:]
+    if not before or before[-1] not in _QUOTES:
+        return False
+    close = after.find(_CLOSING.get(before[-1], before[-1]))
+    if close < 0 or close > 80:
+        return False
+    # words of the sentence around the quote: a sentence, not a message that quotes a value
+    return len(_WORD.findall(before[:-1])) + len(_WORD.findall(after[close + 1:])) >= 6
+
+
 def said_gone(ev: Event, m: Match) -> bool:
     """Whether a sentence of a write-up says that the failure whose message it names is gone (the error
     a workaround fixed, before the one the reporter hits now): no exact evidence of a failure."""

@@ -403,8 +403,11 @@ def judge(
         if by_context:
             hits = crashes[sig.id]  # a failure that names nothing, read with its frames or what the log said was running
         support = claims.supporting.get(sig.id, []) if (hits or sig.silent) else []
-        if sig.silent and not support:
-            support = read_in_context.get(sig.id, [])
+        if sig.silent:
+            # the symptom lines that name nothing, read with what the log names elsewhere, support it too
+            # (a write-up's "Paris Paris Paris" beside its A/B sentence that names DeepGEMM)
+            shown = {h.group.fingerprint for h in hits + support}
+            support = support + [h for h in read_in_context.get(sig.id, []) if h.group.fingerprint not in shown]
         symptom = False
         if sig.silent and not hits and support:
             if not any(_shows_symptom(h) for h in support) and len({h.pattern.name for h in support}) < 2:

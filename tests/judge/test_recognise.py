@@ -191,6 +191,12 @@ def test_a_failure_that_names_nothing_is_read_with_the_component_the_log_names()
     "scales=fp32 (checkpoint)   cos_sim=0.8712  rel_l2=0.4931\n",
     "GPQA-diamond: B200 = 0.541, H200 = 0.663, about 12 points lower on B200\n",
     'It generates the same token over and over: "Paris Paris Paris Paris Paris"\n',
+    # a score table whose Blackwell column fell by a fifth or more; a reply that repeats itself; Chinese
+    "| GSM8K         | 95.3 (H200) | 72.6 (B200) |\n",
+    "Generated: ' the the the the the the the the the the'\n",
+    "B200 \u4e0a\u7cbe\u5ea6\u660e\u663e\u4e0b\u964d\uff0cH800 \u6b63\u5e38\n",
+    # an A/B: DeepGEMM switched off and the answers are right again
+    "With VLLM_USE_DEEP_GEMM=0 on the same B200 it answers correctly.\n",
 ])
 def test_a_symptom_in_a_write_up_is_read_with_the_library_it_names(text):
     context = "VLLM_USE_DEEP_GEMM=1 vllm serve deepseek-ai/DeepSeek-R1 -tp 8 on 8x NVIDIA B200\n"
@@ -198,6 +204,12 @@ def test_a_symptom_in_a_write_up_is_read_with_the_library_it_names(text):
     # a healthy score row: its stderr column is no collapse
     healthy = "|gsm8k|      3|flexible-extract|     5|exact_match|↑  |0.9545|±  |0.0057|\n"
     assert top(context + healthy) == []
+    # nor are two close scores, a zero-shot column, a stderr, or an A/B with DeepGEMM on
+    for healthy in ("| GSM8K         | 95.3 (H200) | 94.8 (B200) |\n",
+                    "|mmlu     |      2|none  |     0|acc   |↑  |0.7034|±  |0.0036|\n",
+                    "gsm8k (5-shot): 0.954 ± 0.006, strict 0.950 stderr 0.006\n",
+                    "With VLLM_USE_DEEP_GEMM=1 it answers correctly: 0.95\n"):
+        assert top(context + healthy) == [], healthy
 
 
 def test_an_output_that_collapsed_is_corruption_before_a_precision_loss():
@@ -360,3 +372,11 @@ def test_a_status_error_inside_deepgemm_is_told_apart_by_the_gpu():
     gpu = "(Worker_TP0 pid=2211) INFO [cuda.py:398] Device 0: NVIDIA {}, compute capability {}\n"
     assert top(gpu.format("GeForce RTX 5090", "12.0") + err)[0] == ("deepgemm-unsupported-arch", "likely")
     assert top(gpu.format("B200", "10.0") + err)[0] == ("ue8m0-pack-assert", "likely")
+
+
+def test_a_message_quoted_in_a_sentence_is_named_not_shown():
+    text = ("I expected the \u201cUnknown SF transformation\u201d error for our per-token scales, but what we actually get is:\n"
+            "RuntimeError: Assertion error (/root/DeepGEMM/csrc/apis/layout.hpp:24): sf.size(-1) == ceil_div(k, gran_k)\n")
+    got = top(text)
+    assert got[0] == ("deepgemm-sf-layout-shape", "likely")
+    assert ("deepgemm-unknown-sf-transformation", "likely") not in got
