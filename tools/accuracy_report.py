@@ -180,6 +180,22 @@ BLIND_PROBES = [
      "cloud instance types and prose, and status errors only the GPU tells apart; misses: a DeepGEMM status error "
      "on an RTX 5090 claimed by the UE8M0 packer's catch-all rule (a `likely` on the wrong signature) (1), a "
      "narrower signature outside the label table first (1, arguably right)"),
+    ("probe AA (60 pastes)", "main d4af1db, 2026-12-04", 44, 48, 12, 12,
+     "the corpus's style again (about 60 real cases read first), leaning to the shapes the catalogue may not know; "
+     "misses: symptoms shown only as a cos/norm table and a repeating reply with no cue word (2), TensorRT-LLM's FP8 "
+     "context FMHA gate taken by the generic capability signature (1), an SGLang assert on scale-factor sizes with "
+     "no shape word (1)"),
+    ("probe AB (60 pastes)", "main d4af1db, 2026-12-04", 43, 48, 12, 12,
+     "bug reports filed with the vLLM and SGLang issue templates (environment block, description, command, the "
+     "error whole, cut or only described); misses: arch refusals in prose with no kind phrase ('needs arch_major == "
+     "10', 'can only be used on SM89') (2), sgl_kernel's FA4 file read as CUTLASS FP8 with a capability taken from "
+     "the assert's own text (a `likely` on the wrong signature) (1), CUTLASS's kSuccess check read as a contract (1), "
+     "the E8M0 switch named (1, label arguable)"),
+    ("probe AC (60 pastes)", "main d4af1db, 2026-12-04", 41, 48, 12, 12,
+     "Hugging Face users (from_pretrained, pipelines, accelerate, TGI, PEFT/TRL, hub kernels) and TensorRT-LLM and "
+     "LMDeploy FP8 users; misses: kind wordings not known ('only built for SM90', 'does not provide', 'cutlass cannot "
+     "run') (3), LMDeploy's blocked_fp8.py and TensorRT-LLM's fmhaRunner not in the vocabulary (2), an outdated hub "
+     "kernel's missing attribute with no rule for it (1), a diff table whose NaN ends the line (1)"),
 ]
 
 
