@@ -380,3 +380,21 @@ def test_a_message_quoted_in_a_sentence_is_named_not_shown():
     got = top(text)
     assert got[0] == ("deepgemm-sf-layout-shape", "likely")
     assert ("deepgemm-unknown-sf-transformation", "likely") not in got
+
+
+@pytest.mark.parametrize("text, sig", [
+    # an ImportError whose message says it is the GPU, not a missing module
+    ('  File "/srv/.venv/lib/python3.12/site-packages/transformers/integrations/deepgemm.py", line 97, in _load_deepgemm_kernel\n'
+     "    raise ImportError(err)\n"
+     "ImportError: DeepGEMM kernels are only built for SM90 and SM100; this GPU is SM120.\n", "deepgemm-unsupported-arch"),
+    # CUTLASS's own status check as torch prints it is a status failure, not a shape contract
+    ('  File "/usr/lib/python3/dist-packages/sgl_kernel/gemm.py", line 41, in fp8_scaled_mm\n'
+     "RuntimeError: Expected can_implement == cutlass::Status::kSuccess to be true, but got false.\n", "cutlass-fp8-unsupported-arch"),
+    # an FP8 attention kernel's gate is that kernel's, not the generic FP8 capability one
+    ("[TensorRT-LLM][ERROR] Assertion failed: FP8 Context FMHA is only supported on sm_89, sm_90 and sm_100 "
+     "(/src/cpp/tensorrt_llm/common/attentionOp.cpp:2718)\n", "fp8-attention-arch-gate"),
+    # an arch refusal worded as a need
+    ("RuntimeError: the DeepGEMM FP4 grouped GEMM needs arch_major == 10 (got 9)\n", "deepgemm-fp4-requires-sm100"),
+])
+def test_kind_wordings_of_other_releases(text, sig):
+    assert top(text)[:1][0][0] == sig, top(text)
