@@ -196,6 +196,21 @@ BLIND_PROBES = [
      "LMDeploy FP8 users; misses: kind wordings not known ('only built for SM90', 'does not provide', 'cutlass cannot "
      "run') (3), LMDeploy's blocked_fp8.py and TensorRT-LLM's fmhaRunner not in the vocabulary (2), an outdated hub "
      "kernel's missing attribute with no rule for it (1), a diff table whose NaN ends the line (1)"),
+    ("probe AD (60 pastes)", "main 72c8a69, 2026-12-04", 25, 28, 32, 32,
+     "false-claim risk, round two: 32 near misses (eval drops, repeating replies and NaN losses from other causes, "
+     "A/B switches of unrelated env vars, healthy DeepGEMM logs, OOM/NCCL/AWQ/GPTQ/NVFP4/FA2 errors); every negative "
+     "clean; misses: symptoms in other words ('fall off a cliff', `cos=0.71`) (2), a reworded float32-scale guard "
+     "('only consume UE8M0 scale factors') (1)"),
+    ("probe AE (53 pastes)", "main 72c8a69, 2026-12-04", 34, 40, 13, 13,
+     "the labels with the fewest real samples, wordings from five transformers releases, kernels, DeepGEMM and "
+     "FlashInfer sources; misses: transformers 5.14's float32-scale guard read only as a symptom ('silently corrupt') "
+     "(2), an arch word before 'only supports' and a proxy error on the hub download (2), one loader message shared "
+     "with the FP4 case (1), the fallback notice quoting the guard (1, label arguable)"),
+    ("probe AF (60 pastes)", "main 72c8a69, 2026-12-04", 40, 48, 12, 12,
+     "extreme shapes: one-line pastes, titles, cuts at either end, long per-line prefixes (Kubernetes, journald, Ray, "
+     "Slurm), errors printed twice, and OCR'd screenshots; everything but OCR 39/41; misses: OCR character swaps "
+     "(0/O, 1/l, rn/m, merged words) (6 of 7 OCR cases), a cut that took the message (1), a bare assert in an "
+     "attention backend file (1)"),
 ]
 
 
