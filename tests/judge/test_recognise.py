@@ -197,6 +197,9 @@ def test_a_failure_that_names_nothing_is_read_with_the_component_the_log_names()
     "B200 \u4e0a\u7cbe\u5ea6\u660e\u663e\u4e0b\u964d\uff0cH800 \u6b63\u5e38\n",
     # an A/B: DeepGEMM switched off and the answers are right again
     "With VLLM_USE_DEEP_GEMM=0 on the same B200 it answers correctly.\n",
+    # a cosine between backends written "cos=", scores that "fall off a cliff"
+    "layer 35 down_proj   cos=0.71044  rel_norm=1.8830\n",
+    "With VLLM_USE_DEEP_GEMM=1 the GPQA scores fall off a cliff.\n",
 ])
 def test_a_symptom_in_a_write_up_is_read_with_the_library_it_names(text):
     context = "VLLM_USE_DEEP_GEMM=1 vllm serve deepseek-ai/DeepSeek-R1 -tp 8 on 8x NVIDIA B200\n"
@@ -395,6 +398,15 @@ def test_a_message_quoted_in_a_sentence_is_named_not_shown():
      "(/src/cpp/tensorrt_llm/common/attentionOp.cpp:2718)\n", "fp8-attention-arch-gate"),
     # an arch refusal worded as a need
     ("RuntimeError: the DeepGEMM FP4 grouped GEMM needs arch_major == 10 (got 9)\n", "deepgemm-fp4-requires-sm100"),
+    # transformers' float32-scale guard as another release words it
+    ('  File "/x/site-packages/transformers/integrations/deepgemm.py", line 306, in _assert_sm100_scales_are_ue8m0\n'
+     "ValueError: DeepGEMM's Blackwell (SM100) experts kernel requires power-of-two (UE8M0) scale factors, but this "
+     "checkpoint's expert scales are plain float32.\n", "deepgemm-fp32-sf-sm100"),
+    # the hub kernel cannot be fetched through a proxy
+    ('  File "/x/site-packages/transformers/integrations/hub_kernels.py", line 120, in load_kernel\n'
+     "requests.exceptions.ProxyError: HTTPSConnectionPool(host='huggingface.co', port=443): Max retries exceeded with "
+     "url: /api/kernels/kernels-community/finegrained-fp8/refs (Caused by ProxyError('Unable to connect to proxy'))\n",
+     "transformers-fp8-kernels-unavailable"),
 ])
 def test_kind_wordings_of_other_releases(text, sig):
     assert top(text)[:1][0][0] == sig, top(text)
