@@ -211,6 +211,14 @@ BLIND_PROBES = [
      "Slurm), errors printed twice, and OCR'd screenshots; everything but OCR 39/41; misses: OCR character swaps "
      "(0/O, 1/l, rn/m, merged words) (6 of 7 OCR cases), a cut that took the message (1), a bare assert in an "
      "attention backend file (1)"),
+    ("probe AG (60 pastes)", "main 0848aeb, 2026-12-04", 46, 48, 12, 12,
+     "the corpus's style, a fifth batch, releases, GPUs and frameworks the earlier ones do not use; misses: a PR "
+     "description's 'wrong results' with no cue word for the prefilter (1), transformers' fallback notice quoting the "
+     "float32-scale refusal (1, label arguable); one `possible` on a negative (an FP8 KV-cache notice's 'does not "
+     "provide' read as an API mismatch, a wording added the same day), fixed"),
+    ("probe AI (60 pastes)", "main 0848aeb, 2026-12-04", 48, 48, 12, 12,
+     "forum and chat posts (discuss.vllm.ai, Hugging Face forums, Reddit, Discord/Slack): casual prose, typos, the "
+     "last few log lines, wrong guesses at the cause, quoted replies; no miss"),
 ]
 
 
