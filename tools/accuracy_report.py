@@ -219,6 +219,11 @@ BLIND_PROBES = [
     ("probe AI (60 pastes)", "main 0848aeb, 2026-12-04", 48, 48, 12, 12,
      "forum and chat posts (discuss.vllm.ai, Hugging Face forums, Reddit, Discord/Slack): casual prose, typos, the "
      "last few log lines, wrong guesses at the cause, quoted replies; no miss"),
+    ("probe AH (59 pastes)", "main 0848aeb, 2026-12-04", 46, 47, 11, 12,
+     "SGLang deployments ([TP0]/[TP3 EP2] prefixes, sgl-kernel FP8 GEMMs, deep_gemm_wrapper, DeepEP with DeepGEMM, "
+     "backend flags, the scheduler's exception wrapper); miss: a repeating reply and NaN logprobs with no cue word (1); "
+     "the negative counted as failed made `--format json` crash: a cut-message finding's evidence was built with its "
+     "fields shifted (a frozenset where the strength goes), fixed with a test; its finding was a `possible`"),
 ]
 
 

@@ -87,7 +87,7 @@ def _pattern_hits(cat: Catalogue, cands: list[Signature], g: Group, claims: Clai
                 # `raise`): what the library can say, not what the reporter hit; or in a sentence that
                 # says it is gone (a workaround fixed it): what the reporter hit before; or quoted in a
                 # sentence: named, not shown
-                p = Pattern(p.name, p.source, p.compiled, p.role, p.kinds, p.flags, "message", "weak", p.exc_types)
+                p = replace(p, kind="message", strength="weak")
             hit = Hit(sig, p, m, g)
             hit.specificity = PATTERN_SPECIFICITY.get(hit.pattern.kind, 4)
             matched.append(hit)

@@ -6,6 +6,8 @@ from __future__ import annotations
 import functools
 from typing import Any
 
+from dataclasses import replace
+
 import regex
 
 from ..catalogue.loader import Catalogue, Pattern, Signature
@@ -285,7 +287,7 @@ def match_cut(cat: Catalogue, g: Group) -> list[Hit]:
                 continue
             if not _cut_inside_literal(p, tail, m):
                 continue
-            cut = Pattern(p.name, p.source, p.compiled, p.role, p.kinds, "message", "weak", p.exc_types)
+            cut = replace(p, kind="message", strength="weak")
             hits.append(Hit(sig, cut, Match(idx, (m.start(), m.end()), tail if ev.wrapped else None), g,
                             PATTERN_SPECIFICITY["message"]))
             break

@@ -119,3 +119,16 @@ def test_a_tokens_pattern_without_words_is_one_clear_error(tmp_path):
     r = CliRunner().invoke(cli, ["scan", "--signatures", str(d), str(log)])
     assert r.exit_code == 1
     assert "my-sig.toml" in r.output and "all" in r.output and "Traceback" not in r.output
+
+
+def test_a_cut_message_finding_is_written_as_json(tmp_path):
+    # a message cut mid-line is weak evidence of its signature; the JSON report must still be written
+    log = tmp_path / "cut.log"
+    log.write_text("RuntimeError: Unknown SF transfor\n")
+    out = tmp_path / "r.json"
+    res = CliRunner().invoke(cli, ["scan", str(log), "--format", "json", "-o", str(out), "--no-history"])
+    assert res.exception is None or isinstance(res.exception, SystemExit), res.output
+    doc = json.loads(out.read_text())
+    ev = doc["findings"][0]["evidence"][0]
+    assert doc["findings"][0]["id"] == "deepgemm-unknown-sf-transformation"
+    assert ev["strength"] == "weak" and ev["kind"] == "message"
