@@ -183,6 +183,14 @@ GONE_BEFORE = rxcache.compile(
     r"\s+(?:the\s+|that\s+|this\s+)?[`'\"]?$", regex.I)
 
 
+def _prose(ev: Event, m: Match) -> bool:
+    """Whether a match lies on a sentence of a write-up: a line no logger wrote (no level) in an event that
+    is no raised exception (an exception line is what was raised, whatever its words)."""
+    if m.span is None or not (ev.kind is EventKind.LINE or (ev.kind is EventKind.ERROR and not ev.exc_type)):
+        return False
+    return ev.lines[min(m.line, len(ev.lines) - 1)].level is None
+
+
 _QUOTES = "\"'`\u201c\u2018"
 _CLOSING = {"\u201c": "\u201d", "\u2018": "\u2019"}
 _WORD = rxcache.compile(r"[A-Za-z]{2,}")
@@ -192,7 +200,7 @@ def quoted_in_sentence(ev: Event, m: Match) -> bool:
     """Whether a message is quoted inside a sentence of a write-up ('so I expected the "Unknown SF
     transformation" error, but what we get is:'): the reporter names it, the log line after it is what
     failed."""
-    if m.span is None or not (ev.kind is EventKind.LINE or (ev.kind is EventKind.ERROR and not ev.exc_type)):
+    if not _prose(ev, m):
         return False
     line = m.text if m.text is not None else ev.lines[min(m.line, len(ev.lines) - 1)].text
     a, b = m.span
@@ -209,8 +217,8 @@ def quoted_in_sentence(ev: Event, m: Match) -> bool:
 def said_gone(ev: Event, m: Match) -> bool:
     """Whether a sentence of a write-up says that the failure whose message it names is gone (the error
     a workaround fixed, before the one the reporter hits now): no exact evidence of a failure."""
-    if m.span is None or not (ev.kind is EventKind.LINE or (ev.kind is EventKind.ERROR and not ev.exc_type)):
-        return False  # an exception line is what was raised, whatever its words
+    if not _prose(ev, m):
+        return False
     line = m.text if m.text is not None else ev.lines[min(m.line, len(ev.lines) - 1)].text
     a, b = m.span
     after = line[b:b + 120].lstrip("`'\" ")

@@ -410,3 +410,11 @@ def test_a_message_quoted_in_a_sentence_is_named_not_shown():
 ])
 def test_kind_wordings_of_other_releases(text, sig):
     assert top(text)[:1][0][0] == sig, top(text)
+
+
+def test_a_logger_record_that_quotes_a_message_is_not_a_sentence_of_a_write_up():
+    # a log record (it has a level) quoting the message is the failure; only prose is demoted
+    text = ('(Worker_TP0 pid=7) ERROR 01-09 08:41:59 [core.py:708] WorkerProc hit an exception while loading the '
+            'weights of the model: "Unknown SF transformation" from the scale-factor transform\n')
+    res = scan_text(text, source="p.log")
+    assert res.findings[0].id == "deepgemm-unknown-sf-transformation" and res.findings[0].strength == "strong"
