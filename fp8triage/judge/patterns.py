@@ -226,6 +226,7 @@ def said_gone(ev: Event, m: Match) -> bool:
 
 
 PARTIAL_MIN = 14  # characters of a cut message that must match the start of a known one
+_FLAG_ONLY = rxcache.compile(r"--?[\w-]+(?:[ =]\S+)?\s*\Z")
 _NOT_PARTIAL = rxcache.compile(r"\(\?[=!<]|\\A|\\K|\(\?s\)|\(\?[a-z]*s[a-z]*\)")
 
 
@@ -295,6 +296,8 @@ def match_cut(cat: Catalogue, g: Group) -> list[Hit]:
                 continue
             if not _cut_inside_literal(p, tail, m):
                 continue
+            if _FLAG_ONLY.match(tail, m.start(), m.end()):
+                continue  # a command line's flag and value ("--moe-runner-backend deep_gemm") is no cut message
             cut = replace(p, kind="message", strength="weak")
             hits.append(Hit(sig, cut, Match(idx, (m.start(), m.end()), tail if ev.wrapped else None), g,
                             PATTERN_SPECIFICITY["message"]))

@@ -132,3 +132,11 @@ def test_a_cut_message_finding_is_written_as_json(tmp_path):
     ev = doc["findings"][0]["evidence"][0]
     assert doc["findings"][0]["id"] == "deepgemm-unknown-sf-transformation"
     assert ev["strength"] == "weak" and ev["kind"] == "message"
+
+
+def test_a_command_line_flag_at_a_line_end_is_no_cut_message():
+    # SGLang's message starts with the flag ("--moe-runner-backend deep_gemm on consumer Blackwell ..."); a
+    # command line that ends with the flag and its value names no failure
+    text = ("RuntimeError: DeepEP error: timeout (dispatch CPU)\n"
+            "2 nodes x 8 H800, IB, --moe-a2a-backend deepep --moe-runner-backend deep_gemm\n")
+    assert scan_text(text, source="p.log").findings == []
