@@ -224,6 +224,9 @@ BLIND_PROBES = [
      "backend flags, the scheduler's exception wrapper); miss: a repeating reply and NaN logprobs with no cue word (1); "
      "the negative counted as failed made `--format json` crash: a cut-message finding's evidence was built with its "
      "fields shifted (a frozenset where the strength goes), fixed with a test; its finding was a `possible`"),
+    ("probe AJ (60 pastes)", "main eec259a, 2026-12-04", 48, 49, 11, 11,
+     "the corpus's style, a sixth batch, written to be as unlike the domain notes as third-party pastes are; miss: a "
+     "reply that repeats three times and 'keeps going until max_tokens', no symptom wording known (1)"),
 ]
 
 
