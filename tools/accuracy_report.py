@@ -227,6 +227,12 @@ BLIND_PROBES = [
     ("probe AJ (60 pastes)", "main eec259a, 2026-12-04", 48, 49, 11, 11,
      "the corpus's style, a sixth batch, written to be as unlike the domain notes as third-party pastes are; miss: a "
      "reply that repeats three times and 'keeps going until max_tokens', no symptom wording known (1)"),
+    ("probe AK (60 pastes)", "main eec259a, 2026-12-04", 44, 48, 12, 12,
+     "vLLM V1 deployments of 2025-2026 (multiproc worker prefixes, DP/EP, FP8 MoE backends, torch.compile and CUDA "
+     "graphs wrapping the error, warmup, weight loading); misses: the E8M0 switch on a GPU not stated or only in "
+     "prose, the broader arch failure named first (2, labels arguable), a cos/norm table between backends with no "
+     "symptom word (1), V1's attention-backend selector refusing an FP8 KV cache (no component) (1); the reporter's "
+     "own 'I set VLLM_USE_DEEP_GEMM_E8M0=0' was read as advice, now a setting"),
 ]
 
 

@@ -221,7 +221,7 @@ EXTRACTORS: list[Extractor] = [
         "env-setting",
         tuple(DISPATCH_ENV_VARS),
         rxcache.compile(
-            r"(?<!(?:[Ss]et|[Uu]se|[Tt]ry|[Ss]etting|globally,)\s`?)(?<![\w])(?P<name>" + _ENV_ALT + r")\s*(?:=|:\s)\s*['\"]?(?P<value>[\w./:-]*)"
+            r"(?<!(?<!\b(?:I|[Ww]e|I've|[Ww]e've)\s)(?:[Ss]et|[Uu]se|[Tt]ry|[Ss]etting|globally,)\s`?)(?<![\w])(?P<name>" + _ENV_ALT + r")\s*(?:=|:\s)\s*['\"]?(?P<value>[\w./:-]*)"
         ),
         lambda m: [(m.group("name"), m.group("value"))] if m.group("value") else [],
         trigger="(?:" + "|".join(sorted(DISPATCH_ENV_VARS, key=len, reverse=True)) + r")[ \t]*(?:=|:[ \t])",
@@ -523,7 +523,9 @@ def _seen_key(fact: tuple[str, str, str]) -> tuple[str, str] | None:
 
 # advice or a condition in the same clause before a match: the value is a suggestion, not a fact
 _ADVICE = rxcache.compile(
-    r"(?i)\b(?:use|using|set|setting|try|consider|please|should|recommend(?:ed)?|instead|if|unless|when|"
+    # (not what the reporter did: "I set VLLM_USE_DEEP_GEMM_E8M0=0", "we are using")
+    r"(?i)(?<!\b(?:i|we|i've|we've|i'm|we're|i am|we are|i have|we have|i also|we also|i just|we just)\s)"
+    r"\b(?:use|using|set|setting|try|consider|please|should|recommend(?:ed)?|instead|if|unless|when|"
     r"re-?export|re-?quantize|switch(?:ing)? to|quantized with|upgrade|downgrade|e\.g|such as|for example)\b")
 # (an example the text gives, "(e.g. 4090/H100)", is no fact of this machine either)
 _CLAUSE_END = rxcache.compile(r"(?<!\be\.g)(?<!\bi\.e)[.;!?:,(]\s|—|\s-\s")

@@ -52,6 +52,9 @@ def test_env_settings_but_not_advice():
     advice = facts("Falling back to CUTLASS. To disable DeepGemm globally, set VLLM_USE_DEEP_GEMM=0.",
                    "Set `TRANSFORMERS_DISABLE_DEEPGEMM_LINEAR=1` to skip DeepGEMM for FP8 linear entirely.")
     assert "VLLM_USE_DEEP_GEMM" not in advice and "TRANSFORMERS_DISABLE_DEEPGEMM_LINEAR" not in advice
+    # what the reporter set is a setting of the run, not advice
+    mine = facts("I set `VLLM_USE_DEEP_GEMM_E8M0=0` to test accuracy on the B200 and the server dies in warmup.")
+    assert mine["VLLM_USE_DEEP_GEMM_E8M0"][0] == "0"
 
 
 def test_stack_prefers_the_server_over_libraries():
