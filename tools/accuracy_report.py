@@ -233,6 +233,10 @@ BLIND_PROBES = [
      "prose, the broader arch failure named first (2, labels arguable), a cos/norm table between backends with no "
      "symptom word (1), V1's attention-backend selector refusing an FP8 KV cache (no component) (1); the reporter's "
      "own 'I set VLLM_USE_DEEP_GEMM_E8M0=0' was read as advice, now a setting"),
+    ("probe AL (57 pastes)", "main 5ed9b57, 2026-12-04", 44, 45, 12, 12,
+     "the corpus's style, a seventh batch, paraphrased and pasted in parts (tail only, head with the command, a "
+     "hand transcription, a maintainer's summary); miss: a bare FlashAttention-3 FP8 assert whose frames name only "
+     "flash_attn_interface.py (1)"),
 ]
 
 
