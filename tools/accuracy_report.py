@@ -237,6 +237,21 @@ BLIND_PROBES = [
      "the corpus's style, a seventh batch, paraphrased and pasted in parts (tail only, head with the command, a "
      "hand transcription, a maintainer's summary); miss: a bare FlashAttention-3 FP8 assert whose frames name only "
      "flash_attn_interface.py (1)"),
+    ("probe AM (60 pastes)", "main 5ed9b57, 2026-12-04", 39, 48, 12, 12,
+     "FP8 training and fine-tuning stacks (torchao float8, Transformer Engine, Megatron/NeMo, DeepSpeed/Accelerate, "
+     "RL rollouts); misses: Transformer Engine and cuBLAS wordings with no kind ('compute capability 9.x required', "
+     "'the requested functionality is not supported', an FP8 attention error in fused_attn.cpp) and symptom wordings "
+     "(endless '!!!!', runs to max_tokens) (4), the serving frameworks' FP8 component claiming a Transformer Engine "
+     "GEMM and a torchao assert on % 128 with no block-size word (2), an MXFP8 recipe kept out by the format gate "
+     "(1), a component named only on the line before (1), the blockwise scaled-mm refusal named by its narrower id "
+     "(1, arguably right)"),
+    ("probe AN (60 pastes)", "main 5ed9b57, 2026-12-04", 42, 48, 12, 12,
+     "managed and cloud deployments (SageMaker/CloudWatch, Vertex AI / Cloud Logging JSON and gcloud YAML, Azure ML, "
+     "Modal, RunPod, Baseten, Anyscale/Ray Serve, Triton Inference Server) with their wrappers around one failure; "
+     "misses: platform prefixes not stripped (Modal, pipe-separated 'timestamp | replica | LEVEL |', syslog-like "
+     "lines with no program, gcloud YAML records) so a traceback fell apart (4), reworded guards ('needs UE8M0 "
+     "(power-of-two) weight scales', 'requires FA3 on Hopper') (2, one also a prefix), a quoted transformers `raise` "
+     "deciding the facts of a DeepGEMM error (1)"),
 ]
 
 

@@ -37,6 +37,17 @@ SYSLOG = rxcache.compile(
     r"^(?:[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?)"
     r" [\w.-]+ [\w.@/-]+(?:\[\d+\])?: ")
 
+# hosting platforms' per-line prefixes: Modal ("[modal] ta-01JCB7H2 | "), pipe-separated timestamp, replica and
+# level ("2026-12-03 12:00:41.110 | replica-2 | ERROR | "), syslog-like lines with no program
+# ("Nov 07 09:15:52 host-1  ERROR ", one space after the level: the frames' indentation is kept), and
+# `gcloud logging read` YAML ("textPayload: '...'")
+PLATFORM_PREFIX = rxcache.compile(
+    r"^(?:\[modal\] [\w-]+ \| "
+    r"|\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?Z? \| [\w.:-]+ \| (?P<level>INFO|WARN|WARNING|ERROR|DEBUG|CRITICAL|FATAL)\s*\| "
+    r"|[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d [\w.-]+\s+(?P<level>INFO|WARN|WARNING|ERROR|DEBUG|CRITICAL|FATAL) "
+    r"|(?P<yaml>\s*(?:- )?textPayload: )['\"]?)"
+)
+
 # (name, pattern). The worker group is kept; the rest of the match is removed. Ordered.
 WORKER_PREFIXES: list[tuple[str, regex.Pattern]] = [
     # (VllmWorker rank=3 pid=123)  (VllmWorker TP4 pid=123)  (EngineCore_DP0 pid=9)
@@ -306,6 +317,13 @@ def _strip(raw: bytes, fmt: LineFormat) -> tuple[str, str | None, str | None]:
     m = SYSLOG.match(text) or TIMESTAMP.match(text)
     if m:
         text = text[m.end():]
+    platform_level = None
+    m = PLATFORM_PREFIX.match(text)
+    if m:
+        platform_level = m.group("level")
+        text = text[m.end():]
+        if m.group("yaml") is not None and text[-1:] in ("'", '"'):
+            text = text[:-1]
     worker = None
     for _name, rx in WORKER_PREFIXES:
         m = rx.match(text)
@@ -321,6 +339,8 @@ def _strip(raw: bytes, fmt: LineFormat) -> tuple[str, str | None, str | None]:
             level = _LEVELS.get(level, level)
             text = text[m.end():]
             break
+    if level is None and platform_level is not None:
+        level = _LEVELS.get(platform_level, platform_level)
     if host and worker:
         worker = f"{host} {worker}"
     elif host:

@@ -297,3 +297,19 @@ def test_notebook_tracebacks_are_read_with_their_frames():
     # the frames say which library failed: DeepGEMM's import, read as not installed
     got = scan_text(IPYTHON_OLD.encode(), source="nb.log").findings
     assert got and got[0].id == "deepgemm-not-installed"
+
+
+def test_hosting_platform_prefixes_are_stripped_so_a_traceback_stays_whole():
+    tb = ['Traceback (most recent call last):',
+          '  File "/usr/local/lib/python3.12/site-packages/transformers/integrations/deepgemm.py", line 391, in fp8_linear',
+          '    _assert_sm100_scales_are_ue8m0(weight_scale_inv)',
+          'ValueError: DeepGEMM has no float32 scale-factor path on Blackwell (SM100)']
+    for prefix in ("[modal] ta-01JCB7H2 | ", "2026-12-03 12:00:41.110 | replica-2 | ERROR | ",
+                   "Nov 07 09:15:52 baseten-model-q7w2e1r  ERROR "):
+        text = "\n".join(prefix + line for line in tb) + "\n"
+        evs = [e for e in assemble(text) if e.is_error]
+        assert len(evs) == 1 and evs[0].kind is EventKind.TRACEBACK and len(evs[0].frames) == 1, prefix
+        assert evs[0].exc_type == "ValueError"
+    # the level a platform prefix gives is the line's level: an INFO line starts no event
+    line = normalise(b"2026-12-03 12:00:41.110 | replica-2 | INFO | Error budget: 3 of 10 retries used", "t", 1, LineFormat())
+    assert line.level == "INFO" and line.text.startswith("Error budget")
