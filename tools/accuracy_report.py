@@ -252,6 +252,17 @@ BLIND_PROBES = [
      "lines with no program, gcloud YAML records) so a traceback fell apart (4), reworded guards ('needs UE8M0 "
      "(power-of-two) weight scales', 'requires FA3 on Hopper') (2, one also a prefix), a quoted transformers `raise` "
      "deciding the facts of a DeepGEMM error (1)"),
+    ("probe AO (58 pastes)", "main a366fd4, 2026-12-04", 46, 46, 12, 12,
+     "the corpus's style and its label proportions, an eighth batch; no miss"),
+    ("probe AP (56 pastes)", "main a366fd4, 2026-12-04", 39, 44, 12, 12,
+     "Chinese, Japanese and Korean write-ups around English errors (17 positives described only in those languages "
+     "with one English line: 13/17); misses: 'expects UE8M0 ... got torch.float32', the Hub's offline OSError and a "
+     "Korean accuracy drop with no kind known (3), DeepGEMM's older 'Unknown cases:' refusal (1), FlashInfer named "
+     "only by an env var in the prose (1)"),
+    ("probe AQ (53 pastes)", "main a366fd4, 2026-12-04", 38, 40, 13, 13,
+     "the three most common labels of real reports (fp8-unsupported-capability, scaled-mm-layout, CUTLASS FP8 arch) "
+     "from many releases, with look-alike negatives; misses: `assert cutlass_fp8_supported()` read as a bare "
+     "assertion (1), a CUTLASS example's 'Got cutlass error: Error Internal' with no component on its line (1)"),
 ]
 
 

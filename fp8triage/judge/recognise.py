@@ -38,7 +38,9 @@ ASSERT_CHECKS = (
                                        r"has_device_capability|get_device_capability|is_device_capability\w*)\b"
                                        r"|_sm_?\d{2,3}[a-z]?\b|\b(?:sm|cc|cuda_arch)_?(?:version|major|minor)\b|\bget_device_(?:sm|arch)\b"
                                        # no kernel configuration fits this GPU (its shared memory, its SM count)
-                                       r"|\bbest_\w*config\w*\s+is\s+not\s+None|\bsmem_?(?:size|capacity)\b", regex.I)),
+                                       r"|\bbest_\w*config\w*\s+is\s+not\s+None|\bsmem_?(?:size|capacity)\b"
+                                       # a kernel family's support check: assert cutlass_fp8_supported()
+                                       r"|\b\w+_supported\s*\(", regex.I)),
     ("contract", rxcache.compile(r"\.(?:shape|size|stride|dim|ndim|dtype|is_contiguous)\b|%|\bdivisible\b|\bcontiguous\b|"
                                  r"\b_?(?:is_)?valid\w*\(", regex.I)),
     ("not-installed", rxcache.compile(r"\b(?:is_\w+_available|\w+_available)\b", regex.I)),

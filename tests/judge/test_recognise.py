@@ -407,6 +407,14 @@ def test_a_message_quoted_in_a_sentence_is_named_not_shown():
      "requests.exceptions.ProxyError: HTTPSConnectionPool(host='huggingface.co', port=443): Max retries exceeded with "
      "url: /api/kernels/kernels-community/finegrained-fp8/refs (Caused by ProxyError('Unable to connect to proxy'))\n",
      "transformers-fp8-kernels-unavailable"),
+    # a kernel family's support check shown as its assert line
+    ('  File "/sgl-workspace/sglang/python/sglang/srt/layers/quantization/fp8_kernel.py", line 88, in apply\n'
+     "    assert cutlass_fp8_supported(), (\n"
+     "AssertionError\n", "cutlass-fp8-unsupported-arch"),
+    # DeepGEMM's older Python-era refusal of a scale-factor case
+    ('  File "/opt/conda/lib/python3.11/site-packages/deep_gemm/jit_kernels/utils.py", line 214, in transform_sf\n'
+     "AssertionError: Unknown cases: sf.dtype=torch.float32, gran=(1, 128), arch='120a'\n",
+     "deepgemm-unknown-sf-transformation"),
 ])
 def test_kind_wordings_of_other_releases(text, sig):
     assert top(text)[:1][0][0] == sig, top(text)
