@@ -263,6 +263,17 @@ BLIND_PROBES = [
      "the three most common labels of real reports (fp8-unsupported-capability, scaled-mm-layout, CUTLASS FP8 arch) "
      "from many releases, with look-alike negatives; misses: `assert cutlass_fp8_supported()` read as a bare "
      "assertion (1), a CUTLASS example's 'Got cutlass error: Error Internal' with no component on its line (1)"),
+    ("probe AR (60 pastes)", "main ef44c75, 2026-12-04", 46, 48, 12, 12,
+     "a hard corpus-style batch: paraphrased, identifiers only where real pastes have them, cut short, wrong guesses "
+     "in the prose; misses: `assert has_deep_gemm()` read as a bare assertion (1), a cuBLASLt status with 'fp8 "
+     "rowwise' only in the prose (1, borderline: the same status is a bf16 negative's in the corpus)"),
+    ("probe AS (60 pastes)", "main ef44c75, 2026-12-04", 21, 21, 39, 39,
+     "false-claim risk, round three: 39 negatives from FP8 deployments that failed for other reasons (eval drops from "
+     "templates and sampling, repeating replies, A/B switches that change only speed, agreeing cos/norm tables, CJK "
+     "write-ups, healthy DeepGEMM logs, NVFP4/MXFP4/INT8); no miss and no `likely` on a negative; three negatives "
+     "got `ue8m0-silent-corruption` as `possible` (a symptom word beside DeepGEMM named); a positive's second "
+     "finding was `likely` on the reporter's guess ('Looks like DeepGEMM has no recipe for sm_121'), now at most "
+     "`possible`"),
 ]
 
 

@@ -18,7 +18,7 @@ from dataclasses import replace
 from ..catalogue.loader import Catalogue, Pattern, Signature
 from . import recognise
 from .claims import PATTERN_SPECIFICITY, Claims, Group, Hit, Match
-from .patterns import OTHER_FAILURE, match_cut, match_pattern, quoted_in_sentence, quoted_source, said_gone
+from .patterns import OTHER_FAILURE, guessed, match_cut, match_pattern, quoted_in_sentence, quoted_source, said_gone
 from ..facts.vocabulary import canonical_name, normalise_value
 from ..model import EventKind, Fact
 
@@ -82,11 +82,11 @@ def _pattern_hits(cat: Catalogue, cands: list[Signature], g: Group, claims: Clai
             if m is None:
                 continue
             if p.strength == "strong" and (quoted_source(g.event, m) or said_gone(g.event, m)
-                                           or quoted_in_sentence(g.event, m)):
+                                           or quoted_in_sentence(g.event, m) or guessed(g.event, m)):
                 # the message inside a quoted source excerpt (a write-up that shows the library's
                 # `raise`): what the library can say, not what the reporter hit; or in a sentence that
                 # says it is gone (a workaround fixed it): what the reporter hit before; or quoted in a
-                # sentence: named, not shown
+                # sentence, or the reporter's guess at the cause: named, not shown
                 p = replace(p, kind="message", strength="weak")
             hit = Hit(sig, p, m, g)
             hit.specificity = PATTERN_SPECIFICITY.get(hit.pattern.kind, 4)

@@ -214,6 +214,30 @@ def quoted_in_sentence(ev: Event, m: Match) -> bool:
     return len(_WORD.findall(before[:-1])) + len(_WORD.findall(after[close + 1:])) >= 6
 
 
+# a reporter's guess at the cause ("Looks like DeepGEMM has no recipe for sm_121", "I think it is ...")
+GUESS_BEFORE = rxcache.compile(
+    r"\b(?:looks? like|seems? (?:like|to be)|i (?:think|guess|suspect|believe)|maybe|probably|perhaps|"
+    r"(?:might|may|could) be|my guess is)\b[^.;!?\n]{0,60}$", regex.I)
+
+
+_GUESS_WORD = rxcache.compile(r"(?i)\b(?:looks? like|seems? (?:like|to be)|i (?:think|guess|suspect|believe)|maybe|probably|perhaps|"
+                              r"(?:might|may|could) be|my guess is)\b")
+
+
+def guessed(ev: Event, m: Match) -> bool:
+    """Whether a sentence of a write-up names the failure as the reporter's guess at the cause, not as
+    what was printed: no exact evidence of it."""
+    if not (ev.kind is EventKind.LINE or (ev.kind is EventKind.ERROR and not ev.exc_type)):
+        return False
+    line = ev.lines[min(m.line, len(ev.lines) - 1)]
+    if line.level is not None:
+        return False
+    text = m.text if m.text is not None else line.text
+    if m.span is None:  # a rule's reading of the whole line: a guess anywhere in it
+        return _GUESS_WORD.search(text) is not None
+    return GUESS_BEFORE.search(text[max(0, m.span[0] - 80):m.span[0]]) is not None
+
+
 def said_gone(ev: Event, m: Match) -> bool:
     """Whether a sentence of a write-up says that the failure whose message it names is gone (the error
     a workaround fixed, before the one the reporter hits now): no exact evidence of a failure."""

@@ -43,7 +43,8 @@ ASSERT_CHECKS = (
                                        r"|\b\w+_supported\s*\(", regex.I)),
     ("contract", rxcache.compile(r"\.(?:shape|size|stride|dim|ndim|dtype|is_contiguous)\b|%|\bdivisible\b|\bcontiguous\b|"
                                  r"\b_?(?:is_)?valid\w*\(", regex.I)),
-    ("not-installed", rxcache.compile(r"\b(?:is_\w+_available|\w+_available)\b", regex.I)),
+    # an availability check: is_deep_gemm_available(), has_deep_gemm(), has_flashinfer()
+    ("not-installed", rxcache.compile(r"\b(?:is_\w+_available|\w+_available)\b|\bhas_\w+\s*\(\s*\)", regex.I)),
 )
 # a C++ assertion that prints its condition: "Assertion error (csrc/apis/gemm.hpp:96): <condition>"
 CPP_CONDITION = rxcache.compile(r"Assertion error \([^)\n]*\.(?:hpp|cuh|cpp|cu|h):\d+\):\s*([^\n]*(?:==|!=|<=|>=|<|>)[^\n]*)")

@@ -415,6 +415,10 @@ def test_a_message_quoted_in_a_sentence_is_named_not_shown():
     ('  File "/opt/conda/lib/python3.11/site-packages/deep_gemm/jit_kernels/utils.py", line 214, in transform_sf\n'
      "AssertionError: Unknown cases: sf.dtype=torch.float32, gran=(1, 128), arch='120a'\n",
      "deepgemm-unknown-sf-transformation"),
+    # an availability check shown as its assert line
+    ('  File "/usr/local/lib/python3.12/dist-packages/vllm/model_executor/layers/fused_moe/deep_gemm_moe.py", line 250, in apply\n'
+     "    assert has_deep_gemm()\n"
+     "AssertionError\n", "deepgemm-not-installed"),
 ])
 def test_kind_wordings_of_other_releases(text, sig):
     assert top(text)[:1][0][0] == sig, top(text)
@@ -426,3 +430,14 @@ def test_a_logger_record_that_quotes_a_message_is_not_a_sentence_of_a_write_up()
             'weights of the model: "Unknown SF transformation" from the scale-factor transform\n')
     res = scan_text(text, source="p.log")
     assert res.findings[0].id == "deepgemm-unknown-sf-transformation" and res.findings[0].strength == "strong"
+
+
+def test_the_reporters_guess_at_the_cause_is_never_a_likely_claim():
+    text = ("Serving the FP8 model on the DGX Spark dies at the first request. Looks like DeepGEMM has no recipe for "
+            "sm_121.\n"
+            "RuntimeError: Assertion error (/workspace/.deps/deepgemm-src/csrc/utils/layout.hpp:81): Unknown recipe\n")
+    from fp8triage.model import Fact
+
+    got = top(text, cli_facts=[Fact("capability", "12.1", "--fact", "cli")])
+    assert got[0] == ("deepgemm-unknown-sf-transformation", "likely")
+    assert ("deepgemm-unsupported-arch", "likely") not in got
