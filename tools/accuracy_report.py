@@ -274,6 +274,15 @@ BLIND_PROBES = [
      "got `ue8m0-silent-corruption` as `possible` (a symptom word beside DeepGEMM named); a positive's second "
      "finding was `likely` on the reporter's guess ('Looks like DeepGEMM has no recipe for sm_121'), now at most "
      "`possible`"),
+    ("probe AT (30 pastes)", "main f0580fe, 2026-12-04", 22, 24, 6, 6,
+     "a small tenth corpus-style batch (paraphrased, cut, the reporter's guesses); misses: an nvcc arch error with "
+     "DeepGEMM's `return_code == 0` JIT assert read as a bare assertion, not a compile failure (1), a torch._scaled_mm "
+     "call printed as a source line with no frame above newer torch's cublasLtMatmul wording (1)"),
+    ("probe AU (30 pastes)", "main f0580fe, 2026-12-04", 22, 24, 6, 6,
+     "every class on the newest releases and GPUs (vLLM 0.2x, SGLang 0.5, transformers 5.2x, DeepGEMM nv_dev, "
+     "FlashInfer 0.6; B300, GB300, RTX PRO 6000, DGX Spark); misses: 'neither ... nor ... could be imported' with no "
+     "not-installed wording known (1), `AssertionError: sm_version=121` read as words, not a value dump, so the "
+     "frames alone named another DeepGEMM signature as `likely` (1; now read by its assert line)"),
 ]
 
 

@@ -111,7 +111,9 @@ def _assert_lines(ev: Event, lines: list[tuple[int, str]]) -> list[str]:
     return [s for s in (t.strip() for _, t in logical) if s.startswith("assert ") or s.startswith("assert(")]
 
 
-_VALUES = rxcache.compile(r"torch\.Size\(\[[^\]]*\]\)|\b(?:torch\.)?(?:float|bfloat|int|uint)\d+\w*|\b\w*\d\w*\b")
+# (a name before "=" is part of a value dump: "AssertionError: sm_version=121")
+_VALUES = rxcache.compile(r"torch\.Size\(\[[^\]]*\]\)|\b(?:torch\.)?(?:float|bfloat|int|uint)\d+\w*|\b\w*\d\w*\b"
+                          r"|\b[A-Za-z_]\w*\s*=")
 _WORD = rxcache.compile(r"[A-Za-z]{3,}")
 
 

@@ -419,6 +419,14 @@ def test_a_message_quoted_in_a_sentence_is_named_not_shown():
     ('  File "/usr/local/lib/python3.12/dist-packages/vllm/model_executor/layers/fused_moe/deep_gemm_moe.py", line 250, in apply\n'
      "    assert has_deep_gemm()\n"
      "AssertionError\n", "deepgemm-not-installed"),
+    # an assertion whose message only dumps a value ("sm_version=121") is read by its assert line
+    ('  File "/usr/local/lib/python3.12/dist-packages/vllm/utils/deep_gemm.py", line 120, in _check_arch\n'
+     "    assert sm_version in (90, 100, 103), f\"sm_version={sm_version}\"\n"
+     "AssertionError: sm_version=121\n", "deepgemm-unsupported-arch"),
+    # neither the package nor a vendored copy could be imported
+    ('  File "/usr/local/lib/python3.12/dist-packages/vllm/utils/deep_gemm.py", line 60, in _lazy_init\n'
+     "RuntimeError: neither the deep_gemm package nor the vendored copy could be imported. Install DeepGEMM.\n",
+     "deepgemm-not-installed"),
 ])
 def test_kind_wordings_of_other_releases(text, sig):
     assert top(text)[:1][0][0] == sig, top(text)
