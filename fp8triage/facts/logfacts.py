@@ -39,6 +39,10 @@ def _one(fact: str, group: str = "v") -> Callable[[regex.Match], list[tuple[str,
     return lambda m: [(fact, m.group(group))]
 
 
+# the reporter speaking of what they did ("I set X=0", "we are using"): a setting of the run, not advice
+_FIRST_PERSON = r"(?:i|we|i've|we've|i'm|we're|i am|we are|i have|we have|i also|we also|i just|we just)"
+
+
 def _flag(name: str, fact: str, anchors: tuple[str, ...], pattern: regex.Pattern, trigger: str) -> Extractor:
     """An extractor that sets a bool fact where a line says something (any clause, any case)."""
     return Extractor(name, anchors, pattern, lambda m: [(fact, "true")], trigger=trigger, ignore_case=True,
@@ -221,7 +225,7 @@ EXTRACTORS: list[Extractor] = [
         "env-setting",
         tuple(DISPATCH_ENV_VARS),
         rxcache.compile(
-            r"(?<!(?<!\b(?:I|[Ww]e|I've|[Ww]e've)\s)(?:[Ss]et|[Uu]se|[Tt]ry|[Ss]etting|globally,)\s`?)(?<![\w])(?P<name>" + _ENV_ALT + r")\s*(?:=|:\s)\s*['\"]?(?P<value>[\w./:-]*)"
+            r"(?<!(?<!\b(?i:" + _FIRST_PERSON + r")\s)(?:[Ss]et|[Uu]se|[Tt]ry|[Ss]etting|globally,)\s`?)(?<![\w])(?P<name>" + _ENV_ALT + r")\s*(?:=|:\s)\s*['\"]?(?P<value>[\w./:-]*)"
         ),
         lambda m: [(m.group("name"), m.group("value"))] if m.group("value") else [],
         trigger="(?:" + "|".join(sorted(DISPATCH_ENV_VARS, key=len, reverse=True)) + r")[ \t]*(?:=|:[ \t])",
@@ -524,7 +528,7 @@ def _seen_key(fact: tuple[str, str, str]) -> tuple[str, str] | None:
 # advice or a condition in the same clause before a match: the value is a suggestion, not a fact
 _ADVICE = rxcache.compile(
     # (not what the reporter did: "I set VLLM_USE_DEEP_GEMM_E8M0=0", "we are using")
-    r"(?i)(?<!\b(?:i|we|i've|we've|i'm|we're|i am|we are|i have|we have|i also|we also|i just|we just)\s)"
+    r"(?i)(?<!\b" + _FIRST_PERSON + r"\s)"
     r"\b(?:use|using|set|setting|try|consider|please|should|recommend(?:ed)?|instead|if|unless|when|"
     r"re-?export|re-?quantize|switch(?:ing)? to|quantized with|upgrade|downgrade|e\.g|such as|for example)\b")
 # (an example the text gives, "(e.g. 4090/H100)", is no fact of this machine either)

@@ -4,9 +4,8 @@ traceback frames, source locations, token sets, and a message cut short (a paste
 from __future__ import annotations
 
 import functools
-from typing import Any
-
 from dataclasses import replace
+from typing import Any
 
 import regex
 
@@ -183,10 +182,11 @@ GONE_BEFORE = rxcache.compile(
     r"\s+(?:the\s+|that\s+|this\s+)?[`'\"]?$", regex.I)
 
 
-def _prose(ev: Event, m: Match) -> bool:
+def _prose(ev: Event, m: Match, span: bool = True) -> bool:
     """Whether a match lies on a sentence of a write-up: a line no logger wrote (no level) in an event that
-    is no raised exception (an exception line is what was raised, whatever its words)."""
-    if m.span is None or not (ev.kind is EventKind.LINE or (ev.kind is EventKind.ERROR and not ev.exc_type)):
+    is no raised exception (an exception line is what was raised, whatever its words). ``span``: the match
+    must have one (a message's, not a rule's reading of the line)."""
+    if (span and m.span is None) or not (ev.kind is EventKind.LINE or (ev.kind is EventKind.ERROR and not ev.exc_type)):
         return False
     return ev.lines[min(m.line, len(ev.lines) - 1)].level is None
 
@@ -215,26 +215,20 @@ def quoted_in_sentence(ev: Event, m: Match) -> bool:
 
 
 # a reporter's guess at the cause ("Looks like DeepGEMM has no recipe for sm_121", "I think it is ...")
-GUESS_BEFORE = rxcache.compile(
-    r"\b(?:looks? like|seems? (?:like|to be)|i (?:think|guess|suspect|believe)|maybe|probably|perhaps|"
-    r"(?:might|may|could) be|my guess is)\b[^.;!?\n]{0,60}$", regex.I)
-
-
-_GUESS_WORD = rxcache.compile(r"(?i)\b(?:looks? like|seems? (?:like|to be)|i (?:think|guess|suspect|believe)|maybe|probably|perhaps|"
-                              r"(?:might|may|could) be|my guess is)\b")
+_GUESS = (r"\b(?:looks? like|seems? (?:like|to be)|i (?:think|guess|suspect|believe)|maybe|probably|perhaps|"
+          r"(?:might|may|could) be|my guess is)\b")
+GUESS_WORD = rxcache.compile(_GUESS, regex.I)
+GUESS_BEFORE = rxcache.compile(_GUESS + r"[^.;!?\n]{0,60}$", regex.I)  # in the clause right before a match
 
 
 def guessed(ev: Event, m: Match) -> bool:
     """Whether a sentence of a write-up names the failure as the reporter's guess at the cause, not as
-    what was printed: no exact evidence of it."""
-    if not (ev.kind is EventKind.LINE or (ev.kind is EventKind.ERROR and not ev.exc_type)):
+    what was printed: no exact evidence of it. A rule's hit (no span) reads the whole line."""
+    if not _prose(ev, m, span=False):
         return False
-    line = ev.lines[min(m.line, len(ev.lines) - 1)]
-    if line.level is not None:
-        return False
-    text = m.text if m.text is not None else line.text
-    if m.span is None:  # a rule's reading of the whole line: a guess anywhere in it
-        return _GUESS_WORD.search(text) is not None
+    text = m.text if m.text is not None else ev.lines[min(m.line, len(ev.lines) - 1)].text
+    if m.span is None:
+        return GUESS_WORD.search(text) is not None
     return GUESS_BEFORE.search(text[max(0, m.span[0] - 80):m.span[0]]) is not None
 
 

@@ -129,28 +129,24 @@ def _kinds(ev: Event, voc: Vocabulary, failure: list[tuple[int, str]], ftext: st
     kinds: set[str] = set()
     first: dict[str, int] = {}
     exc = (ev.exc_type or "").rsplit(".", 1)[-1]
-    implied: set[str] = set()  # kinds only the exception type gives
     for kid, excs, pat in voc.kinds:
-        stated = False
+        if exc and exc in excs:
+            kinds.add(kid)
         if pat is not None:
             for i, t in failure:
                 if pat.search(t):
-                    stated = True
+                    kinds.add(kid)
                     first.setdefault(kid, i)
                     break
             else:
                 # a phrase that a terminal or the library wrapped over two lines, or a chained cause
-                stated = pat.search(ftext) is not None
-        if stated:
-            kinds.add(kid)
-        elif exc and exc in excs:
-            kinds.add(kid)
-            implied.add(kid)
+                if pat.search(ftext):
+                    kinds.add(kid)
     if exc == "ImportError" and not kinds & {"api-mismatch", "unsupported-arch"}:
         kinds.add("not-installed")
-    if "unsupported-arch" in kinds - implied and "not-installed" in kinds and exc.endswith("ImportError"):
+    if exc.endswith("ImportError") and kinds >= {"unsupported-arch", "not-installed"}:
         # an ImportError whose message says it is the GPU ("kernels are only built for SM90 ...; this GPU is
-        # SM120") and nothing about a missing module: not a missing module
+        # SM120") and nothing about a missing module (its "ImportError" word aside): not a missing module
         missing = next((pat for kid, _, pat in voc.kinds if kid == "not-installed"), None)
         if missing is None or not missing.search(ev.message):
             kinds.discard("not-installed")
