@@ -283,6 +283,17 @@ BLIND_PROBES = [
      "FlashInfer 0.6; B300, GB300, RTX PRO 6000, DGX Spark); misses: 'neither ... nor ... could be imported' with no "
      "not-installed wording known (1), `AssertionError: sm_version=121` read as words, not a value dump, so the "
      "frames alone named another DeepGEMM signature as `likely` (1; now read by its assert line)"),
+    ("probe AV (30 pastes)", "main 3a98d76, 2026-12-04", 25, 25, 5, 5,
+     "an eleventh corpus-style batch (paraphrased, cut short, partial environment tables); no miss; its writer says "
+     "the core messages were kept in the libraries' wording, so the set is easier than real pastes"),
+    ("probe AW (30 pastes)", "main 3a98d76, 2026-12-04", 22, 24, 6, 6,
+     "long logs (120-400 lines, the failure buried among interleaved workers, progress bars and shutdown traces); "
+     "misses: transformers' guard worded 'take UE8M0 scale factors only; got float32' (no kind), an FP8 KV cache's "
+     "assert line in an attention backend with no FP8-attention name (1 each); nothing was lost to the length"),
+    ("probe AX (30 pastes)", "main 3a98d76, 2026-12-04", 22, 24, 6, 6,
+     "wrappers of vLLM and SGLang (Ray Serve LLM, KServe/llm-d, Dynamo, LiteLLM, OpenRLHF/verl/TRL, LMCache, AIBrix); "
+     "misses: a weak rule hit on a wrapper's 'worker died' line kept the handed-over DeepGEMM message out (1), an "
+     "environment line 'Hardware: 4x RTX PRO 6000 (sm_120)' not read, so an FP8-below-Ada guess ranked first (1)"),
 ]
 
 

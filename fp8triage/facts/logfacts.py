@@ -305,8 +305,8 @@ EXTRACTORS: list[Extractor] = [
 
 # GPU product names: only on lines that say NVIDIA / GeForce / Tesla / GPU, so that "A2" or
 # "L4" in unrelated text is not taken for a GPU.
-GPU_ANCHORS = ("NVIDIA", "GeForce", "Tesla", "Quadro", "GPU", "DGX")
-_GPU_CONTEXT = rxcache.compile(r"NVIDIA|GeForce|Tesla|Quadro|\bGPU|DGX")
+GPU_ANCHORS = ("NVIDIA", "GeForce", "Tesla", "Quadro", "GPU", "DGX", "Hardware")
+_GPU_CONTEXT = rxcache.compile(r"NVIDIA|GeForce|Tesla|Quadro|\bGPU|DGX|\bHardware[ \t]*[:=]")
 _GPU_NAME = rxcache.compile(
     r"(?P<name>(?:NVIDIA\s+)?(?:GeForce\s+|Tesla\s+|Quadro\s+)?"
     r"(?:RTX\s*PRO\s*\d{4}(?:\s+Blackwell)?(?:\s+(?:Workstation|Server|Max-Q)(?:\s+Edition)?)?"
@@ -346,6 +346,9 @@ _GPU_NAME_WORDS = (r"(?:RTX|GB10|GB20|GB30|GH200|B100|B200|B300|H100|H200|H800|A
 PREFILTER_PATTERNS = (
     r"NVIDIA|GeForce|Tesla|Quadro|DGX",
     r"GPU[ \t:=#0-9-]{0,8}" + _GPU_NAME_WORDS,
+    # an environment table's line: "GPU: 4x H100", "GPUs: 8 x H20", "Hardware: 2x RTX PRO 6000 (sm_120)"
+    r"(?:GPUs?|Hardware)[ \t]*[:=][ \t]*\d{1,3}[ \t]*[xX×*][ \t]*(?:NVIDIA[ \t]+)?" + _GPU_NAME_WORDS,
+    r"Hardware[ \t]*[:=][ \t]*(?:NVIDIA[ \t]+)?" + _GPU_NAME_WORDS,
     _GPU_NAME_WORDS + r"[ \t0-9GBgb-]{0,12}GPU",
 )
 # Stack markers (class STACK: once vLLM, the stack that ranks first, has been named, these

@@ -276,24 +276,32 @@ def _handed_over(cat: Catalogue, claims: Claims, facts: Mapping[str, Fact], find
     """Findings the facts ruled out whose evidence is another signature's failure on this machine
     (``ruled_out_to``: a message two failures share, told apart by the GPU), judged as that one, at
     most possible; only where the evidence shows an FP8 path (vLLM's "No compiled cutlass_scaled_mm" on a
-    Turing GPU is an INT8 W8A8 model's too)."""
-    have = {f.id for f in findings}
+    Turing GPU is an INT8 W8A8 model's too). A finding of that one on weak evidence alone (a rule over a
+    wrapper's "worker died" line) takes the message as its evidence, as probable as it was."""
+    have = {f.id: f for f in findings}
     out = []
     for r in ruled:
         sig = cat.get(r.id)
         target = cat.get(sig.data.get("ruled_out_to", "")) if sig is not None else None
         hits = claims.primary.get(r.id, [])
-        if target is None or target.id in have or not hits:
+        if target is None or not hits:
             continue
+        found = have.get(target.id)
+        if found is not None and found.strength == "strong":
+            continue  # found on evidence of its own as strong as a handed-over message
         if not (any(_fp8_path(h.group.event) for h in hits) or set(claims.context) - _SHARED_WITH_INT8):
             continue  # nothing in the evidence or elsewhere in the log shows an FP8 path
-        f = make_finding(target, facts, hits, [])
+        # a weak finding of the target (a rule over a wrapper's "worker died" line) takes the message too
+        f = make_finding(target, facts, hits + claims.primary.get(target.id, []) if found is not None else hits, [])
         if f.status is Status.RULED_OUT:
             continue
         if f.status is Status.LIKELY:
-            f.status = Status.POSSIBLE
-        have.add(target.id)
-        out.append(f)
+            f.status = found.status if found is not None else Status.POSSIBLE  # no more probable than it was
+        if found is not None:
+            findings[findings.index(found)] = f
+        else:
+            out.append(f)
+        have[target.id] = f
     return out
 
 
@@ -374,8 +382,14 @@ def order(cat: Catalogue, f: Finding) -> tuple:
     evidence before facts alone, a failure (an error, an assertion, a traceback) before a warning or a
     symptom line, the failure's own message before frames or a location, then severity and priority."""
     sig = cat.get(f.id)
-    return (f.status.rank, f.yielded, f.from_facts_only, not f.failure, f.strength != "strong", f.severity.rank,
-            -(sig.priority if sig else 50))
+    return (f.status.rank, f.yielded, f.strength != "strong" and _contradicted(f), f.from_facts_only, not f.failure,
+            f.strength != "strong", f.severity.rank, -(sig.priority if sig else 50))
+
+
+def _contradicted(f: Finding) -> bool:
+    """A fact contradicts a condition that would support it (an FP8-below-Ada finding on an SM120 GPU):
+    read from frames, tokens or a rule, it ranks after the findings no fact contradicts."""
+    return any(r.role == "support" and r.truth is Truth.FAILS for r in f.conditions)
 
 
 def _rank(cat: Catalogue, claims: Claims, findings: list[Finding]) -> None:

@@ -160,8 +160,18 @@ def test_a_known_name_right_next_to_the_word_gpu_is_read(prefilter, text, capabi
     assert facts(text)["capability"][0] == capability
 
 
+@pytest.mark.parametrize("text, capability", [("GPU: 4x H100", "9.0"), ("GPUs: 8 x H20", "9.0"),
+                                              ("Hardware: 4x RTX PRO 6000 Blackwell Workstation (sm_120)", "12.0"),
+                                              ("Hardware: B200", "10.0"), ("- GPU: 2x NVIDIA B200", "10.0")])
+def test_an_environment_tables_gpu_line_with_a_count_is_read(prefilter, text, capability):
+    # what a bug report's environment section says: a label, a count, the product
+    assert _fact_line(prefilter, text)
+    assert facts(text)["capability"][0] == capability
+
+
 @pytest.mark.parametrize("text", ["GPU KV cache usage: 97.4%, Prefix cache hit rate: 84.1%",
-                                  "GPU blocks: 21312, CPU blocks: 2048 (A2 of plan)"])
+                                  "GPU blocks: 21312, CPU blocks: 2048 (A2 of plan)",
+                                  "Hardware: 4 nodes, 2x 100GbE links"])
 def test_gpu_in_a_stats_line_is_no_fact_trigger(prefilter, text):
     assert not _fact_line(prefilter, text)
 

@@ -427,6 +427,14 @@ def test_a_message_quoted_in_a_sentence_is_named_not_shown():
     ('  File "/usr/local/lib/python3.12/dist-packages/vllm/utils/deep_gemm.py", line 60, in _lazy_init\n'
      "RuntimeError: neither the deep_gemm package nor the vendored copy could be imported. Install DeepGEMM.\n",
      "deepgemm-not-installed"),
+    # transformers' float32-scale guard worded as "take X only; got Y"
+    ('  File "/x/site-packages/transformers/integrations/deepgemm.py", line 158, in _assert_sm100_requirements\n'
+     "NotImplementedError: Blackwell (SM100) DeepGEMM kernels take UE8M0 scale factors only; got float32 scales for "
+     "`gate_up_proj`.\n", "deepgemm-fp32-sf-sm100"),
+    # an FP8 KV cache's arch check shown as its assert line, in an attention backend
+    ('  File "/sgl-workspace/sglang/python/sglang/srt/layers/attention/trtllm_mha_backend.py", line 64, in __init__\n'
+     "    assert is_sm100_supported() and model_runner.kv_cache_dtype in (torch.float8_e4m3fn,)\n"
+     "AssertionError\n", "fp8-attention-arch-gate"),
 ])
 def test_kind_wordings_of_other_releases(text, sig):
     assert top(text)[:1][0][0] == sig, top(text)
@@ -449,3 +457,29 @@ def test_the_reporters_guess_at_the_cause_is_never_a_likely_claim():
     got = top(text, cli_facts=[Fact("capability", "12.1", "--fact", "cli")])
     assert got[0] == ("deepgemm-unknown-sf-transformation", "likely")
     assert ("deepgemm-unsupported-arch", "likely") not in got
+
+
+def test_a_message_handed_over_by_the_gpu_outranks_a_wrappers_worker_died_line():
+    # DeepGEMM's dispatch refusal on a GB10 is "no kernel for this GPU", not the E8M0 switch (ruled out by the
+    # capability); a weak rule hit of the same signature on the wrapper's exit line must not hide the message
+    text = ("(Worker_TP0 pid=9) INFO 08-01 09:00:11 [cuda.py:398] Device 0: NVIDIA GB10, compute capability 12.1\n"
+            "(Worker_TP0 pid=9) ERROR 08-01 09:00:41 [multiproc_executor.py:671] RuntimeError: Assertion error "
+            "(/workspace/.deps/deepgemm-src/csrc/apis/gemm.hpp:122): Unsupported architecture or scaling factor types\n"
+            "2026-08-14T16:20:42.110Z ERROR dynamo_runtime::component: deep_gemm worker died unexpectedly (exit code 1)\n")
+    got = scan_text(text, source="p.log").findings
+    assert got[0].id == "deepgemm-unsupported-arch" and got[0].strength == "strong"
+
+
+def test_a_weak_finding_that_the_gpu_contradicts_ranks_after_one_it_does_not():
+    # a bare FP8 backend assertion asks for SM90/SM100; the environment table says SM120 with the CUTLASS MoE
+    # runner: "FP8 below Ada" is contradicted by the GPU and ranks after the CUTLASS arch failure
+    text = ("2026-08-14T16:20:03.551Z  INFO dynamo.sglang: Launching SGLang worker, model=zai-org/GLM-4.6-FP8 tp=4 "
+            "moe_runner_backend=cutlass\n"
+            "[2026-08-14 16:20:41 TP2] Scheduler hit an exception: Traceback (most recent call last):\n"
+            '  File "/opt/venv/lib/python3.12/site-packages/sglang/srt/layers/quantization/fp8.py", line 610, in __init__\n'
+            "    assert is_sm100_supported() or is_sm90_supported()\n"
+            "AssertionError\n\n"
+            "2026-08-14T16:20:42.110Z ERROR dynamo_runtime::component: sglang worker died unexpectedly (exit code 1)\n"
+            "Hardware: 4x RTX PRO 6000 Blackwell Workstation (sm_120), sglang 0.5.6\n")
+    ids = [f.id for f in scan_text(text, source="p.log").findings]
+    assert ids.index("cutlass-fp8-unsupported-arch") < ids.index("fp8-unsupported-capability")
