@@ -17,6 +17,7 @@ from pathlib import Path
 import regex
 
 from ..common import rxcache
+from ..common.phraseset import Phrases, PhraseSet
 from .. import paths
 
 # a name that is one identifier is looked up in a set of tokens; anything else becomes a phrase
@@ -63,11 +64,13 @@ class Vocabulary:
     """Components, kinds and formats, compiled for matching."""
 
     names: dict[str, set[str]] = field(default_factory=dict)  # token -> component ids
-    phrases: list[tuple[str, regex.Pattern]] = field(default_factory=list)  # (component, pattern)
+    phrases: list[tuple[str, Phrases]] = field(default_factory=list)  # (component, its phrases and names)
     asserts: dict[str, set[str]] = field(default_factory=dict)  # an assert's first source line -> component ids
-    kinds: list[tuple[str, frozenset[str], regex.Pattern | None]] = field(default_factory=list)  # (id, exc types, phrases)
-    formats: list[tuple[str, regex.Pattern]] = field(default_factory=list)
+    kinds: list[tuple[str, frozenset[str], Phrases | None]] = field(default_factory=list)  # (id, exc types, phrases)
+    formats: list[tuple[str, Phrases]] = field(default_factory=list)
     supersedes: dict[str, frozenset[str]] = field(default_factory=dict)  # format -> the formats it hides
+    # every alternation above, ruled out together by one Hyperscan pass per text (common/phraseset.py)
+    phraseset: PhraseSet = field(default_factory=PhraseSet, repr=False, compare=False)
 
     def components_of(self, tokens) -> set[str]:
         """The components that ``tokens`` name: whole identifiers, or a known name with two or more
@@ -112,10 +115,10 @@ class Vocabulary:
         return {k for k, _, _ in self.kinds}
 
 
-def _alternation(items: list[str]) -> regex.Pattern | None:
+def _alternation(voc: Vocabulary, items: list[str], flags: int = regex.IGNORECASE | regex.MULTILINE) -> Phrases | None:
     if not items:
         return None
-    return rxcache.compile("|".join(f"(?:{p})" for p in items), regex.IGNORECASE | regex.MULTILINE)
+    return voc.phraseset.add(items, flags)
 
 
 # a mined name counts only where it says FP8 or names the component itself: `run_gemm`, `BLOCK_K`
@@ -160,7 +163,7 @@ def load_vocabulary(folder: Path) -> Vocabulary:
                 extra.append(regex.escape(n))
         pats = list(c.get("phrases", [])) + extra
         if pats:
-            voc.phrases.append((cid, _alternation(pats)))
+            voc.phrases.append((cid, _alternation(voc, pats)))
     known = {c["id"] for c in comps}
     vocab_dir = folder / "vocab"
     if vocab_dir.is_dir():
@@ -177,9 +180,9 @@ def load_vocabulary(folder: Path) -> Vocabulary:
                 elif _IDENT.fullmatch(entry.get("name", "")) and distinctive(entry["name"]):
                     voc.names.setdefault(entry["name"], set()).add(cid)
     for k in tomllib.loads((folder / "kinds.toml").read_text(encoding="utf-8"))["kind"]:
-        voc.kinds.append((k["id"], frozenset(k.get("exc_types", [])), _alternation(k.get("phrases", []))))
+        voc.kinds.append((k["id"], frozenset(k.get("exc_types", [])), _alternation(voc, k.get("phrases", []))))
     for fm in tomllib.loads((folder / "formats.toml").read_text(encoding="utf-8"))["format"]:
-        voc.formats.append((fm["id"], _alternation(fm["phrases"])))
+        voc.formats.append((fm["id"], _alternation(voc, fm["phrases"])))
         if fm.get("supersedes"):
             voc.supersedes[fm["id"]] = frozenset(fm["supersedes"])
     return voc
@@ -222,15 +225,15 @@ def _load_cached(folder: Path) -> Vocabulary:
     return voc
 
 
-_CACHE_LAYOUT = 1
+_CACHE_LAYOUT = 2  # 2: an alternation is kept as its phrases
 
 
-def _pattern(p: regex.Pattern | None):
-    return None if p is None else [p.pattern, p.flags & (regex.IGNORECASE | regex.MULTILINE)]
+def _pattern(p: Phrases | None):
+    return None if p is None else [p.phrases, p.flags & (regex.IGNORECASE | regex.MULTILINE)]
 
 
-def _compiled(d) -> regex.Pattern | None:
-    return None if d is None else rxcache.compile(d[0], d[1])
+def _compiled(voc: Vocabulary, d) -> Phrases | None:
+    return None if d is None else _alternation(voc, d[0], d[1])
 
 
 def _to_data(voc: Vocabulary) -> dict:
@@ -243,12 +246,13 @@ def _to_data(voc: Vocabulary) -> dict:
 
 
 def _from_data(d: dict) -> Vocabulary:
-    return Vocabulary(names={k: set(v) for k, v in d["names"].items()},
-                      phrases=[(c, _compiled(p)) for c, p in d["phrases"]],
-                      asserts={k: set(v) for k, v in d["asserts"].items()},
-                      kinds=[(k, frozenset(exc), _compiled(p)) for k, exc, p in d["kinds"]],
-                      formats=[(f, _compiled(p)) for f, p in d["formats"]],
-                      supersedes={k: frozenset(v) for k, v in d["supersedes"].items()})
+    voc = Vocabulary(names={k: set(v) for k, v in d["names"].items()},
+                     asserts={k: set(v) for k, v in d["asserts"].items()},
+                     supersedes={k: frozenset(v) for k, v in d["supersedes"].items()})
+    voc.phrases = [(c, _compiled(voc, p)) for c, p in d["phrases"]]
+    voc.kinds = [(k, frozenset(exc), _compiled(voc, p)) for k, exc, p in d["kinds"]]
+    voc.formats = [(f, _compiled(voc, p)) for f, p in d["formats"]]
+    return voc
 
 
 def _store(path: Path, text: str) -> None:

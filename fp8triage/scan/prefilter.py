@@ -36,6 +36,8 @@ from __future__ import annotations
 import re
 from typing import Iterable
 
+from ..common import hsdb
+
 EVIDENCE = 1  # a signature's evidence anchor: the line may start an event
 STRUCTURAL = 2  # the line may start or continue a traceback (frames, chain markers)
 FACT = 4  # a log-fact trigger: log facts may be found in the line
@@ -153,12 +155,11 @@ class Prefilter:
         if self._on_disk is None:
             self._on_disk = False
             if self.engine == "hyperscan":
-                try:
-                    import hyperscan  # type: ignore
-                except Exception:
+                hyperscan = hsdb.module()
+                if hyperscan is None:
                     return False
                 exprs = self._exprs()
-                path = _cached_db_path(hyperscan, [e for e, _k, _b in exprs], _hs_flags(hyperscan, exprs))
+                path = hsdb.cached_path(hyperscan, [e for e, _k, _b in exprs], _hs_flags(hyperscan, exprs), "prefilter")
                 try:
                     self._on_disk = path is not None and path.is_file()
                 except OSError:  # an unreadable cache directory: compile as if nothing were cached
@@ -235,39 +236,16 @@ def _alternation(items: list[tuple[str, int]], span: bool = False):
 
 
 def _hyperscan_available() -> bool:
-    import importlib.util
-
-    try:
-        return importlib.util.find_spec("hyperscan") is not None
-    except (ImportError, ValueError):
-        return False
+    return hsdb.available()
 
 
 def _hyperscan_db(exprs: list[tuple[bytes, int, int]]):
     if not exprs:
         return None
-    try:
-        import hyperscan  # type: ignore
-    except Exception:  # not installed, or no binary for this platform
+    hyperscan = hsdb.module()
+    if hyperscan is None:
         return None
-    flags = _hs_flags(hyperscan, exprs)
-    exprs_b = [e for e, _k, _b in exprs]
-    path = _cached_db_path(hyperscan, exprs_b, flags)
-    if path is not None:
-        try:
-            db = hyperscan.loadb(path.read_bytes(), hyperscan.HS_MODE_BLOCK)
-            db.scratch = hyperscan.Scratch(db)  # a loaded database has none
-            return db
-        except Exception:  # absent, stale or damaged: compile it again
-            pass
-    try:
-        db = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
-        db.compile(expressions=exprs_b, ids=list(range(len(exprs))), elements=len(exprs), flags=flags)
-    except Exception:
-        return None
-    if path is not None:
-        _store(path, hyperscan.dumpb(db))
-    return db
+    return hsdb.database([e for e, _k, _b in exprs], _hs_flags(hyperscan, exprs), "prefilter")
 
 
 def _hs_flags(hyperscan, exprs: list[tuple[bytes, int, int]]) -> list[int]:
@@ -284,48 +262,3 @@ def _hs_flags(hyperscan, exprs: list[tuple[bytes, int, int]]) -> list[int]:
         else:
             flags.append(0)
     return flags
-
-
-def _cached_db_path(hyperscan, exprs: list[bytes], flags: list[int]):
-    """Where the database compiled from these expressions is cached (compiling costs
-    0.05-0.2 s, loading ~1 ms): keyed by the expressions, their flags, the Hyperscan build and
-    the CPU (a database is compiled for the host's instruction set)."""
-    import hashlib
-    import platform
-
-    from ..paths import cache_dir
-
-    h = hashlib.sha256()
-    for e, f in zip(exprs, flags):
-        h.update(e + b"\0" + str(f).encode() + b"\n")
-    h.update(f"{getattr(hyperscan, '__version__', '')} {platform.machine()} {_cpu_flags()}".encode())
-    try:
-        return cache_dir() / "prefilter" / f"hs-{h.hexdigest()[:24]}.db"
-    except (OSError, RuntimeError):  # no home directory
-        return None
-
-
-def _cpu_flags() -> str:
-    try:
-        with open("/proc/cpuinfo") as fh:
-            for line in fh:
-                if line.startswith("flags"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return ""
-
-
-def _store(path, data: bytes) -> None:
-    """Write the cache file atomically; a cache that cannot be written is no error."""
-    import os
-    import tempfile
-
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".hs-")
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.replace(tmp, path)
-    except OSError:
-        pass
