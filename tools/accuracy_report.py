@@ -294,6 +294,18 @@ BLIND_PROBES = [
      "wrappers of vLLM and SGLang (Ray Serve LLM, KServe/llm-d, Dynamo, LiteLLM, OpenRLHF/verl/TRL, LMCache, AIBrix); "
      "misses: a weak rule hit on a wrapper's 'worker died' line kept the handed-over DeepGEMM message out (1), an "
      "environment line 'Hardware: 4x RTX PRO 6000 (sm_120)' not read, so an FP8-below-Ada guess ranked first (1)"),
+    ("probe AY (30 pastes)", "main 151d6a9, 2026-12-04", 19, 24, 6, 6,
+     "the library's exact message missing or damaged (paraphrased, cut mid-word, translated, only a wrapper's summary); "
+     "misses: a translated message with no kind in its language (2: Chinese, Japanese), a cut 'no kernel image ... on "
+     "the dev' (1), the UE8M0 packer's file read as the layout checks' (1; a `likely` on the wrong signature), a "
+     "paraphrase 'isn't supported' with no exception line, where a DeepGEMM frame and the GPU gave another "
+     "signature `likely` (1, label arguable)"),
+    ("probe AZ (30 pastes)", "main 151d6a9, 2026-12-04", 23, 24, 6, 6,
+     "older releases (vLLM 0.5-0.10, SGLang 0.4, transformers 4.5x, torch 2.1-2.5, DeepGEMM's Python JIT, FlashInfer "
+     "0.2); miss: torch 2.1's `_scaled_mm` gate 'compute capability >= 9.0' without 'or 8.9' (1)"),
+    ("probe BA (30 pastes)", "main 151d6a9, 2026-12-04", 24, 24, 6, 6,
+     "GitHub issue templates (collect_env, 'Describe the bug', reproduction, maintainer replies); no miss; under the "
+     "hits: a reporter's reason for a choice read as a `likely` failure, 'Not a crash' read as a crash (both fixed)"),
 ]
 
 

@@ -191,6 +191,11 @@ def _prose(ev: Event, m: Match, span: bool = True) -> bool:
     return ev.lines[min(m.line, len(ev.lines) - 1)].level is None
 
 
+def in_prose(ev: Event, m: Match) -> bool:
+    """Whether a match (a message's or a rule's) lies on a sentence of a write-up."""
+    return _prose(ev, m, span=False)
+
+
 _QUOTES = "\"'`\u201c\u2018"
 _CLOSING = {"\u201c": "\u201d", "\u2018": "\u2019"}
 _WORD = rxcache.compile(r"[A-Za-z]{2,}")

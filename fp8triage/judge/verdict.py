@@ -14,7 +14,7 @@ from ..catalogue.recognition import FP8_FORMATS, vocabulary
 from . import recognise
 from .claims import Claims, Group, Hit
 from .matcher import rule_hits
-from .patterns import OTHER_FAILURE, guessed, said_gone
+from .patterns import OTHER_FAILURE, guessed, in_prose, said_gone
 from .conditions import combine, evaluate
 from ..model import ConditionResult, Event, EventKind, Evidence, Fact, Finding, Remedy, Severity, Status, Truth, UnknownGroup
 
@@ -117,6 +117,10 @@ def make_finding(sig: Signature, facts: Mapping[str, Fact], hits: list[Hit], sup
     if hits and status is Status.LIKELY and all(said_gone(h.group.event, h.match) or guessed(h.group.event, h.match)
                                                 for h in hits):
         # "the X error is gone with ...": what the reporter hit before, not now; "looks like X": a guess
+        status = Status.POSSIBLE
+    if hits and status is Status.LIKELY and all(not h.strong and in_prose(h.group.event, h.match) for h in hits):
+        # only sentences of a write-up read by rules, frames or names ("we use cutlass because deep_gemm is not
+        # supported on sm120"): what the reporter says, not what was printed
         status = Status.POSSIBLE
     if hits and status is Status.LIKELY and all(_falls_back(h) for h in hits):
         # "... We will default to dequantizing the model to bf16": the library said what it will do

@@ -435,6 +435,22 @@ def test_a_message_quoted_in_a_sentence_is_named_not_shown():
     ('  File "/sgl-workspace/sglang/python/sglang/srt/layers/attention/trtllm_mha_backend.py", line 64, in __init__\n'
      "    assert is_sm100_supported() and model_runner.kv_cache_dtype in (torch.float8_e4m3fn,)\n"
      "AssertionError\n", "fp8-attention-arch-gate"),
+    # torch 2.1's _scaled_mm gate, before "or 8.9" was added
+    (">>> out, amax = torch._scaled_mm(a_fp8, b_fp8.t(), out_dtype=torch.bfloat16, scale_a=sa, scale_b=sb)\n"
+     "RuntimeError: torch._scaled_mm is only supported on devices with compute capability >= 9.0)\n",
+     "fp8-unsupported-capability"),
+    # the CUDA message cut by a terminal or a paste
+    ('  File "/x/sgl_kernel/gemm.py", line 96, in sgl_per_token_group_quant_fp8\n'
+     "RuntimeError: CUDA error: no kernel image is available for execution on the dev\n", "no-kernel-image-for-arch"),
+    # transformers' float32-scale guard with its message in Chinese (a translated paste)
+    ('  File "/x/site-packages/transformers/integrations/deepgemm.py", line 188, in _assert_sm100_requirements\n'
+     "    raise NotImplementedError(\n"
+     "NotImplementedError: DeepGEMM 在 Blackwell (SM100) 上没有 float32 缩放因子路径\n", "deepgemm-fp32-sf-sm100"),
+    # the UE8M0 packer's device assert recalled by the reporter, its constant cut short
+    ("warmup on GB200 crashes. There were a bunch of device-side \"Assertion failed ... smxx_layout.cuh ... values[j] & "
+     "0x807fff...\" lines above this\n"
+     "(EngineCore_DP0 pid=9921) ERROR 07-25 18:20:31 [core.py:843] torch.AcceleratorError: CUDA error: unspecified "
+     "launch failure\n", "ue8m0-pack-assert"),
 ])
 def test_kind_wordings_of_other_releases(text, sig):
     assert top(text)[:1][0][0] == sig, top(text)
@@ -483,3 +499,17 @@ def test_a_weak_finding_that_the_gpu_contradicts_ranks_after_one_it_does_not():
             "Hardware: 4x RTX PRO 6000 Blackwell Workstation (sm_120), sglang 0.5.6\n")
     ids = [f.id for f in scan_text(text, source="p.log").findings]
     assert ids.index("cutlass-fp8-unsupported-arch") < ids.index("fp8-unsupported-capability")
+
+
+def test_a_sentence_read_by_a_rule_alone_is_never_a_likely_claim():
+    # the reporter's reason for a choice names a failure on an SM120 GPU: said, not printed
+    text = ("DeepSeek-V3 block FP8 on 8x RTX PRO 6000 Blackwell Server Edition. We use `--fp8-gemm-backend cutlass` "
+            "because deep_gemm is not supported on sm120.\n")
+    got = top(text)
+    assert got and got[0][0] == "deepgemm-unsupported-arch" and got[0][1] == "possible"
+
+
+def test_not_a_crash_is_no_crash():
+    text = ("Not a crash - throughput on H200 is lower than I expected for DeepSeek-V3 and I'm not sure DeepGEMM is "
+            "being used.\n")
+    assert top(text) == []
