@@ -306,6 +306,20 @@ BLIND_PROBES = [
     ("probe BA (30 pastes)", "main 151d6a9, 2026-12-04", 24, 24, 6, 6,
      "GitHub issue templates (collect_env, 'Describe the bug', reproduction, maintainer replies); no miss; under the "
      "hits: a reporter's reason for a choice read as a `likely` failure, 'Not a crash' read as a crash (both fixed)"),
+    ("probe BB (30 pastes)", "main 9b874c5, 2026-12-04", 22, 24, 6, 6,
+     "a twelfth corpus-style batch, each paste with a second, unrelated problem and the reporter's wrong guess; no "
+     "decoy was named first; misses: a bare assert whose frame's function name (shared by two DeepGEMM failures) "
+     "outscored the shape check its assert line states (1), an FP8-attention check in FlashAttention-3's files with "
+     "no FP8-attention name (1, label arguable)"),
+    ("probe BC (30 pastes)", "main 9b874c5, 2026-12-04", 21, 24, 6, 6,
+     "silent corruption and prose (eval tables, A/B of backends, cosine and norm tables on B200/GB200/B300); misses: "
+     "scores in two tables or one backend per line ('costs 23 points', 'norm gain 1.97x', a column of cosines) read "
+     "as no symptom (2), the E8M0 warning's exact message ranked over scores listed one per line (1, label arguable)"),
+    ("probe BD (30 pastes)", "main 9b874c5, 2026-12-04", 21, 24, 6, 6,
+     "stacks other than vLLM/SGLang/transformers (TensorRT-LLM, LMDeploy, TGI, Triton server, NeMo/TE, torchao, "
+     "FBGEMM); misses: a REPL statement naming the FBGEMM kernel above the traceback it raised (1), TensorRT's 'require "
+     "hardware with FP8 support' (1), a reporter's line taken as the message's continuation, so 'not supported ... "
+     "fp8' read as an arch refusal (1)"),
 ]
 
 

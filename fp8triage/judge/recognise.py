@@ -117,6 +117,10 @@ _VALUES = rxcache.compile(r"torch\.Size\(\[[^\]]*\]\)|\b(?:torch\.)?(?:float|bfl
 _WORD = rxcache.compile(r"[A-Za-z]{3,}")
 
 
+# frames of the interpreter's prompt and of torch's call machinery (every operator call passes through them)
+_CALL_MACHINERY = rxcache.compile(r'<(?:stdin|string|console)>|torch/(?:_ops|_library/\w+|nn/modules/module|utils/_contextlib)\.py')
+
+
 def _states_words(message: str) -> bool:
     """Whether an assertion's message says something in words (not only values, shapes and dtypes)."""
     rest = _VALUES.sub(" ", message)
@@ -200,7 +204,9 @@ def read(ev: Event, voc: Vocabulary | None = None, context: frozenset[str] = fro
         formats -= voc.supersedes.get(fid, frozenset())
     line = min((first[k] for k in kinds if k in first), default=len(ev.lines) - 1)
     # (Python frames that name no FP8 component say where it failed: elsewhere)
-    py_frames = any(path.endswith(".py") for path, _ in ev.frames) or any(t.lstrip().startswith('File "') for _, t in lines)
+    # (a REPL's own frame and torch's operator dispatch say nothing of where: `>>> torch.ops.fbgemm.f8f8bf16_rowwise(...)`)
+    py_frames = (any(path.endswith(".py") and not _CALL_MACHINERY.search(path) for path, _ in ev.frames)
+                 or any(t.lstrip().startswith('File "') and not _CALL_MACHINERY.search(t) for _, t in lines))
     bare = elsewhere and not comps and not py_frames and bool(kinds & CONTEXT_KINDS) and not CULPRIT.search(text)
     return Reading(frozenset(comps), frozenset(kinds), frozenset(formats), ftext.lower(), line, frozenset(inner & comps), context,
                    "\n".join(where).lower(), bare, linked)

@@ -227,10 +227,10 @@ def _frames_after(groups: list[Group]) -> dict[int, frozenset[str]]:
     a logger that prints the message first: "RuntimeError: CUDA error: CUBLAS_STATUS_NOT_SUPPORTED ..."
     and then 'File ".../mm_scaled.py", line 512, in tuned_scaled_mm') or right before it (a traceback
     whose indentation was lost, so that its frames and its exception line came apart)."""
+    out = _prompt_before(groups)
     frames = [g for g in groups if g.event.lines and g.event.kind is EventKind.TRACEBACK and g.event.exc_type is None]
     starts = {(g.event.lines[0].source, g.event.lines[0].lineno, g.event.lines[0].worker): g for g in frames}
     ends = {(g.event.lines[-1].source, g.event.lines[-1].lineno, g.event.lines[-1].worker): g for g in frames}
-    out: dict[int, frozenset[str]] = {}
     if not frames:
         return out
     for g in groups:
@@ -245,6 +245,31 @@ def _frames_after(groups: list[Group]) -> dict[int, frozenset[str]]:
                 comps |= recognise.read(near.event).components
         if comps and not recognise.read(ev).components:
             out[id(g)] = comps
+    return out
+
+
+_REPL = frozenset({"<stdin>", "<console>"})
+
+
+def _prompt_before(groups: list[Group]) -> dict[int, frozenset[str]]:
+    """id(group) -> the FP8 components of the interpreter statement right before a traceback that names
+    none and whose first frame is the interpreter's prompt (a REPL paste: `>>> out =
+    torch.ops.fbgemm.f8f8bf16_rowwise(...)`, then the traceback it raised through `<stdin>` and torch's
+    dispatch)."""
+    out: dict[int, frozenset[str]] = {}
+    repl = [g for g in groups if g.event.kind is EventKind.TRACEBACK and g.event.is_error and g.event.lines
+            and g.event.frames and g.event.frames[0][0] in _REPL]
+    if not repl:
+        return out
+    ends = {(g.event.lines[-1].source, g.event.lines[-1].lineno, g.event.lines[-1].worker): g for g in groups
+            if g.event.lines and g.event.kind is EventKind.LINE}
+    for g in repl:
+        first = g.event.lines[0]
+        near = ends.get((first.source, first.lineno - 1, first.worker))
+        if near is not None and not recognise.read(g.event).components:
+            comps = recognise.read(near.event).components
+            if comps:
+                out[id(g)] = comps
     return out
 
 

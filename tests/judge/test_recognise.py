@@ -451,6 +451,9 @@ def test_a_message_quoted_in_a_sentence_is_named_not_shown():
      "0x807fff...\" lines above this\n"
      "(EngineCore_DP0 pid=9921) ERROR 07-25 18:20:31 [core.py:843] torch.AcceleratorError: CUDA error: unspecified "
      "launch failure\n", "ue8m0-pack-assert"),
+    # TensorRT's builder refusing an FP8 network on a GPU without FP8
+    ("[12/01/2024-03:14:10] [TRT] [E] IBuilder::buildSerializedNetwork: Error Code 9: API Usage Error (Networks with "
+     "FP8 precision require hardware with FP8 support.)\n", "fp8-unsupported-capability"),
 ])
 def test_kind_wordings_of_other_releases(text, sig):
     assert top(text)[:1][0][0] == sig, top(text)
@@ -513,3 +516,23 @@ def test_not_a_crash_is_no_crash():
     text = ("Not a crash - throughput on H200 is lower than I expected for DeepSeek-V3 and I'm not sure DeepGEMM is "
             "being used.\n")
     assert top(text) == []
+
+
+def test_a_repl_statement_names_the_component_of_the_traceback_it_raised():
+    text = (">>> out = torch.ops.fbgemm.f8f8bf16_rowwise(xq, wq, x_scale, w_scale, use_fast_accum=True)\n"
+            "Traceback (most recent call last):\n"
+            '  File "<stdin>", line 1, in <module>\n'
+            '  File "/usr/lib/python3.12/site-packages/torch/_ops.py", line 1123, in __call__\n'
+            "    return self._op(*args, **(kwargs or {}))\n"
+            "RuntimeError: cutlass cannot run\n")
+    assert top(text)[0][0] == "cutlass-fp8-unsupported-arch"
+
+
+@pytest.mark.parametrize("text", [
+    "Any idea why e8m0 costs 23 points on gsm8k here? DeepGEMM on B300.",
+    "Per FP8Linear through DeepGEMM on B200, a single GEMM on random input: rel_err 0.94, norm gain 1.97x.",
+    "The DeepGEMM scales in the checkpoint are float32; they get ceil'd to ue8m0 before fp8_gemm_nt but the fp8 "
+    "payload is not requantized.",
+])
+def test_symptoms_worded_as_a_cost_a_norm_gain_or_a_missing_requantization(text):
+    assert top(text)[0][0] == "ue8m0-silent-corruption"
