@@ -96,8 +96,9 @@ class Event:
         for i, ln in enumerate(self.lines):
             if i in cont and out:
                 first, text = out[-1]
-                # cut at a fixed column: the pieces join as they are; at a word: one space between
-                joined = text + ln.text if sep == "" else text.rstrip() + sep + ln.text.strip()
+                # cut at a fixed column: the pieces join as they are (a pasted block's indent before the tail
+                # is the block's, not the text's); at a word: one space between
+                joined = text + ln.text.lstrip() if sep == "" else text.rstrip() + sep + ln.text.strip()
                 out[-1] = (first, joined)
             else:
                 out.append((i, ln.text))

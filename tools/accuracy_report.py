@@ -320,6 +320,20 @@ BLIND_PROBES = [
      "FBGEMM); misses: a REPL statement naming the FBGEMM kernel above the traceback it raised (1), TensorRT's 'require "
      "hardware with FP8 support' (1), a reporter's line taken as the message's continuation, so 'not supported ... "
      "fp8' read as an arch refusal (1)"),
+    ("probe BE (30 pastes)", "main ac64cb4, 2026-12-04", 23, 24, 6, 6,
+     "a thirteenth corpus-style batch of short pastes (3-8 lines, cut without the exception line or the frames); "
+     "miss: transformers' float32-scale guard worded 'consumes UE8M0 scale factors only; this checkpoint has "
+     "float32' (no kind)"),
+    ("probe BF (30 pastes)", "main ac64cb4, 2026-12-04", 23, 24, 6, 6,
+     "logs pasted into chat and forums (chat timestamps between pieces, a traceback over several messages, lines "
+     "wrapped at 80 columns, editor line numbers, smart quotes); miss: a record cut mid-word inside an indented code "
+     "block, whose pieces were joined with the block's indent between them (1)"),
+    ("probe BG (30 pastes)", "main ac64cb4, 2026-12-04", 20, 24, 6, 6,
+     "generic status and launch errors inside FP8 components and API mismatches at call boundaries; misses: API "
+     "mismatches of components whose label-table failures are not API mismatches (3: vLLM's `_C` without "
+     "`cutlass_scaled_mm`, the kernels loader's `get_kernel(version=)`, torch's `_scaled_mm() missing required "
+     "argument`; the label table has no id for them, arguable), ptxas's 'cvt with .e4m3x2 requires .target sm_89 or "
+     "higher' from Triton on an A100, whose requirement was also read as the GPU's capability (1)"),
 ]
 
 

@@ -248,3 +248,9 @@ def test_a_log_that_names_deepgemm_in_use_says_so(text):
 ])
 def test_deepgemm_switched_off_is_not_named_in_use(text):
     assert "deepgemm_named" not in facts(text)
+
+
+def test_a_requirement_is_not_the_devices_capability():
+    text = "ptxas /tmp/x.ptx, line 612; error   : Feature 'cvt with .e4m3x2' requires .target sm_89 or higher"
+    assert "capability" not in facts(text)
+    assert facts("ptxas fatal: SM version specified by .target is higher than default; running on sm_120")["capability"][0] == "12.0"

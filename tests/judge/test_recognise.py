@@ -454,6 +454,16 @@ def test_a_message_quoted_in_a_sentence_is_named_not_shown():
     # TensorRT's builder refusing an FP8 network on a GPU without FP8
     ("[12/01/2024-03:14:10] [TRT] [E] IBuilder::buildSerializedNetwork: Error Code 9: API Usage Error (Networks with "
      "FP8 precision require hardware with FP8 support.)\n", "fp8-unsupported-capability"),
+    # the float32-scale guard worded "consumes X only"
+    ('  File "/x/site-packages/transformers/integrations/deepgemm.py", line 188, in _assert_sm100_requirements\n'
+     "NotImplementedError: DeepGEMM on Blackwell (SM100) consumes UE8M0 scale factors only; this checkpoint has "
+     "float32 block scales.\n", "deepgemm-fp32-sf-sm100"),
+    # ptxas refusing Triton's FP8 conversion below Ada (an A100)
+    ('  File "/x/vllm/model_executor/layers/quantization/utils/fp8_utils.py", line 412, in w8a8_block_fp8_matmul\n'
+     '  File "/x/triton/backends/nvidia/compiler.py", line 302, in make_cubin\n'
+     "RuntimeError: Internal Triton PTX codegen error:\n"
+     "ptxas /tmp/tmpk2u4x8ad.ptx, line 612; error   : Feature 'cvt with .e4m3x2' requires .target sm_89 or higher\n",
+     "fp8-unsupported-capability"),
 ])
 def test_kind_wordings_of_other_releases(text, sig):
     assert top(text)[:1][0][0] == sig, top(text)
@@ -536,3 +546,11 @@ def test_a_repl_statement_names_the_component_of_the_traceback_it_raised():
 ])
 def test_symptoms_worded_as_a_cost_a_norm_gain_or_a_missing_requantization(text):
     assert top(text)[0][0] == "ue8m0-silent-corruption"
+
+
+def test_a_message_cut_mid_word_inside_an_indented_block_is_read_whole():
+    # a forum's code block: every line indented, the record wrapped at 80 columns in the middle of words
+    text = ("    (EngineCore_DP0 pid=2201) ERROR 08-30 07:55:14 [core.py:866] RuntimeError: D\n"
+            "    eepGEMM backend is unavailable in the current vLLM environment, or the avail\n"
+            "    able DeepGEMM package does not provide the required APIs for these kernels.\n")
+    assert top(text)[0] == ("deepgemm-not-installed", "likely")
