@@ -464,6 +464,11 @@ def test_a_message_quoted_in_a_sentence_is_named_not_shown():
      "RuntimeError: Internal Triton PTX codegen error:\n"
      "ptxas /tmp/tmpk2u4x8ad.ptx, line 612; error   : Feature 'cvt with .e4m3x2' requires .target sm_89 or higher\n",
      "fp8-unsupported-capability"),
+    # a vLLM built without the CUTLASS kernels for its GPU: the op is not in torch's op namespace
+    ('  File "/workspace/vllm/vllm/_custom_ops.py", line 479, in cutlass_scaled_mm\n'
+     "    torch.ops._C.cutlass_scaled_mm(out, a, b, scale_a, scale_b, bias)\n"
+     '  File "/workspace/venv/lib/python3.10/site-packages/torch/_ops.py", line 1170, in __getattr__\n'
+     "AttributeError: '_OpNamespace' '_C' object has no attribute 'cutlass_scaled_mm'\n", "cutlass-fp8-unsupported-arch"),
 ])
 def test_kind_wordings_of_other_releases(text, sig):
     assert top(text)[:1][0][0] == sig, top(text)
