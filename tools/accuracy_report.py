@@ -334,6 +334,21 @@ BLIND_PROBES = [
      "`cutlass_scaled_mm`, the kernels loader's `get_kernel(version=)`, torch's `_scaled_mm() missing required "
      "argument`; the label table has no id for them, arguable), ptxas's 'cvt with .e4m3x2 requires .target sm_89 or "
      "higher' from Triton on an A100, whose requirement was also read as the GPU's capability (1)"),
+    ("probe BH (30 pastes)", "main 3ffefe2, 2026-12-04", 23, 24, 6, 6,
+     "a fourteenth corpus-style batch in the corpus's label proportions, with the reporters' mistakes (the wrong GPU "
+     "in prose, another machine's versions, two runs in one paste); miss: sgl-kernel's 'No implemented "
+     "fp8_blockwise_mm for current compute capability: 120' (an op name the pattern did not list, and no kind for "
+     "'no implemented ... for compute capability')"),
+    ("probe BI (30 pastes)", "main 3ffefe2, 2026-12-04", 21, 24, 6, 6,
+     "each failure on the GPUs it shows on, T4 to GB300, DGX Spark and Jetson Thor; misses: 'cannot consume float32 "
+     "weight scales ... only reads packed UE8M0' (no kind), a framework's own `backends/fp8_linear.py` taken for "
+     "transformers' FP8 path (1), DeepGEMM's 'Unknown recipe' on Thor labelled an arch refusal (1, arguable: the "
+     "catalogue files it under the SF-transformation gap)"),
+    ("probe BJ (30 pastes)", "main 3ffefe2, 2026-12-04", 10, 10, 19, 20,
+     "false-claim risk, round four (20 near misses: INT8 and W4A16 arch refusals, MXFP4/NVFP4, FP8 KV cache with "
+     "FlashAttention, dynamo bugs, DeepGEMM cache permissions, OOM in warm-up, NCCL, healthy Blackwell logs); the "
+     "`likely` on a negative: vLLM's 'Failed to import DeepGemm kernels ...; using CUTLASS block fp8 instead' in a "
+     "log that then started (a fallback notice, now at most possible)"),
 ]
 
 

@@ -130,9 +130,14 @@ _DISTINCT = rxcache.compile(
 )
 
 
+# names that every FP8 stack defines for its own linear layer (transformers, vLLM's apply_fp8_linear, RL
+# frameworks' backends/fp8_linear.py): mined from one library, they would name it in every other's traceback
+_SHARED_NAMES = frozenset({"fp8_linear", "Fp8Linear", "fp8_linear_forward"})
+
+
 def distinctive(name: str) -> bool:
     """Whether a mined name is distinctive enough to name its component in a log."""
-    return len(name) >= 8 and bool(_DISTINCT.search(name))
+    return len(name) >= 8 and name not in _SHARED_NAMES and bool(_DISTINCT.search(name))
 
 
 def kind_cues(folder: Path | None = None) -> list[str]:

@@ -469,6 +469,13 @@ def test_a_message_quoted_in_a_sentence_is_named_not_shown():
      "    torch.ops._C.cutlass_scaled_mm(out, a, b, scale_a, scale_b, bias)\n"
      '  File "/workspace/venv/lib/python3.10/site-packages/torch/_ops.py", line 1170, in __getattr__\n'
      "AttributeError: '_OpNamespace' '_C' object has no attribute 'cutlass_scaled_mm'\n", "cutlass-fp8-unsupported-arch"),
+    # sgl-kernel's refusal for an op name of another release
+    ('  File "/usr/local/lib/python3.10/dist-packages/sgl_kernel/gemm.py", line 41, in fp8_blockwise_scaled_mm\n'
+     "RuntimeError: No implemented fp8_blockwise_mm for current compute capability: 120\n", "cutlass-fp8-unsupported-arch"),
+    # the float32-scale guard worded "cannot consume ... scales"
+    ('  File "/x/site-packages/transformers/integrations/deepgemm.py", line 188, in _assert_sm100_requirements\n'
+     "NotImplementedError: DeepGEMM on SM100 cannot consume float32 weight scales (the Blackwell kernel only reads "
+     "packed UE8M0)\n", "deepgemm-fp32-sf-sm100"),
 ])
 def test_kind_wordings_of_other_releases(text, sig):
     assert top(text)[:1][0][0] == sig, top(text)
@@ -559,3 +566,20 @@ def test_a_message_cut_mid_word_inside_an_indented_block_is_read_whole():
             "    eepGEMM backend is unavailable in the current vLLM environment, or the avail\n"
             "    able DeepGEMM package does not provide the required APIs for these kernels.\n")
     assert top(text)[0] == ("deepgemm-not-installed", "likely")
+
+
+def test_a_fallback_notice_that_says_what_it_uses_instead_is_no_likely_claim():
+    text = ("WARNING 11-05 09:00:26 [fp8.py:1023] Failed to import DeepGemm kernels for dense linear; using CUTLASS "
+            "block fp8 instead.\n"
+            "INFO:     Application startup complete.\n")
+    got = top(text)
+    assert got[0] == ("deepgemm-not-installed", "possible")
+
+
+def test_a_frameworks_own_fp8_linear_is_not_transformers_fp8_path():
+    text = ("WARNING 03-02 10:15:07 [deep_gemm.py:61] Failed to import deep_gemm: libcudart.so.13: cannot open shared "
+            "object file: No such file or directory\n"
+            '  File "/root/miniconda3/lib/python3.10/site-packages/slime/backends/fp8_linear.py", line 57, in forward\n'
+            "    deep_gemm.fp8_gemm_nt((x_fp8, x_scale), (self.weight, self.weight_scale_inv), out)\n"
+            "AttributeError: 'NoneType' object has no attribute 'fp8_gemm_nt'\n")
+    assert top(text)[0][0] == "deepgemm-not-installed"
