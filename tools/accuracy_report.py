@@ -349,6 +349,18 @@ BLIND_PROBES = [
      "FlashAttention, dynamo bugs, DeepGEMM cache permissions, OOM in warm-up, NCCL, healthy Blackwell logs); the "
      "`likely` on a negative: vLLM's 'Failed to import DeepGemm kernels ...; using CUTLASS block fp8 instead' in a "
      "log that then started (a fallback notice, now at most possible)"),
+    ("probe BK (30 pastes)", "main bd3e9ea, 2026-12-04", 24, 24, 6, 6,
+     "a fifteenth corpus-style batch weighted to the corpus's most common labels; no miss (its writer: easier than "
+     "real pastes, the messages end on clean error lines)"),
+    ("probe BL (30 pastes)", "main bd3e9ea, 2026-12-04", 23, 24, 6, 6,
+     "issue threads with several voices ('+1' pastes of other errors, maintainer replies quoting source); the label "
+     "is the original reporter's; miss: DeepGEMM's FP4 check with its operands in the other order, tied with a "
+     "layout location from a reply and placed second by line order (1)"),
+    ("probe BM (30 pastes)", "main bd3e9ea, 2026-12-04", 22, 24, 6, 6,
+     "output of automated tools (GitHub Actions, Buildkite, GitLab, pytest, benchmark harnesses, Kubernetes "
+     "events); misses: pytest's short traceback ('path.py:312: in test_x', 'E   AssertionError') under Buildkite's "
+     "timestamps read as no traceback, and 'is_device_capability(90)' in code read as the GPU (1), DeepGEMM's own "
+     "accuracy test failing ('assert diff < 0.001') taken for the UE8M0 packer's assert over its symptom (1)"),
 ]
 
 

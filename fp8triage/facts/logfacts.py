@@ -66,7 +66,8 @@ EXTRACTORS: list[Extractor] = [
         "capability-explicit",
         ("capability", "Capability"),
         rxcache.compile(
-            r"(?:compute|device|CUDA|current|gpu|GPU)[ _]capabilit(?:y|ies)[\s:=]*(?:is\s*)?[`'(]?\s*(?:(?P<major>\d{1,2})\s*[.,]\s*(?P<minor>\d)\b|(?P<cap>sm_?\d{2,3}|\d{2,3})\b)",
+            # (not code: "current_platform.is_device_capability(90)" asks, it does not say)
+            r"(?<![\w.])(?:compute|device|CUDA|current|gpu|GPU)[ _]capabilit(?:y|ies)[\s:=]*(?:is\s*)?[`'(]?\s*(?:(?P<major>\d{1,2})\s*[.,]\s*(?P<minor>\d)\b|(?P<cap>sm_?\d{2,3}|\d{2,3})\b)",
             regex.I,
         ),
         _cap,
@@ -313,7 +314,8 @@ _GPU_NAME = rxcache.compile(
     r"(?P<name>(?:NVIDIA\s+)?(?:GeForce\s+|Tesla\s+|Quadro\s+)?"
     r"(?:RTX\s*PRO\s*\d{4}(?:\s+Blackwell)?(?:\s+(?:Workstation|Server|Max-Q)(?:\s+Edition)?)?"
     r"|RTX\s*\d{4}(?:\s*Ti|\s*SUPER|\s*D)?(?:\s+Ada(?:\s+Generation)?)?|RTX\s*A\d{4}"
-    r"|GB\d{2,3}|GH200|[BHA]\d{3}|H20|L40S?|L20|L4|A[1-4]0G?|A16|A2|T4|V100|P100|Jetson\s+T\d000|DGX\s*Spark))"
+    r"|GB\d{2,3}|GH200|[BHA]\d{3}|H20|L40S?|L20|L4|A[1-4]0G?|A16|A2|T4|V100|P100|Jetson\s+T\d000|(?:Jetson\s+(?:AGX\s+)?)?Thor"
+    r"|DGX\s*Spark))"
     r"(?![\w])"
 )
 

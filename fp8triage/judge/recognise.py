@@ -23,7 +23,7 @@ from ..catalogue.loader import Catalogue, Signature
 from ..catalogue.recognition import TOKEN, Rule, Vocabulary, normalise_assert, vocabulary
 from ..model import Event, EventKind
 
-FRAME_LINE = rxcache.compile(r'^\s*File "[^"]*", line \d+')
+FRAME_LINE = rxcache.compile(r'^\s*(?:File "[^"]*", line \d+|[^\s:"]+\.pyx?:\d+: in [\w.<>]+\s*$)')
 NATIVE_FRAME = rxcache.compile(r"^\s*(?:#\d+\s+0x[0-9a-f]+|frame #\d+:|\d+\s+0x[0-9a-f]+\s)", regex.IGNORECASE)
 SYMPTOM = frozenset({"symptom"})
 # how much a failure kind says about the cause: a missing module or an arch gate names it; a bare

@@ -33,7 +33,9 @@ FRAME = rxcache.compile(
     r'^\s*(?:File "(?P<path>[^"]+)", line (?P<line>\d+)(?:, in (?P<func>\S+))?'
     r'|File (?P<path>(?:/|[A-Za-z]:\\|~/)[^\n:]*?\.pyx?):(?P<line>\d+)(?:, in (?P<func>[\w.<>]+))?'
     r'|(?P<path>Cell In\s?\[\d*\]),? line (?P<line>\d+)'
-    r'|(?P<path>(?:/|[A-Za-z]:\\|~/)\S*?\.pyx?|<ipython-input-[\w-]+>) in (?P<func>[\w.]+|<[\w\s:]+>)(?:\(|\s*$))')
+    r'|(?P<path>(?:/|[A-Za-z]:\\|~/)\S*?\.pyx?|<ipython-input-[\w-]+>) in (?P<func>[\w.]+|<[\w\s:]+>)(?:\(|\s*$)'
+    # pytest's short tracebacks (--tb=short, CI logs): "tests/kernels/test_block_fp8.py:45: in test_w8a8_block_fp8"
+    r'|(?P<path>[^\s:"]+\.pyx?):(?P<line>\d+): in (?P<func>[\w.<>]+)\s*$)')
 # IPython's source lines under a frame: "----> 5 from . import _C", "-> 2215 result = ..."
 IPY_SOURCE = rxcache.compile(r"^-*>\s*\d+\s")
 # Exception line: "RuntimeError: msg", "torch.AcceleratorError: msg", "E   RuntimeError: msg" (pytest)

@@ -40,12 +40,15 @@ SYSLOG = rxcache.compile(
 # hosting platforms' per-line prefixes: Modal ("[modal] ta-01JCB7H2 | "), pipe-separated timestamp, replica and
 # level ("2026-12-03 12:00:41.110 | replica-2 | ERROR | "), syslog-like lines with no program
 # ("Nov 07 09:15:52 host-1  ERROR ", one space after the level: the frames' indentation is kept), and
-# `gcloud logging read` YAML ("textPayload: '...'")
+# `gcloud logging read` YAML ("textPayload: '...'"), CI runners' timestamps
 PLATFORM_PREFIX = rxcache.compile(
     r"^(?:\[modal\] [\w-]+ \| "
     r"|\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?Z? \| [\w.:-]+ \| (?P<level>INFO|WARN|WARNING|ERROR|DEBUG|CRITICAL|FATAL)\s*\| "
     r"|[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d [\w.-]+\s+(?P<level>INFO|WARN|WARNING|ERROR|DEBUG|CRITICAL|FATAL) "
-    r"|(?P<yaml>\s*(?:- )?textPayload: )['\"]?)"
+    r"|(?P<yaml>\s*(?:- )?textPayload: )['\"]?"
+    # CI runners: Buildkite's "[2026-09-09T08:01:55Z] ", GitHub Actions' "2026-09-09T08:01:55.1234567Z " (one space:
+    # the frames' indentation is kept)
+    r"|\[\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:[.,]\d+)?Z\] |\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{7}Z )"
 )
 
 # (name, pattern). The worker group is kept; the rest of the match is removed. Ordered.

@@ -45,6 +45,8 @@ MAX_DUMP_LINES = 8_000
 # path feeds them (and what follows) to the assembler, as the exhaustive path does.
 STRUCTURAL_ANCHORS = ('File "', 'File \\"', "File &quot;",  # a frame, also inside a JSON string or HTML-escaped
                       "During handling of the above exception", "The above exception was the direct cause")
+# pytest's short-traceback frames ("tests/kernels/test_block_fp8.py:45: in test_w8a8_block_fp8")
+STRUCTURAL_PATTERNS = (r"\.py:[0-9]+: in [A-Za-z_<]",)
 
 # Generic error words (class ALERT): a line with one starts an event unless its logger header
 # says INFO or DEBUG, so errors that no signature knows are still found (and listed as unknown
@@ -94,6 +96,7 @@ def prefilter_rules(catalogue: Catalogue) -> list[tuple[str, int, int]]:
     rules.extend((w, LITERAL_TAILED, WARN) for w in WARNING_WORDS)
     rules.extend((a, LITERAL, DUMP) for a in ENV_DUMP_ANCHORS)
     rules.extend((a, LITERAL, STRUCTURAL) for a in STRUCTURAL_ANCHORS)
+    rules.extend((p, REGEX, STRUCTURAL) for p in STRUCTURAL_PATTERNS)
     rules.extend((t, REGEX_CI if ci else REGEX, FACT) for t, ci in fact_triggers())
     rules.extend((p, REGEX, STACK) for p in STACK_PATTERNS)
     rules.extend((c, LITERAL_CI, CUE) for c in kind_cues())

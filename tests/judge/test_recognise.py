@@ -476,6 +476,10 @@ def test_a_message_quoted_in_a_sentence_is_named_not_shown():
     ('  File "/x/site-packages/transformers/integrations/deepgemm.py", line 188, in _assert_sm100_requirements\n'
      "NotImplementedError: DeepGEMM on SM100 cannot consume float32 weight scales (the Blackwell kernel only reads "
      "packed UE8M0)\n", "deepgemm-fp32-sf-sm100"),
+    # DeepGEMM's FP4 check with its operands in the other order
+    ("(EngineCore_DP0 pid=221) ERROR 05-02 11:07:44 [core.py:926] RuntimeError: Assertion error "
+     "(/workspace/.deps/deepgemm-src/csrc/utils/layout.hpp:48): arch_major == 10 and b.scalar_type() == kPackedFP4\n",
+     "deepgemm-fp4-requires-sm100"),
 ])
 def test_kind_wordings_of_other_releases(text, sig):
     assert top(text)[:1][0][0] == sig, top(text)
@@ -583,3 +587,19 @@ def test_a_frameworks_own_fp8_linear_is_not_transformers_fp8_path():
             "    deep_gemm.fp8_gemm_nt((x_fp8, x_scale), (self.weight, self.weight_scale_inv), out)\n"
             "AttributeError: 'NoneType' object has no attribute 'fp8_gemm_nt'\n")
     assert top(text)[0][0] == "deepgemm-not-installed"
+
+
+def test_a_pytest_short_traceback_in_a_ci_log_is_a_traceback():
+    # Buildkite's timestamps, pytest's --tb=short frames, a bare "E   AssertionError"; the capability the code
+    # asks for is not the GPU's
+    text = ("[2026-09-09T08:01:55Z] ____________________ test_deepep_deepgemm_moe[fp8-256-7168] ____________________\n"
+            "[2026-09-09T08:01:55Z] tests/kernels/moe/test_deepep_deepgemm_moe.py:312: in test_deepep_deepgemm_moe\n"
+            "[2026-09-09T08:01:55Z]     fused_experts = make_modular_kernel(...)\n"
+            "[2026-09-09T08:01:55Z] vllm/model_executor/layers/fused_moe/deep_gemm_moe.py:198: in __init__\n"
+            "[2026-09-09T08:01:55Z]     assert current_platform.is_device_capability(90) or "
+            "current_platform.is_device_capability_family(100)\n"
+            "[2026-09-09T08:01:55Z] E   AssertionError\n"
+            "[2026-09-09T08:01:55Z] INFO     vllm.platforms.cuda:cuda.py:112 NVIDIA Thor, capability 11.0\n")
+    res = scan_text(text, source="ci.log")
+    assert res.findings[0].id == "deepgemm-unsupported-arch"
+    assert {f.name: f.value for f in res.facts}["capability"] == "11.0"
