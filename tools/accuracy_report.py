@@ -361,6 +361,18 @@ BLIND_PROBES = [
      "events); misses: pytest's short traceback ('path.py:312: in test_x', 'E   AssertionError') under Buildkite's "
      "timestamps read as no traceback, and 'is_device_capability(90)' in code read as the GPU (1), DeepGEMM's own "
      "accuracy test failing ('assert diff < 0.001') taken for the UE8M0 packer's assert over its symptom (1)"),
+    ("probe BN (30 pastes)", "main e1c0627, 2026-12-04", 17, 18, 12, 12,
+     "silent corruption, round three (score tables of every shape, chat transcripts, per-layer and per-GEMM "
+     "comparisons; 12 near misses with the same symptoms from other causes); miss: a per-GEMM comparison "
+     "'rel_fro_err=0.2471 cos=0.9688' with 'truncates the mantissa' read as no symptom (1)"),
+    ("probe BO (30 pastes)", "main e1c0627, 2026-12-04", 21, 24, 6, 6,
+     "a sixteenth corpus-style batch on newer releases and GPUs; misses: a cosine under its column header and "
+     "'||out||/||ref|| 1.374' read as no symptom (1), 'set VLLM_USE_DEEP_GEMM_E8M0=0 on our B200 box' read as advice "
+     "(1, label arguable), DeepGEMM's arch reason inside transformers' 'declined this call' fallback notice (1, "
+     "arguable)"),
+    ("probe BP (30 pastes)", "main e1c0627, 2026-12-04", 24, 24, 6, 6,
+     "formatting damage (CRLF, ANSI colours, carriage-return progress bars, HTML entities, Markdown around the log, "
+     "tabs, non-breaking spaces, Windows and WSL paths, a log pasted twice); no miss"),
 ]
 
 

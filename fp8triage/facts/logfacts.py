@@ -228,7 +228,10 @@ EXTRACTORS: list[Extractor] = [
         "env-setting",
         tuple(DISPATCH_ENV_VARS),
         rxcache.compile(
-            r"(?<!(?<!\b(?i:" + _FIRST_PERSON + r")\s)(?:[Ss]et|[Uu]se|[Tt]ry|[Ss]etting|globally,)\s`?)(?<![\w])(?P<name>" + _ENV_ALT + r")\s*(?:=|:\s)\s*['\"]?(?P<value>[\w./:-]*)"
+            r"(?:(?<!(?<!\b(?i:" + _FIRST_PERSON + r")\s)(?:[Ss]et|[Uu]se|[Tt]ry|[Ss]etting|globally,)\s`?)"
+            # ("set X=0 on our B200 box": the reporter's shorthand for what they set)
+            r"|(?=[^\n.;]{0,80}\b(?i:our|my)\b))"
+            r"(?<![\w])(?P<name>" + _ENV_ALT + r")\s*(?:=|:\s)\s*['\"]?(?P<value>[\w./:-]*)"
         ),
         lambda m: [(m.group("name"), m.group("value"))] if m.group("value") else [],
         trigger="(?:" + "|".join(sorted(DISPATCH_ENV_VARS, key=len, reverse=True)) + r")[ \t]*(?:=|:[ \t])",
@@ -551,9 +554,18 @@ def _clause_before(text: str, start: int) -> str:
     return head[cut.end():] if cut else head
 
 
+_OWN = rxcache.compile(r"(?i)\b(?:our|my)\b")
+
+
 def _advice(text: str, start: int) -> bool:
-    """Whether the clause before ``start`` gives advice."""
-    return bool(_ADVICE.search(_clause_before(text, start)))
+    """Whether the clause before ``start`` gives advice (not where it speaks of the reporter's own machine:
+    "set X=0 on our B200 box")."""
+    clause = _clause_before(text, start)
+    if not _ADVICE.search(clause):
+        return False
+    rest = text[start:start + 120]
+    end = _CLAUSE_END.search(rest)
+    return not _OWN.search(clause + (rest[:end.start()] if end else rest))
 
 
 # a GPU a write-up compares against ("Same command on H100 gives 0.912", "on H200 it is fine"): the

@@ -254,3 +254,9 @@ def test_a_requirement_is_not_the_devices_capability():
     text = "ptxas /tmp/x.ptx, line 612; error   : Feature 'cvt with .e4m3x2' requires .target sm_89 or higher"
     assert "capability" not in facts(text)
     assert facts("ptxas fatal: SM version specified by .target is higher than default; running on sm_120")["capability"][0] == "12.0"
+
+
+def test_what_the_reporter_set_on_their_own_machine_is_a_fact_not_advice():
+    got = facts("set VLLM_USE_DEEP_GEMM_E8M0=0 on our NVIDIA B200 box because of the accuracy thread, now startup fails:")
+    assert got["VLLM_USE_DEEP_GEMM_E8M0"][0] == "0" and got["capability"][0] == "10.0"
+    assert "VLLM_USE_DEEP_GEMM_E8M0" not in facts("Set VLLM_USE_DEEP_GEMM_E8M0=0 to work around it.")

@@ -555,6 +555,15 @@ def test_a_repl_statement_names_the_component_of_the_traceback_it_raised():
 
 
 @pytest.mark.parametrize("text", [
+    "GEMM wo_a through DeepGEMM on B200 with UE8M0 scales: rel_fro_err=0.2471  cos=0.9688",
+    "DeepGEMM on B200: ||out|| / ||ref|| = 1.374 for every FP8 GEMM of the first layer",
+    "With UE8M0 on the B200 the DeepGEMM scales lose their mantissa and the answers drift.",
+])
+def test_symptoms_read_from_per_gemm_comparisons(text):
+    assert top(text)[0][0] == "ue8m0-silent-corruption"
+
+
+@pytest.mark.parametrize("text", [
     "Any idea why e8m0 costs 23 points on gsm8k here? DeepGEMM on B300.",
     "Per FP8Linear through DeepGEMM on B200, a single GEMM on random input: rel_err 0.94, norm gain 1.97x.",
     "The DeepGEMM scales in the checkpoint are float32; they get ceil'd to ue8m0 before fp8_gemm_nt but the fp8 "
