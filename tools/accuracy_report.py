@@ -373,6 +373,21 @@ BLIND_PROBES = [
     ("probe BP (30 pastes)", "main e1c0627, 2026-12-04", 24, 24, 6, 6,
      "formatting damage (CRLF, ANSI colours, carriage-return progress bars, HTML entities, Markdown around the log, "
      "tabs, non-breaking spaces, Windows and WSL paths, a log pasted twice); no miss"),
+    ("probe BQ (30 pastes)", "main ab317ce, 2026-12-04", 21, 24, 6, 6,
+     "a hard seventeenth corpus-style batch (retyped from memory, the last 3-6 lines); misses: a word cut short "
+     "('unexpected keyword arg'), a misspelling ('divisable'), a dropped 'is' ('no kernel image available'), each "
+     "leaving the failure with no kind or no exact message (3)"),
+    ("probe BR (30 pastes)", "main ab317ce, 2026-12-04", 21, 24, 6, 6,
+     "each label at its most generic (no library name in the message; the component only in frames of an unknown "
+     "stack); misses: a Slack report whose symptom, GPU and 'dg' backend are on different lines (1), a frame's "
+     "source line ('self.block_size') outranking the not-installed wording (1), the E8M0 switch on a B200 named "
+     "first where the label says unsupported arch (1, arguable)"),
+    ("probe BS (30 pastes)", "main ab317ce, 2026-12-04", 10, 10, 9, 20,
+     "hard negatives, round five (exact messages that are not failing now: release notes, a PR description, "
+     "troubleshooting docs, pytest.raises expectations, grep over the sources, skipped tests, a maintainer's "
+     "explanation); 11 negatives got a `likely`: a message in a Markdown bullet or heading, a test's expectation, "
+     "a typed grep and its output, a sweep's or pytest's skip (7 of them now at most possible), and 4 that only "
+     "the paste's other lines put in the past ('Before this PR', 'What you saw on Monday was the old issue')"),
 ]
 
 

@@ -18,7 +18,7 @@ from dataclasses import replace
 from ..catalogue.loader import Catalogue, Pattern, Signature
 from . import recognise
 from .claims import PATTERN_SPECIFICITY, Claims, Group, Hit, Match
-from .patterns import OTHER_FAILURE, guessed, match_cut, match_pattern, quoted_in_sentence, quoted_source, said_gone
+from .patterns import OTHER_FAILURE, guessed, match_cut, match_pattern, not_now, quoted_in_sentence, quoted_source, said_gone
 from ..facts.vocabulary import canonical_name, normalise_value
 from ..model import EventKind, Fact
 
@@ -81,7 +81,7 @@ def _pattern_hits(cat: Catalogue, cands: list[Signature], g: Group, claims: Clai
             m = match_pattern(p, g.event, claims, sig)
             if m is None:
                 continue
-            if p.strength == "strong" and (quoted_source(g.event, m) or said_gone(g.event, m)
+            if p.strength == "strong" and (quoted_source(g.event, m) or said_gone(g.event, m) or not_now(g.event, m)
                                            or quoted_in_sentence(g.event, m) or guessed(g.event, m)):
                 # the message inside a quoted source excerpt (a write-up that shows the library's
                 # `raise`): what the library can say, not what the reporter hit; or in a sentence that

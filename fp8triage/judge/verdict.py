@@ -14,7 +14,7 @@ from ..catalogue.recognition import FP8_FORMATS, vocabulary
 from . import recognise
 from .claims import Claims, Group, Hit
 from .matcher import rule_hits
-from .patterns import OTHER_FAILURE, guessed, in_prose, said_gone
+from .patterns import OTHER_FAILURE, guessed, in_prose, not_now, said_gone
 from .conditions import combine, evaluate
 from ..model import ConditionResult, Event, EventKind, Evidence, Fact, Finding, Remedy, Severity, Status, Truth, UnknownGroup
 
@@ -115,7 +115,7 @@ def make_finding(sig: Signature, facts: Mapping[str, Fact], hits: list[Hit], sup
     if from_facts and status is Status.LIKELY:
         status = Status.POSSIBLE  # a risk judged from facts alone, nothing in the log shows it
     if hits and status is Status.LIKELY and all(said_gone(h.group.event, h.match) or guessed(h.group.event, h.match)
-                                                for h in hits):
+                                                or not_now(h.group.event, h.match) for h in hits):
         # "the X error is gone with ...": what the reporter hit before, not now; "looks like X": a guess
         status = Status.POSSIBLE
     if hits and status is Status.LIKELY and all(not h.strong and in_prose(h.group.event, h.match) for h in hits):

@@ -480,6 +480,13 @@ def test_a_message_quoted_in_a_sentence_is_named_not_shown():
     ("(EngineCore_DP0 pid=221) ERROR 05-02 11:07:44 [core.py:926] RuntimeError: Assertion error "
      "(/workspace/.deps/deepgemm-src/csrc/utils/layout.hpp:48): arch_major == 10 and b.scalar_type() == kPackedFP4\n",
      "deepgemm-fp4-requires-sm100"),
+    # retyped from memory: a word cut short, a misspelling, a dropped "is"
+    ('  File "/usr/local/lib/python3.12/dist-packages/vllm/utils/deep_gemm.py", line 240, in fp8_gemm_nt\n'
+     "TypeError: fp8_gemm_nt() got an unexpected keyword arg 'disable_ue8m0_cast'\n", "deepgemm-api-mismatch"),
+    ("ValueError: weight output size 1000 is not divisable by block_n 128 (FP8 block quantization)\n",
+     "fp8-block-size-mismatch"),
+    ('  File "/usr/lib/python3/dist-packages/sgl_kernel/gemm.py", line 41, in fp8_scaled_mm\n'
+     "RuntimeError: CUDA error: no kernel image available for execution on the device\n", "no-kernel-image-for-arch"),
 ])
 def test_kind_wordings_of_other_releases(text, sig):
     assert top(text)[:1][0][0] == sig, top(text)
@@ -612,3 +619,24 @@ def test_a_pytest_short_traceback_in_a_ci_log_is_a_traceback():
     res = scan_text(text, source="ci.log")
     assert res.findings[0].id == "deepgemm-unsupported-arch"
     assert {f.name: f.value for f in res.facts}["capability"] == "11.0"
+
+
+@pytest.mark.parametrize("text", [
+    # a release note's bullet that fixes it
+    "## Bug fixes\n- [Kernel] Fix `RuntimeError: Assertion error (csrc/apis/layout.hpp:46): Unknown SF transformation` "
+    "on GB10 / DGX Spark by skipping DeepGEMM weight post-processing on SM121 (#28744)\n",
+    # a troubleshooting page's heading
+    "# Troubleshooting FP8 models\n\n### `RuntimeError: Assertion error (csrc/apis/layout.hpp:60): Unknown SF "
+    "transformation`\nDeepGEMM main only implements SM90 and SM100.\n",
+    # a test's expectation
+    '    with pytest.raises(RuntimeError, match="Unknown SF transformation"):\n'
+    "        deep_gemm.transform_sf_into_required_layout(sf, 256, 512, (1, 1, 128), num_groups=4, is_sfa=False)\n",
+    # a search over the sources and its output
+    '$ grep -rn "Unknown SF transformation" csrc/\n'
+    'csrc/apis/layout.hpp:60:    DG_HOST_UNREACHABLE("Unknown SF transformation");\n',
+    # a test skipped on it
+    "tests/kernels/test_triton_fp8.py::test_fp8e4nv_cast[e4m3] SKIPPED (fp8e4nv data type is not supported on CUDA "
+    "arch < 89) [ 44%]\n",
+])
+def test_a_message_that_is_not_failing_now_is_no_likely_claim(text):
+    assert all(status != "likely" for _, status in top(text))
