@@ -388,6 +388,17 @@ BLIND_PROBES = [
      "explanation); 11 negatives got a `likely`: a message in a Markdown bullet or heading, a test's expectation, "
      "a typed grep and its output, a sweep's or pytest's skip (7 of them now at most possible), and 4 that only "
      "the paste's other lines put in the past ('Before this PR', 'What you saw on Monday was the old issue')"),
+    ("probe BT (30 pastes)", "main 9911ad4, 2026-12-04", 23, 24, 6, 6,
+     "an eighteenth corpus-style batch as GitHub issue bodies; miss: the call's argument names (`scale_a`, "
+     "`scale_b`) under vLLM's `cutlass_scaled_mm` frame named torch's scaled-mm too, and its rule won the tie (1)"),
+    ("probe BU (30 pastes)", "main 9911ad4, 2026-12-04", 15, 15, 13, 15,
+     "pull-request threads (half of them negatives whose FP8 errors are the ones the PR fixes or quotes); the two "
+     "`likely` on negatives: a PR title 'Fix ... (closes #45102: `Assertion error (...)`)' and 'Before this PR: "
+     "`RuntimeError: ...`', messages in Markdown code spans read as raised"),
+    ("probe BV (30 pastes)", "main 9911ad4, 2026-12-04", 23, 24, 6, 6,
+     "vLLM and SGLang startup logs (40-120 lines) as kubectl prints them; miss: the E8M0 cast switched off and "
+     "DeepGEMM's dispatch refusal with no GPU named, read as no kernel for the GPU (its writer says the label was "
+     "wrong; the catalogue's E8M0-switch signature came second)"),
 ]
 
 

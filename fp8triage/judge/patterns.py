@@ -185,7 +185,8 @@ GONE_AFTER = rxcache.compile(
     r"|no longer (?:appears|happens|shows up|occurs))\b", regex.I)
 GONE_BEFORE = rxcache.compile(
     r"\b(?:got rid of|gets rid of|fix(?:e[sd]|ing)?|solve[sd]?|resolve[sd]?|avoid(?:s|ed|ing)?|silence[sd]?|work(?:s|ed)? around"
-    r"|no longer (?:get|see|hit)s?)"
+    r"|no longer (?:get|see|hit)s?|(?:closes|fixes|resolves)\s+#\d+:?|before this (?:pr|change|fix|patch|commit)\b[^`'\"\n]{0,40}?:?"
+    r"|previously\b[^`'\"\n]{0,40}?:?|used to (?:fail|crash|raise|error|get|hit)\b[^`'\"\n]{0,40}?:?)"
     # (right before the message, or before the quote that holds it: "Fix `RuntimeError: Assertion error (...): ")
     r"\s+(?:the\s+|that\s+|this\s+)?(?:[`'\"]?|[`'\"][^`'\"\n]{0,120})$", regex.I)
 
@@ -194,6 +195,21 @@ GONE_BEFORE = rxcache.compile(
 MARKDOWN_ITEM = rxcache.compile(r"^\s*(?:[-*+]\s+|#{1,6}\s+)")
 # a heading that names an error (a troubleshooting page), a test or sweep that skipped on it, an expected failure
 _NOT_NOW = rxcache.compile(r"^\s*#{1,6}\s|\bSKIP(?:PED)?\b|\bXFAIL\b|\bxfail(?:ed)?\b|\(expected\)|\bexpected to (?:fail|raise)\b")
+
+
+def _in_code_span(text: str, span: tuple[int, int] | None) -> bool:
+    """Whether ``span`` lies inside a Markdown code span (an odd number of backticks before it, one after it)
+    with words of a sentence outside it."""
+    if span is None:
+        return False
+    before, after = text[:span[0]], text[span[1]:]
+    if before.count("`") % 2 != 1 or "`" not in after:
+        return False
+    outside = before[:before.rfind("`")] + after[after.find("`") + 1:]
+    return len(_SENTENCE_WORD.findall(outside)) >= 3
+
+
+_SENTENCE_WORD = rxcache.compile(r"[A-Za-z]{3,}")
 
 
 def not_now(ev: Event, m: Match) -> bool:
@@ -211,8 +227,10 @@ def _prose(ev: Event, m: Match, span: bool = True) -> bool:
     if span and m.span is None:
         return False
     line = ev.lines[min(m.line, len(ev.lines) - 1)]
-    if line.level is None and MARKDOWN_ITEM.match(line.text):
-        return True  # a release note's bullet, a document's heading: written, whatever it quotes
+    if line.level is None and (MARKDOWN_ITEM.match(line.text) or _in_code_span(m.text if m.text is not None else line.text, m.span)):
+        # a release note's bullet, a document's heading, a message in a Markdown code span (a PR's title "Fix ...
+        # (closes #45102: `Assertion error (...)`)"): written, whatever it quotes
+        return True
     if not (ev.kind is EventKind.LINE or (ev.kind is EventKind.ERROR and not ev.exc_type)):
         return False
     return line.level is None

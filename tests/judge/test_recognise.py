@@ -637,6 +637,16 @@ def test_a_pytest_short_traceback_in_a_ci_log_is_a_traceback():
     # a test skipped on it
     "tests/kernels/test_triton_fp8.py::test_fp8e4nv_cast[e4m3] SKIPPED (fp8e4nv data type is not supported on CUDA "
     "arch < 89) [ 44%]\n",
+    # a PR's title and description that name what the PR fixes, in Markdown code spans
+    "Fix DeepGEMM warmup on sm_120 (closes #45102: `Assertion error (csrc/utils/layout.hpp:76): Unknown recipe`)\n",
+    "Before this PR: `RuntimeError: bmm_fp8_internal_cublaslt failed: CUBLAS_STATUS_NOT_SUPPORTED` on the RTX 5090.\n",
 ])
 def test_a_message_that_is_not_failing_now_is_no_likely_claim(text):
     assert all(status != "likely" for _, status in top(text))
+
+
+def test_a_calls_argument_names_do_not_name_another_component():
+    text = ('  File "/usr/local/lib/python3.12/dist-packages/vllm/_custom_ops.py", line 812, in cutlass_scaled_mm\n'
+            "    torch.ops._C.cutlass_scaled_mm(out, a, b, scale_a, scale_b, bias)\n"
+            "RuntimeError: Error Internal\n")
+    assert top(text)[0][0] == "cutlass-fp8-unsupported-arch"
