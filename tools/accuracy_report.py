@@ -399,6 +399,19 @@ BLIND_PROBES = [
      "vLLM and SGLang startup logs (40-120 lines) as kubectl prints them; miss: the E8M0 cast switched off and "
      "DeepGEMM's dispatch refusal with no GPU named, read as no kernel for the GPU (its writer says the label was "
      "wrong; the catalogue's E8M0-switch signature came second)"),
+    ("probe BW (30 pastes)", "main 12249e9, 2026-12-04", 23, 24, 6, 6,
+     "a nineteenth corpus-style batch; miss: cuBLASLt's NOT_SUPPORTED with its inductor `tuned_scaled_mm` frames "
+     "printed after a blank line, so the two were not read together (1)"),
+    ("probe BX (30 pastes)", "main 12249e9, 2026-12-04", 22, 24, 6, 6,
+     "cascades (a root cause and the errors that follow it: NCCL aborts, launch failures, engine start-up failures, "
+     "ImportErrors of JIT-built modules); no follow-on error outranked its root cause; misses: a write-up's 'the "
+     "server dies' read as a DeepGEMM status failure over its collapsed score (1), 'need DeepGEMM's Blackwell "
+     "(SM100) kernels' with words between the need and the arch (1)"),
+    ("probe BY (30 pastes)", "main 12249e9, 2026-12-04", 20, 24, 6, 6,
+     "bare assertions and API mismatches across vLLM, SGLang, transformers, TensorRT-LLM and FlashInfer; misses: API "
+     "mismatches of the hub-kernel loader and of torch's `_scaled_mm` schema (2; no label-table id takes them), "
+     "DeepGEMM v1's `assert best_smem_size <= sm90_capacity` on an RTX 4090 (1), an SM90/SM100 assert in SGLang's "
+     "fp8.py with the GPU only in prose, read as FP8 below Ada (1)"),
 ]
 
 

@@ -487,6 +487,10 @@ def test_a_message_quoted_in_a_sentence_is_named_not_shown():
      "fp8-block-size-mismatch"),
     ('  File "/usr/lib/python3/dist-packages/sgl_kernel/gemm.py", line 41, in fp8_scaled_mm\n'
      "RuntimeError: CUDA error: no kernel image available for execution on the device\n", "no-kernel-image-for-arch"),
+    # a need with words between it and the architecture
+    ('  File "/x/site-packages/transformers/integrations/deepgemm.py", line 420, in deepgemm_fp8_fp4_experts_forward\n'
+     "NotImplementedError: FP4 expert weights (int8-packed e2m1) need DeepGEMM's Blackwell (SM100) kernels; current "
+     "device is SM90\n", "deepgemm-fp4-requires-sm100"),
 ])
 def test_kind_wordings_of_other_releases(text, sig):
     assert top(text)[:1][0][0] == sig, top(text)
@@ -650,3 +654,12 @@ def test_a_calls_argument_names_do_not_name_another_component():
             "    torch.ops._C.cutlass_scaled_mm(out, a, b, scale_a, scale_b, bias)\n"
             "RuntimeError: Error Internal\n")
     assert top(text)[0][0] == "cutlass-fp8-unsupported-arch"
+
+
+def test_an_error_and_its_frames_printed_after_a_blank_line_are_read_together():
+    text = ("RuntimeError: CUDA error: CUBLAS_STATUS_NOT_SUPPORTED when calling cublasLtMatmul( ltHandle, computeDesc, "
+            "alpha, A, Adesc, B, Bdesc, beta, C, Cdesc, D, Ddesc, algo, workspace, workspaceSize, stream)\n"
+            "\n"
+            'File "/usr/local/lib/python3.11/site-packages/torch/_inductor/kernel/mm_scaled.py", line 512, in tuned_scaled_mm\n'
+            "    return torch._scaled_mm(mat_a, mat_b, scale_a, scale_b, out_dtype=out_dtype)\n")
+    assert top(text)[0][0] == "scaled-mm-layout"
