@@ -412,6 +412,16 @@ BLIND_PROBES = [
      "mismatches of the hub-kernel loader and of torch's `_scaled_mm` schema (2; no label-table id takes them), "
      "DeepGEMM v1's `assert best_smem_size <= sm90_capacity` on an RTX 4090 (1), an SM90/SM100 assert in SGLang's "
      "fp8.py with the GPU only in prose, read as FP8 below Ada (1)"),
+    ("probe BZ (30 pastes)", "main a89d7f1, 2026-12-04", 24, 24, 6, 6,
+     "a twentieth corpus-style batch (a beginner's long confused paste, an expert's two-line summary); no miss (its "
+     "writer: the cores of the messages were kept, an upper bound)"),
+    ("probe CA (30 pastes)", "main a89d7f1, 2026-12-04", 10, 10, 20, 20,
+     "hard negatives, round six (FP8 deployments failing for other reasons: OOM, tokenizer, a missing shard, LoRA, "
+     "slow Marlin or DeepGEMM warm-up, health-check timeouts; write-ups about failures that did not happen); every "
+     "negative clean (three at `possible`: suspicions and questions read as reports)"),
+    ("probe CB (30 pastes)", "main a89d7f1, 2026-12-04", 23, 24, 6, 6,
+     "one- to three-line pastes (Slack, Discord, issue titles); miss: an invented bare assert line about float32 "
+     "scales on SM100 (1; its writer says the wording was made up)"),
 ]
 
 
