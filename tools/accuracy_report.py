@@ -422,6 +422,18 @@ BLIND_PROBES = [
     ("probe CB (30 pastes)", "main a89d7f1, 2026-12-04", 23, 24, 6, 6,
      "one- to three-line pastes (Slack, Discord, issue titles); miss: an invented bare assert line about float32 "
      "scales on SM100 (1; its writer says the wording was made up)"),
+    ("probe CC (30 pastes)", "main e76b84b, 2026-12-04", 24, 24, 6, 6,
+     "a twenty-first corpus-style batch, written hard (paraphrased, cut, wrong guesses, mixed stacks); no miss"),
+    ("probe CD (30 pastes)", "main e76b84b, 2026-12-04", 19, 24, 6, 6,
+     "the GPU only in the reporter's words ('our 5090 box', 'the B200s', 'an H20 node'); none of those is read, so "
+     "where the GPU decides the cause a neighbour won (3: 'invalid device function' read as CUTLASS's arch gap, "
+     "DeepGEMM's JIT 'no binary for GPU' as a wheel without the arch, an FP4 check's file line as a layout check); "
+     "TensorRT-LLM's `mFP8ContextFMHA` check with no FP8-attention name (1), transformers' `_assert_sm100_requirements` "
+     "with its message trimmed (1). Reading GPU names from prose was tried again: it lost 3 older positives and "
+     "fixed none of these, and was dropped"),
+    ("probe CE (30 pastes)", "main e76b84b, 2026-12-04", 23, 24, 6, 6,
+     "SGLang across 0.4-0.5 (sgl-kernel ops, JIT DeepGEMM, FlashInfer and TRT-LLM-gen MoE runners); miss: a bare "
+     "assert 'ceil_div(hidden_size, activation_block_size * 4) == (' read as no shape check (1)"),
 ]
 
 

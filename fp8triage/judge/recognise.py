@@ -42,7 +42,8 @@ ASSERT_CHECKS = (
                                        # a kernel family's support check: assert cutlass_fp8_supported()
                                        r"|\b\w+_supported\s*\(", regex.I)),
     ("contract", rxcache.compile(r"\.(?:shape|size|stride|dim|ndim|dtype|is_contiguous)\b|%|\bdivisible\b|\bcontiguous\b|"
-                                 r"\b_?(?:is_)?valid\w*\(", regex.I)),
+                                 # an alignment in blocks: "assert ceil_div(hidden_size, block * 4) == ..."
+                                 r"\b_?(?:is_)?valid\w*\(|\b(?:ceil_div|cdiv|align|round_up)\s*\(", regex.I)),
     # an availability check: is_deep_gemm_available(), has_deep_gemm(), has_flashinfer()
     ("not-installed", rxcache.compile(r"\b(?:is_\w+_available|\w+_available)\b|\bhas_\w+\s*\(\s*\)", regex.I)),
 )

@@ -491,6 +491,14 @@ def test_a_message_quoted_in_a_sentence_is_named_not_shown():
     ('  File "/x/site-packages/transformers/integrations/deepgemm.py", line 420, in deepgemm_fp8_fp4_experts_forward\n'
      "NotImplementedError: FP4 expert weights (int8-packed e2m1) need DeepGEMM's Blackwell (SM100) kernels; current "
      "device is SM90\n", "deepgemm-fp4-requires-sm100"),
+    # an alignment in blocks checked by a bare assert
+    ('  File "/sgl-workspace/sglang/python/sglang/srt/layers/moe/moe_runner/deep_gemm.py", line 211, in run\n'
+     "    assert ceil_div(hidden_size, activation_block_size * 4) == (\n"
+     "AssertionError\n", "deepgemm-sf-layout-shape"),
+    # TensorRT-LLM's FP8 context FMHA check by its member's name
+    ("[TensorRT-LLM][ERROR] Assertion failed: mEnableContextFMHA || !mFP8ContextFMHA "
+     "(/src/tensorrt_llm/cpp/tensorrt_llm/plugins/gptAttentionCommon/gptAttentionCommon.cpp:412)\n",
+     "fp8-attention-arch-gate"),
 ])
 def test_kind_wordings_of_other_releases(text, sig):
     assert top(text)[:1][0][0] == sig, top(text)
