@@ -434,6 +434,19 @@ BLIND_PROBES = [
     ("probe CE (30 pastes)", "main e76b84b, 2026-12-04", 23, 24, 6, 6,
      "SGLang across 0.4-0.5 (sgl-kernel ops, JIT DeepGEMM, FlashInfer and TRT-LLM-gen MoE runners); miss: a bare "
      "assert 'ceil_div(hidden_size, activation_block_size * 4) == (' read as no shape check (1)"),
+    ("probe CF (30 pastes)", "main fd31b1c, 2026-12-04", 24, 24, 6, 6,
+     "a twenty-second corpus-style batch; no miss (its writer: close to the domain notes' wording, an upper bound)"),
+    ("probe CG (30 pastes)", "main fd31b1c, 2026-12-04", 22, 24, 5, 6,
+     "transformers scripts and notebooks (from_pretrained, FineGrainedFP8Config, experts implementations, hub "
+     "kernels) from T4 to B300; the `likely` on a negative: transformers' MXFP4 loader printing the same 'kernels is "
+     "either not installed' sentence after 'triton_kernels kernel unavailable' (now excluded by the pattern); misses: "
+     "a hub kernel that 'does not have build: torch212-...' (no kind, fixed), symptoms typed in a Python session "
+     "(a cosine of 0.94 on its own line, `out.norm() / ref.norm()`, a repeated arithmetic expression) (1)"),
+    ("probe CH (30 pastes)", "main fd31b1c, 2026-12-04", 19, 24, 6, 6,
+     "FlashInfer and TensorRT-LLM-gen kernels under vLLM and SGLang; misses: FlashInfer's MLA backends refusing an "
+     "FP8 KV cache with no FP8-attention name (2), 'SM 12.x requires CUDA >= 12.9' with FlashInfer not named (1; the "
+     "kind is read now), a CUTLASS 'Error Internal' inside FlashInfer's fused MoE named CUTLASS's (1), a TVM-FFI "
+     "'no kernel image' check in a FlashInfer op named FlashInfer's (1, label arguable)"),
 ]
 
 

@@ -499,6 +499,10 @@ def test_a_message_quoted_in_a_sentence_is_named_not_shown():
     ("[TensorRT-LLM][ERROR] Assertion failed: mEnableContextFMHA || !mFP8ContextFMHA "
      "(/src/tensorrt_llm/cpp/tensorrt_llm/plugins/gptAttentionCommon/gptAttentionCommon.cpp:412)\n",
      "fp8-attention-arch-gate"),
+    # a hub kernel with no build for this torch and CUDA
+    ('  File "/x/site-packages/transformers/integrations/finegrained_fp8.py", line 96, in load_finegrained_fp8_kernel\n'
+     "FileNotFoundError: Kernel `kernels-community/finegrained-fp8` at revision v1 does not have build: "
+     "torch212-cxx11-cu132-x86_64-linux\n", "transformers-fp8-kernels-unavailable"),
 ])
 def test_kind_wordings_of_other_releases(text, sig):
     assert top(text)[:1][0][0] == sig, top(text)
@@ -635,6 +639,10 @@ def test_a_pytest_short_traceback_in_a_ci_log_is_a_traceback():
     # a PR's title and description that name what the PR fixes, in Markdown code spans
     "Fix DeepGEMM warmup on sm_120 (closes #45102: `Assertion error (csrc/utils/layout.hpp:76): Unknown recipe`)\n",
     "Before this PR: `RuntimeError: bmm_fp8_internal_cublaslt failed: CUBLAS_STATUS_NOT_SUPPORTED` on the RTX 5090.\n",
+    # transformers' MXFP4 loader says the same sentence as its FP8 one: no FP8 failure
+    '  File "/x/site-packages/transformers/integrations/mxfp4.py", line 88, in load_and_swizzle_mxfp4\n'
+    "ImportError: triton_kernels kernel unavailable: `kernels` is either not installed or uses an incompatible "
+    "version. Please install a compatible version (0.16.0 <= version < 0.17.0)\n",
 ])
 def test_a_message_that_is_not_failing_now_is_no_likely_claim(text):
     assert all(status != "likely" for _, status in top(text))
