@@ -447,6 +447,18 @@ BLIND_PROBES = [
      "FP8 KV cache with no FP8-attention name (2), 'SM 12.x requires CUDA >= 12.9' with FlashInfer not named (1; the "
      "kind is read now), a CUTLASS 'Error Internal' inside FlashInfer's fused MoE named CUTLASS's (1), a TVM-FFI "
      "'no kernel image' check in a FlashInfer op named FlashInfer's (1, label arguable)"),
+    ("probe CI (30 pastes)", "main 81017aa, 2026-12-04", 23, 24, 6, 6,
+     "a twenty-third corpus-style batch; miss: cuBLASLt's NOT_SUPPORTED under torch.compile, `_scaled_mm` named only on "
+     "inductor's 'While executing %_scaled_mm' line after a blank line (1)"),
+    ("probe CJ (30 pastes)", "main 81017aa, 2026-12-04", 20, 24, 6, 6,
+     "the DeepGEMM labels from every angle and release; misses: two float32-scale cases on Blackwell labelled with the "
+     "transformers guard where the catalogue names the silent corruption and the packer's assert (2, its writer "
+     "says the labels were wrong), the FP4 check worded 'device_runtime->get_arch_major() == 10' (1), DeepGEMM's "
+     "Python-era 'CUDA_ERROR_NO_BINARY_FOR_GPU' named as a wheel without the arch (1)"),
+    ("probe CK (30 pastes)", "main 81017aa, 2026-12-04", 23, 24, 6, 6,
+     "vLLM across 0.6-0.2x (the fp8 method, cutlass_scaled_mm, Marlin, block FP8, DeepGEMM and FlashInfer MoE, "
+     "torch.compile); miss: DeepGEMM's 'Unknown recipe' on a GB10 labelled unsupported arch (its writer: the label "
+     "was wrong, the corpus files it as the tool did)"),
 ]
 
 

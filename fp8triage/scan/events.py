@@ -61,8 +61,10 @@ NATIVE_FRAME = rxcache.compile(
     r"|frame #\d+: (?:0x[0-9a-fA-F]+\s*)?(?P<sym2>.+)"
     r"|#\d+\s+0x[0-9a-fA-F]+ in (?P<sym3>.+))$"
 )
-# the header of the C++ backtrace that torch prints under a c10::Error's message, often after a blank line
-C10_BACKTRACE = rxcache.compile(r"^Exception raised from \S+ at \S+ \(most recent call first\):?$")
+# the header of the C++ backtrace that torch prints under a c10::Error's message, often after a blank line; and
+# the graph node torch.compile was running when its backend raised ("While executing %_scaled_mm : [...] =
+# call_function[target=torch.ops.aten._scaled_mm.default](...)"), also after a blank line
+C10_BACKTRACE = rxcache.compile(r"^(?:Exception raised from \S+ at \S+ \(most recent call first\):?|While executing %\w+ : .*)$")
 # a frame line cut by a terminal before its line number: 'File "/x/y.py', 'File "/x/y.py", l'
 PARTIAL_FRAME = rxcache.compile(r'^\s*File "[^"]+(?:"(?:,\s?(?:l(?:i(?:n(?:e\s?)?)?)?)?)?)?$')
 # a terminal, a logger or a paste wraps long lines at a fixed width: a header-less, unindented line right

@@ -44,7 +44,8 @@ MAX_DUMP_LINES = 8_000
 # Lines with these may start or continue a traceback without being notable: the prefiltered
 # path feeds them (and what follows) to the assembler, as the exhaustive path does.
 STRUCTURAL_ANCHORS = ('File "', 'File \\"', "File &quot;",  # a frame, also inside a JSON string or HTML-escaped
-                      "During handling of the above exception", "The above exception was the direct cause")
+                      "During handling of the above exception", "The above exception was the direct cause",
+                      "While executing %")  # the graph node torch.compile ran when its backend raised
 # pytest's short-traceback frames ("tests/kernels/test_block_fp8.py:45: in test_w8a8_block_fp8")
 STRUCTURAL_PATTERNS = (r"\.py:[0-9]{1,6}: in [A-Za-z_<]",)  # (bounded: "[0-9]+" made Hyperscan verify every ".py:" of a vLLM header, +30 % on its pass)
 

@@ -503,6 +503,9 @@ def test_a_message_quoted_in_a_sentence_is_named_not_shown():
     ('  File "/x/site-packages/transformers/integrations/finegrained_fp8.py", line 96, in load_finegrained_fp8_kernel\n'
      "FileNotFoundError: Kernel `kernels-community/finegrained-fp8` at revision v1 does not have build: "
      "torch212-cxx11-cu132-x86_64-linux\n", "transformers-fp8-kernels-unavailable"),
+    # the FP4 check through the runtime's accessor
+    ("RuntimeError: Assertion error (csrc/apis/gemm.hpp:95): b.scalar_type() == kPackedFP4 and "
+     "device_runtime->get_arch_major() == 10\n", "deepgemm-fp4-requires-sm100"),
 ])
 def test_kind_wordings_of_other_releases(text, sig):
     assert top(text)[:1][0][0] == sig, top(text)
@@ -667,6 +670,14 @@ def test_a_message_that_is_not_failing_now_is_no_likely_claim(text):
      "\n"
      'File "/usr/local/lib/python3.11/site-packages/torch/_inductor/kernel/mm_scaled.py", line 512, in tuned_scaled_mm\n'
      "    return torch._scaled_mm(mat_a, mat_b, scale_a, scale_b, out_dtype=out_dtype)\n",
+     "scaled-mm-layout"),
+    # the graph node torch.compile was running when cuBLASLt refused (after a blank line)
+    ("torch._dynamo.exc.BackendCompilerFailed: backend='inductor' raised:\n"
+     "RuntimeError: CUDA error: CUBLAS_STATUS_NOT_SUPPORTED when calling `cublasLtMatmul( ltHandle, computeDesc, "
+     "&alpha_val, mat1_ptr, Adesc, mat2_ptr, Bdesc, &beta_val, result_ptr, Cdesc, result_ptr, Ddesc, ...)`\n"
+     "\n"
+     "While executing %_scaled_mm : [num_users=1] = call_function[target=torch.ops.aten._scaled_mm.default](args = "
+     "(%view, %permute, %reciprocal, %reciprocal_1), kwargs = {out_dtype: torch.bfloat16})\n",
      "scaled-mm-layout"),
     # a REPL statement names the component of the traceback it raised through <stdin>
     (">>> out = torch.ops.fbgemm.f8f8bf16_rowwise(xq, wq, x_scale, w_scale, use_fast_accum=True)\n"
