@@ -459,6 +459,17 @@ BLIND_PROBES = [
      "vLLM across 0.6-0.2x (the fp8 method, cutlass_scaled_mm, Marlin, block FP8, DeepGEMM and FlashInfer MoE, "
      "torch.compile); miss: DeepGEMM's 'Unknown recipe' on a GB10 labelled unsupported arch (its writer: the label "
      "was wrong, the corpus files it as the tool did)"),
+    ("probe CL (30 pastes)", "main 64859aa, 2026-12-04", 22, 24, 6, 6,
+     "a twenty-fourth corpus-style batch; misses: an early DeepGEMM's bare `assert prop.major == 9` on an A100 with "
+     "no name or arch word the catalogue reads (1), an FA3 SM80-90 assert on an A800 that is no FP8 gate (1, its "
+     "writer: the case was wrong)"),
+    ("probe CM (30 pastes)", "main 64859aa, 2026-12-04", 22, 24, 6, 6,
+     "the four most common labels from many stacks (vLLM, SGLang, TGI, TensorRT-LLM, torchao, transformers, "
+     "LMDeploy); misses: an LMDeploy block-size assert in a generic `nn/linear.py` (1), transformers' DeepGEMM "
+     "block-size refusal labelled block-size mismatch where the catalogue has its own id (1, label)"),
+    ("probe CN (30 pastes)", "main 64859aa, 2026-12-04", 22, 24, 6, 6,
+     "symptom and prose reports of every label; misses: 'something like \"unknown SF transformation\"' in lower case "
+     "(1), FP4 experts that 'need Blackwell' read as FP8 below Ada (1)"),
 ]
 
 

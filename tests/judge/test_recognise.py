@@ -690,3 +690,9 @@ def test_a_message_that_is_not_failing_now_is_no_likely_claim(text):
 ])
 def test_which_component_a_failure_names(text, sig):
     assert top(text)[0][0] == sig
+
+
+def test_a_message_recalled_in_lower_case_is_still_named():
+    text = ("vLLM with a block-FP8 model on my RTX PRO 6000 fails at startup in transform_sf_into_required_layout, "
+            "with something like \"unknown SF transformation\" from DeepGEMM.\n")
+    assert top(text)[0][0] == "deepgemm-unknown-sf-transformation"
