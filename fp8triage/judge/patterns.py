@@ -173,7 +173,7 @@ def quoted_source(ev: Event, m: Match) -> bool:
     """Whether a match lies on a quoted line of source code rather than on a printed message."""
     if ev.kind is not EventKind.LINE and ev.kind is not EventKind.ERROR:
         return False
-    line = m.text if m.text is not None else ev.lines[min(m.line, len(ev.lines) - 1)].text
+    line = _text(ev, m)
     return bool(QUOTED_SOURCE.match(line))
 
 
@@ -197,6 +197,16 @@ MARKDOWN_ITEM = rxcache.compile(r"^\s*(?:[-*+]\s+|#{1,6}\s+)")
 _NOT_NOW = rxcache.compile(r"^\s*#{1,6}\s|\bSKIP(?:PED)?\b|\bXFAIL\b|\bxfail(?:ed)?\b|\(expected\)|\bexpected to (?:fail|raise)\b")
 
 
+def _line(ev: Event, m: Match):
+    """The event's line that holds a match."""
+    return ev.lines[min(m.line, len(ev.lines) - 1)]
+
+
+def _text(ev: Event, m: Match) -> str:
+    """The text a match was found in: the logical line a wrapped message was joined into, else its line."""
+    return m.text if m.text is not None else _line(ev, m).text
+
+
 def _in_code_span(text: str, span: tuple[int, int] | None) -> bool:
     """Whether ``span`` lies inside a Markdown code span (an odd number of backticks before it, one after it)
     with words of a sentence outside it."""
@@ -206,18 +216,15 @@ def _in_code_span(text: str, span: tuple[int, int] | None) -> bool:
     if before.count("`") % 2 != 1 or "`" not in after:
         return False
     outside = before[:before.rfind("`")] + after[after.find("`") + 1:]
-    return len(_SENTENCE_WORD.findall(outside)) >= 3
-
-
-_SENTENCE_WORD = rxcache.compile(r"[A-Za-z]{3,}")
+    return len(_WORD.findall(outside)) >= 3
 
 
 def not_now(ev: Event, m: Match) -> bool:
     """Whether a message is named on a line that says it is not failing now: a document's heading, a
     skipped or expected-to-fail test, a sweep's expected skip ("SKIP (expected): ...")."""
-    line = m.text if m.text is not None else ev.lines[min(m.line, len(ev.lines) - 1)].text
+    line = _text(ev, m)
     head = line if m.span is None else line[:m.span[0]]
-    return ev.lines[min(m.line, len(ev.lines) - 1)].level is None and _NOT_NOW.search(head) is not None
+    return _line(ev, m).level is None and _NOT_NOW.search(head) is not None
 
 
 def _prose(ev: Event, m: Match, span: bool = True) -> bool:
@@ -226,8 +233,8 @@ def _prose(ev: Event, m: Match, span: bool = True) -> bool:
     must have one (a message's, not a rule's reading of the line)."""
     if span and m.span is None:
         return False
-    line = ev.lines[min(m.line, len(ev.lines) - 1)]
-    if line.level is None and (MARKDOWN_ITEM.match(line.text) or _in_code_span(m.text if m.text is not None else line.text, m.span)):
+    line = _line(ev, m)
+    if line.level is None and (MARKDOWN_ITEM.match(line.text) or _in_code_span(_text(ev, m), m.span)):
         # a release note's bullet, a document's heading, a message in a Markdown code span (a PR's title "Fix ...
         # (closes #45102: `Assertion error (...)`)"): written, whatever it quotes
         return True
@@ -252,7 +259,7 @@ def quoted_in_sentence(ev: Event, m: Match) -> bool:
     failed."""
     if not _prose(ev, m):
         return False
-    line = m.text if m.text is not None else ev.lines[min(m.line, len(ev.lines) - 1)].text
+    line = _text(ev, m)
     a, b = m.span
     before, after = line[:a].rstrip(), line[b:]
     if not before or before[-1] not in _QUOTES:
@@ -276,7 +283,7 @@ def guessed(ev: Event, m: Match) -> bool:
     what was printed: no exact evidence of it. A rule's hit (no span) reads the whole line."""
     if not _prose(ev, m, span=False):
         return False
-    text = m.text if m.text is not None else ev.lines[min(m.line, len(ev.lines) - 1)].text
+    text = _text(ev, m)
     if m.span is None:
         return GUESS_WORD.search(text) is not None
     return GUESS_BEFORE.search(text[max(0, m.span[0] - 80):m.span[0]]) is not None
@@ -287,7 +294,7 @@ def said_gone(ev: Event, m: Match) -> bool:
     a workaround fixed, before the one the reporter hits now): no exact evidence of a failure."""
     if not _prose(ev, m):
         return False
-    line = m.text if m.text is not None else ev.lines[min(m.line, len(ev.lines) - 1)].text
+    line = _text(ev, m)
     a, b = m.span
     after = line[b:b + 120].lstrip("`'\" ")
     return bool(GONE_AFTER.match(after) or GONE_BEFORE.search(line[max(0, a - 180):a]))

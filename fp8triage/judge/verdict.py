@@ -225,9 +225,9 @@ def _frames_after(groups: list[Group]) -> dict[int, frozenset[str]]:
     """id(group) -> the FP8 components of its error's own frames, for each error that names none and
     whose frames were printed as a traceback of their own with no message, right after it (a paste or
     a logger that prints the message first: "RuntimeError: CUDA error: CUBLAS_STATUS_NOT_SUPPORTED ..."
-    and then 'File ".../mm_scaled.py", line 512, in tuned_scaled_mm', a blank line or two between allowed) or
-    right before it (a traceback whose indentation was lost, so that its frames and its exception line came
-    apart)."""
+    and then 'File ".../mm_scaled.py", line 512, in tuned_scaled_mm', at most two lines between: a paste's blank
+    lines) or right before it (a traceback whose indentation was lost, so that its frames and its exception line
+    came apart)."""
     out = _prompt_before(groups)
     frames = [g for g in groups if g.event.lines and g.event.kind is EventKind.TRACEBACK and g.event.exc_type is None]
     starts = {(g.event.lines[0].source, g.event.lines[0].lineno, g.event.lines[0].worker): g for g in frames}
@@ -240,7 +240,7 @@ def _frames_after(groups: list[Group]) -> dict[int, frozenset[str]]:
             continue
         first, last = ev.lines[0], ev.lines[-1]
         comps: frozenset[str] = frozenset()
-        # (right after or before it, or with a blank line or two between: a paste's paragraphs)
+        # (right after or before it, or with a line or two between: a paste's blank lines)
         near_ones = [starts.get((last.source, last.lineno + k, last.worker)) for k in (1, 2, 3)]
         near_ones += [ends.get((first.source, first.lineno - k, first.worker)) for k in (1, 2, 3)]
         for near in near_ones:

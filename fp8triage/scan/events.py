@@ -61,10 +61,10 @@ NATIVE_FRAME = rxcache.compile(
     r"|frame #\d+: (?:0x[0-9a-fA-F]+\s*)?(?P<sym2>.+)"
     r"|#\d+\s+0x[0-9a-fA-F]+ in (?P<sym3>.+))$"
 )
-# the header of the C++ backtrace that torch prints under a c10::Error's message, often after a blank line; and
-# the graph node torch.compile was running when its backend raised ("While executing %_scaled_mm : [...] =
-# call_function[target=torch.ops.aten._scaled_mm.default](...)"), also after a blank line
-C10_BACKTRACE = rxcache.compile(r"^(?:Exception raised from \S+ at \S+ \(most recent call first\):?|While executing %\w+ : .*)$")
+# what goes on with an error's message after a blank line: the header of the C++ backtrace torch prints under a
+# c10::Error's message, and the graph node torch.compile was running when its backend raised ("While executing
+# %_scaled_mm : [...] = call_function[target=torch.ops.aten._scaled_mm.default](...)")
+AFTER_BLANK = rxcache.compile(r"^(?:Exception raised from \S+ at \S+ \(most recent call first\):?|While executing %\w+ : .*)$")
 # a frame line cut by a terminal before its line number: 'File "/x/y.py', 'File "/x/y.py", l'
 PARTIAL_FRAME = rxcache.compile(r'^\s*File "[^"]+(?:"(?:,\s?(?:l(?:i(?:n(?:e\s?)?)?)?)?)?)?$')
 # a terminal, a logger or a paste wraps long lines at a fixed width: a header-less, unindented line right
@@ -339,7 +339,7 @@ class Assembler:
                 return True
             return False
         if b.state == "exc-blank":
-            if not C10_BACKTRACE.match(stripped):
+            if not AFTER_BLANK.match(stripped):
                 return False
             b.state = "exc"  # the C++ backtrace of the exception's c10::Error
         if TRACEBACK_START.search(text) or FRAME.match(text):
@@ -399,9 +399,9 @@ class Assembler:
             return False
         if b.blank:
             b.blank = False
-            if not (C10_BACKTRACE.match(stripped) or NATIVE_FRAME.match(stripped)):
+            if not (AFTER_BLANK.match(stripped) or NATIVE_FRAME.match(stripped)):
                 return False
-        if C10_BACKTRACE.match(stripped):
+        if AFTER_BLANK.match(stripped):
             b.add(line)  # the header of the frames below: neither message text nor another record
             return True
         nf = NATIVE_FRAME.match(stripped)
