@@ -470,6 +470,28 @@ BLIND_PROBES = [
     ("probe CN (30 pastes)", "main 64859aa, 2026-12-04", 22, 24, 6, 6,
      "symptom and prose reports of every label; misses: 'something like \"unknown SF transformation\"' in lower case "
      "(1), FP4 experts that 'need Blackwell' read as FP8 below Ada (1)"),
+    ("probe CO (30 pastes)", "main f1810ff, 2026-12-04", 22, 24, 6, 6,
+     "a twenty-fifth corpus-style batch; misses: TensorRT-LLM's DeepGEMM MoE assert 'DeepGEMM only supports Hopper "
+     "(SM90)' in a generic fp8_utils.py frame named as the generic FP8 capability gate (1), a hub-kernel load "
+     "refused offline, 'Cannot load hub kernel ... no cached revision found and HF_HUB_OFFLINE is set' (1)"),
+    ("probe CP (30 pastes)", "main f1810ff, 2026-12-04", 24, 24, 6, 6,
+     "old releases (vLLM 0.4-0.7, SGLang 0.3-0.4, torch 2.1-2.4, transformers 4.4x, early DeepGEMM and FlashInfer); "
+     "no miss (its writer: several wordings are close to the ones domain.md lists)"),
+    ("probe CQ (30 pastes)", "main f1810ff, 2026-12-04", 24, 24, 6, 6,
+     "multi-GPU and distributed logs (torchrun, Ray, vLLM TP/DP/EP workers, SGLang TP ranks, mpirun) with NCCL and "
+     "watchdog noise after the failure; no miss"),
+    ("probe CR (30 pastes)", "main f1810ff, 2026-12-04", 14, 15, 15, 15,
+     "look-alike pairs (the same stack and GPU, one FP8 failure and one not: Marlin/AWQ/GPTQ, INT8 W8A8, NVFP4/MXFP4, "
+     "OOM, tokenizer, healthy fallbacks); miss: sgl-kernel's 'fp8_blockwise_scaled_mm: no kernel implemented for "
+     "sm_120 (supported: sm_90a, sm_100a)' (no unsupported-arch wording read)"),
+    ("probe CS (30 pastes)", "main f1810ff, 2026-12-04", 24, 24, 6, 6,
+     "a twenty-sixth corpus-style batch with the noise real pastes carry (progress bars, warnings, pip freeze, "
+     "nvidia-smi); no miss (its writer: written from memory, none cut before its error line)"),
+    ("probe CT (30 pastes)", "main f1810ff, 2026-12-04", 19, 24, 6, 6,
+     "structured and collected logs (JSON lines, Loki, journald, docker compose, Datadog/CloudWatch exports); misses: "
+     "a traceback in a JSON record's exc_info/exception/error field, not its message (3), torchrun's 'rank0: ' "
+     "inside docker compose's prefix (1), transformers' fallback warning ranked above the float32-scale guard it "
+     "precedes (1)"),
 ]
 
 
