@@ -100,6 +100,7 @@ class Hit:
     match: Match
     group: Group
     specificity: int = 0  # how much a weak hit says (PATTERN_SPECIFICITY; rule hits: recognise.score)
+    named: bool = False  # a rule hit whose component the failure names in its own words (recognise.named)
 
     @property
     def strong(self) -> bool:

@@ -129,7 +129,7 @@ def _record(cat: Catalogue, g: Group, matched: list[Hit], claims: Claims) -> Non
     """The best hit claims the group; the others are kept for the facts to choose among (weak) or listed."""
     # the failure's own message beats a signature that only recognised the frames or location,
     # and a signature's own weak pattern beats a rule over component and failure kind
-    best = max(matched, key=lambda h: (h.strong, h.specificity, h.sig.priority, -cat.signatures.index(h.sig)))
+    best = max(matched, key=lambda h: (h.strong, h.specificity, h.named, h.sig.priority, -cat.signatures.index(h.sig)))
     claims.primary.setdefault(best.sig.id, []).append(best)
     claims.claimed.add(g.fingerprint)
     if not best.strong and len(matched) > 1:
@@ -170,7 +170,8 @@ def rule_hits(cat: Catalogue, g: Group, reading: "recognise.Reading") -> list[Hi
     out = []
     for sig, rule in recognise.hits(cat, ev, reading):
         p = Pattern(recognise.describe(rule, reading), "", None, "primary", frozenset(), kind="rule", strength="weak")
-        out.append(Hit(sig, p, Match(reading.failure_line, None), g, recognise.score(rule, reading)))
+        out.append(Hit(sig, p, Match(reading.failure_line, None), g, recognise.score(rule, reading),
+                       recognise.named(rule, reading)))
     return out
 
 

@@ -73,6 +73,12 @@ class Reading:
     where: str = ""  # where it failed, lower-cased: the failed assert's line and the innermost frames (rules' words too)
     bare: bool = False  # a failure of a CONTEXT_KINDS kind that names no component and no library it failed in
     linked: bool = False  # ``context`` holds the components of this failure's own frames (printed after it)
+    said: frozenset[str] = frozenset()  # components the failure's own words name (its message, a failed assert's line)
+
+
+# a file's path inside a message ("Assertion error (/workspace/deepgemm-src/csrc/apis/gemm.hpp:341)"): where it
+# failed, not what the failure says
+_PATHS = rxcache.compile(r"[\w.~-]*/[\w./~+-]+|\b[\w-]+\.(?:pyx?|hpp|cuh|cu|cpp|cc|h|so)\b")
 
 
 def _lines(ev: Event) -> list[tuple[int, str]]:
@@ -200,6 +206,8 @@ def read(ev: Event, voc: Vocabulary | None = None, context: frozenset[str] = fro
     if ev.wrapped:
         ftext += "\n" + ev.message  # the message as one line: a terminal cut its words in two
     kinds, first = _kinds(ev, voc, failure, ftext, asserted, checks)
+    said_text = _PATHS.sub(" ", "\n".join([ftext, *asserts]))
+    said = voc.components_of(set(TOKEN.findall(said_text))) | {cid for cid, pat in voc.phrases if pat.search(said_text)}
     formats = {fid for fid, pat in voc.formats if pat.search(text)}
     for fid in list(formats):
         formats -= voc.supersedes.get(fid, frozenset())
@@ -210,7 +218,7 @@ def read(ev: Event, voc: Vocabulary | None = None, context: frozenset[str] = fro
                  or any(t.lstrip().startswith('File "') and not _CALL_MACHINERY.search(t) for _, t in lines))
     bare = elsewhere and not comps and not py_frames and bool(kinds & CONTEXT_KINDS) and not CULPRIT.search(text)
     return Reading(frozenset(comps), frozenset(kinds), frozenset(formats), ftext.lower(), line, frozenset(inner & comps), context,
-                   "\n".join(where).lower(), bare, linked)
+                   "\n".join(where).lower(), bare, linked, frozenset(said & comps))
 
 
 def fires(rule: Rule, r: Reading, failure: bool) -> bool:
@@ -283,6 +291,12 @@ def score(rule: Rule, r: Reading) -> int:
     kind = max((KIND_RANK.get(k, 1) for k in rule.kinds & r.kinds), default=0)
     # the component where the failure happened says more than one the traceback passed through
     return kind + rule.specificity + 2 * bool(rule.components & r.inner)
+
+
+def named(rule: Rule, r: Reading) -> bool:
+    """Does the failure name the rule's component in its own words ("DeepGEMM only supports Hopper", not a
+    file it passed through)? Between two rule hits that say as much, that one is the failure's."""
+    return bool(rule.components & r.said)
 
 
 def describe(rule: Rule, r: Reading) -> str:

@@ -176,7 +176,7 @@ def _weak_rank(hit: Hit, facts: Mapping[str, Fact]) -> tuple:
     status = _weak_status(status_of(results)[0], results)
     seen = sum(1 for r in results if r.truth is Truth.HOLDS and r.source and not r.source.startswith("default"))
     # a candidate the facts rule out loses; among the rest the more telling evidence wins, then the facts
-    return status is Status.RULED_OUT, -hit.specificity, status.rank, -seen, -sig.priority
+    return status is Status.RULED_OUT, -hit.specificity, status.rank, -seen, -hit.named, -sig.priority
 
 
 # facts that name a component for a symptom that names none (the log's other lines named it)

@@ -362,8 +362,9 @@ class Assembler:
             return False  # may be another record's worker or logger prefix (the selectors' rule: selector.may_be_tail)
         # a line's width is its logger/worker prefix (removed from its text) plus its text, so a
         # prefixed line can be cut with little text; a line that ends a sentence was not cut
-        prefixed = last is not None and (last.level is not None or last.worker is not None)
-        if len(prev) < (WRAP_MIN_PREFIXED if prefixed else WRAP_MIN) or prev.rstrip()[-1:] in (".", "!", "?", ";", "}", "]"):
+        # (a logger header is 20-60 characters wide: a line that had one may be cut right after its header)
+        least = 1 if last.level is not None else WRAP_MIN_PREFIXED if last.worker is not None else WRAP_MIN
+        if len(prev) < least or prev.rstrip()[-1:] in (".", "!", "?", ";", "}", "]"):
             return False
         if (TRACEBACK_START.search(line.text) or FRAME.match(line.text) or CHAIN_MARKER.match(line.text)
                 or LOGLIKE.match(stripped) or EXCEPTION_LINE.match(stripped) or NATIVE_FRAME.match(stripped)

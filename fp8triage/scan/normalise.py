@@ -61,8 +61,8 @@ WORKER_PREFIXES: list[tuple[str, regex.Pattern]] = [
             r"^\((?P<name>[A-Za-z_][\w-]*)(?P<rank>\s+rank=\d+|(?:\s+(?:DP|TP|EP|PP)\d+)+)?\s+pid=(?P<pid>\d+)(?:,\s*ip=(?P<ip>[\w.:-]+))?\)\s?"
         ),
     ),
-    # torchrun:  [rank3]:
-    ("torchrun", rxcache.compile(r"^\[(?P<name>rank\d+)\]:\s?")),
+    # torchrun:  [rank3]:   (without the brackets where a launcher or a collector re-prefixed it: rank3: )
+    ("torchrun", rxcache.compile(r"^(?:\[(?P<name>rank\d+)\]|(?P<name>rank\d+)):\s?")),
     # mpirun:  [1,0]<stderr>:
     ("mpirun", rxcache.compile(r"^\[(?P<name>\d+,\d+)\]<std(?:err|out)>:\s?")),
     # SGLang:  [2025-08-01 11:19:46 TP0]  [11:19:46 DP1 TP3 EP3]  [2025-08-01 11:19:46]
@@ -130,6 +130,13 @@ class LineFormat:
 
     jsonl: bool = False  # Docker / k8s JSON-lines: {"log": "...", "stream": ..., "time": ...}
     compose: bool = False  # docker compose "svc | " prefixes
+    indent: int = 0  # every line indented by this much (a paste indented as a Markdown code block)
+    column: int = -1  # a tab-separated export with a header: the message column (CloudWatch, Datadog)
+
+    @property
+    def bare(self) -> bool:
+        """Does a line start with what its writer wrote (no compose prefix, no export's columns)?"""
+        return not self.compose and self.column < 0
 
     @property
     def name(self) -> str:
@@ -138,6 +145,10 @@ class LineFormat:
             parts.append("jsonl")
         if self.compose:
             parts.append("compose")
+        if self.indent:
+            parts.append(f"indent{self.indent}")
+        if self.column >= 0:
+            parts.append(f"column{self.column}")
         return "+".join(parts) or "text"
 
 
@@ -166,11 +177,57 @@ def detect_format(head: bytes) -> LineFormat:
         fmt.jsonl = True
         return fmt
     texts = [decode(ln) for ln in lines]
+    fmt.column = _message_column(texts)
+    if fmt.column >= 0:
+        return fmt
     svc = [COMPOSE_PREFIX.match(t) for t in texts]
     names = {m.group("svc") for m in svc if m}
     if len([m for m in svc if m]) >= max(2, int(len(lines) * 0.8)) and len(names) <= 16:
         fmt.compose = True
+    elif len(texts) >= 2:
+        fmt.indent = _common_indent(texts)
     return fmt
+
+
+# the names log exports give the column of the message: CloudWatch Logs Insights "@message", Datadog and
+# Grafana/Loki "message"/"Line", Splunk "_raw", Azure Monitor "Message"/"Log"
+_MESSAGE_COLUMNS = frozenset({"@message", "message", "msg", "log", "line", "_raw", "content", "body", "textpayload"})
+
+
+def _message_column(texts: list[str]) -> int:
+    """The message column of a tab-separated export whose first line names its columns (-1: not one):
+    most of the lines after the header have its number of columns."""
+    names = [c.strip().strip('"').lower() for c in texts[0].split("\t")]
+    if len(names) < 2:
+        return -1
+    col = next((i for i, c in enumerate(names) if c in _MESSAGE_COLUMNS), -1)
+    rest = texts[1:]
+    if col < 0 or not rest or sum(1 for t in rest if t.count("\t") >= col) < max(1, int(len(rest) * 0.8)):
+        return -1
+    return col
+
+
+def _column(text: str, col: int) -> str:
+    """Column ``col`` of a tab-separated export's line (a line with fewer columns: all of it)."""
+    cells = text.split("\t")
+    return cells[col] if len(cells) > col else text
+
+
+MIN_INDENT = 2  # one space in front of every line is a paste's margin, not a block's indent (one tab is one)
+
+
+def _common_indent(texts: list[str]) -> int:
+    """The spaces and tabs every one of ``texts`` starts with (0 if fewer than ``MIN_INDENT``):
+    a paste indented as a whole (a Markdown code block written by indenting, a log quoted in an
+    e-mail) keeps its tracebacks' own indentation once this is taken off."""
+    n = min(len(t) - len(t.lstrip(" \t")) for t in texts)
+    return n if n >= MIN_INDENT or (n and all(t[0] == "\t" for t in texts)) else 0
+
+
+def _dedent(text: str, n: int) -> str:
+    """``text`` without up to ``n`` leading spaces and tabs (a line indented less loses what it has)."""
+    k = len(text) - len(text.lstrip(" \t"))
+    return text[min(k, n):]
 
 
 def _json_message(text: str) -> str | None:
@@ -187,12 +244,34 @@ def _json_message(text: str) -> str | None:
     for key in ("log", "message", "msg", "MESSAGE", "line", "textPayload"):
         v = obj.get(key)
         if isinstance(v, str):
-            return v
+            return _with_exception(v, obj)
     return None
 
 
+# where structured loggers put the traceback of a record: python-json-logger "exc_info", structlog
+# "exception", zap and logrus "error"/"stacktrace", Datadog "error": {"stack", "message", "kind"}, Elastic's ECS
+# "error.stack_trace", OpenTelemetry "exception.stacktrace"
+_EXC_KEYS = ("exc_info", "exc_text", "exception", "stack_trace", "stacktrace", "stack", "traceback", "error", "err",
+             "error.message", "error.stack_trace", "error.stack", "exception.type", "exception.message",
+             "exception.stacktrace")
+
+
+def _with_exception(msg: str, obj: dict) -> str:
+    """The record's message followed by its exception's text (a traceback kept in a field of its
+    own), each part once."""
+    parts = [msg]
+    for key in _EXC_KEYS:
+        v = obj.get(key)
+        if isinstance(v, dict):
+            v = "\n".join(x for k in ("kind", "type", "message", "msg", "stack", "stack_trace", "stacktrace")
+                          if isinstance(x := v.get(k), str) and x)
+        if isinstance(v, str) and v.strip() and not any(v.strip() in p for p in parts):
+            parts.append(v.rstrip("\n"))
+    return "\n".join(parts) if len(parts) > 1 else msg
+
+
 def normalise(raw: bytes, source: str, lineno: int, fmt: LineFormat) -> Line:
-    done = _stripped(raw, fmt) if raw[:1] == b"(" and not fmt.compose else None
+    done = _stripped(raw, fmt) if raw[:1] == b"(" and fmt.bare else None
     if done is not None:
         return Line(source, lineno, unescape(done[3]), done[1], done[2])
     text, worker, level = _strip(raw, fmt)
@@ -279,7 +358,7 @@ def _stripped(raw: bytes, fmt: LineFormat) -> tuple[str, str | None, str | None,
 def strip(raw: bytes, fmt: LineFormat) -> tuple[str, str | None, str | None]:
     """(text, worker, level) of a raw line: decoded, prefixes and logger header removed, not
     redacted (``normalise`` redacts; a caller that keeps the text must too)."""
-    done = _stripped(raw, fmt) if raw[:1] == b"(" and not fmt.compose else None
+    done = _stripped(raw, fmt) if raw[:1] == b"(" and fmt.bare else None
     if done is not None:
         return done[0], done[1], done[2]
     return _strip(raw, fmt)
@@ -296,6 +375,10 @@ def unescape(text: str) -> str:
 
 def _strip(raw: bytes, fmt: LineFormat) -> tuple[str, str | None, str | None]:
     text = unescape(decode(raw))
+    if fmt.column >= 0:
+        text = _column(text, fmt.column)
+    elif fmt.indent:
+        text = _dedent(text, fmt.indent)
     if text[:1] == "(" and not fmt.compose:
         m = _VLLM_LINE.match(text)
         if m:

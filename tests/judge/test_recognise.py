@@ -506,6 +506,14 @@ def test_a_message_quoted_in_a_sentence_is_named_not_shown():
     # the FP4 check through the runtime's accessor
     ("RuntimeError: Assertion error (csrc/apis/gemm.hpp:95): b.scalar_type() == kPackedFP4 and "
      "device_runtime->get_arch_major() == 10\n", "deepgemm-fp4-requires-sm100"),
+    # sgl-kernel naming the architectures it was built for
+    ('  File "/x/sgl_kernel/gemm.py", line 64, in fp8_blockwise_scaled_mm\n'
+     "RuntimeError: fp8_blockwise_scaled_mm: no kernel implemented for sm_120 (supported: sm_90a, sm_100a)\n",
+     "cutlass-fp8-unsupported-arch"),
+    # the hub kernel on an offline machine with no copy of it
+    ('  File "/x/site-packages/transformers/integrations/finegrained_fp8.py", line 96, in load_finegrained_fp8_kernel\n'
+     "RuntimeError: Cannot load hub kernel `kernels-community/finegrained-fp8`: no cached revision found and "
+     "HF_HUB_OFFLINE is set.\n", "transformers-fp8-kernels-unavailable"),
 ])
 def test_kind_wordings_of_other_releases(text, sig):
     assert top(text)[:1][0][0] == sig, top(text)
@@ -696,3 +704,22 @@ def test_a_message_recalled_in_lower_case_is_still_named():
     text = ("vLLM with a block-FP8 model on my RTX PRO 6000 fails at startup in transform_sf_into_required_layout, "
             "with something like \"unknown SF transformation\" from DeepGEMM.\n")
     assert top(text)[0][0] == "deepgemm-unknown-sf-transformation"
+
+
+def test_the_component_a_failure_names_in_words_outranks_a_file_it_passed_through():
+    # TensorRT-LLM's DeepGEMM MoE checks the arch in a generic fp8_utils.py: the assert's own words say DeepGEMM
+    text = (
+        '  File "/usr/local/lib/python3.12/dist-packages/tensorrt_llm/_torch/modules/fused_moe/fused_moe_deepgemm.py", '
+        "line 468, in forward_chunk\n"
+        "    deepgemm_fp8_group_blockwise_gemm(\n"
+        '  File "/usr/local/lib/python3.12/dist-packages/tensorrt_llm/quantization/utils/fp8_utils.py", line 87, in '
+        "deepgemm_fp8_group_blockwise_gemm\n"
+        '    assert get_sm_version() == 90, "DeepGEMM only supports Hopper (SM90) architectures"\n'
+        "AssertionError\n")
+    assert top(text)[:1] == [("deepgemm-unsupported-arch", "possible")]
+    # a path inside a message names where it failed, not what: the FP4 check stays DeepGEMM's FP4 failure
+    fp4 = ('  File "/x/vllm/utils/deep_gemm.py", line 377, in m_grouped_fp8_fp4_gemm_nt_contiguous\n'
+           "    return _grouped_fp8_fp4_impl(*args, **kwargs)\n"
+           "RuntimeError: Assertion error (/workspace/.deps/deepgemm-src/csrc/apis/gemm.hpp:341): "
+           "b.scalar_type() == torch::kInt8 and arch_major == 10\n")
+    assert top(fp4)[0][0] == "deepgemm-fp4-requires-sm100"

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from fp8triage.scan.events import Assembler
 from fp8triage.model import EventKind
 from fp8triage.scan.normalise import LineFormat, normalise
@@ -258,6 +260,62 @@ def test_loki_and_cloud_logging_exports_are_unwrapped_like_docker_json():
                        for i, t in enumerate(["Loading weights", line]))
         res = scan_text(text)
         assert [f.id for f in res.findings][:1] == ["deepgemm-unknown-sf-transformation"], key
+
+
+@pytest.mark.parametrize("record", [
+    {"level": "ERROR", "msg": "WorkerProc hit an exception.", "exc_info": "TB"},  # python-json-logger
+    {"level": "error", "message": "engine init failed", "exception": "TB"},  # structlog
+    {"level": "error", "msg": "forward failed", "error": "TB"},  # zap, logrus
+    {"log.level": "ERROR", "message": "Worker failed", "error.stack_trace": "TB"},  # Elastic ECS
+    {"status": "error", "message": "forward failed", "error": {"kind": "RuntimeError", "stack": "TB"}},  # Datadog
+])
+def test_a_json_record_traceback_kept_in_a_field_of_its_own_is_read(record):
+    tb = ('Traceback (most recent call last):\n  File "/opt/venv/lib/python3.12/site-packages/vllm/utils/deep_gemm.py", '
+          "line 151, in fp8_gemm_nt\n    return _fp8_gemm_nt_impl(*args)\n"
+          "RuntimeError: Assertion error (csrc/jit_kernels/impls/../../utils/layout.hpp:97): Unknown SF transformation")
+    record = json.loads(json.dumps(record).replace('"TB"', json.dumps(tb)))
+    lines = [{"level": "INFO", "msg": "Using DeepGemm kernels for Fp8LinearMethod."}, record,
+             {"level": "ERROR", "msg": "EngineCore failed to start."}]
+    res = scan_text("".join(json.dumps(r) + "\n" for r in lines))
+    assert [(f.id, f.status.value) for f in res.findings][:1] == [("deepgemm-unknown-sf-transformation", "likely")]
+
+
+TRACEBACK = """Traceback (most recent call last):
+  File "bench_gemm.py", line 57, in <module>
+    deep_gemm.gemm_fp8_fp8_bf16_nt((x, x_s), (w, w_s), out)
+  File "/usr/local/lib/python3.10/dist-packages/deep_gemm/jit_kernels/gemm.py", line 143, in gemm_fp8_fp8_bf16_nt
+    assert rhs_scales.shape == ((n + 127) // 128, (k + 127) // 128)
+AssertionError
+"""
+
+
+def test_a_paste_indented_as_a_whole_is_read_as_its_traceback():
+    plain = scan_text(TRACEBACK)
+    assert [f.id for f in plain.findings][:1] == ["deepgemm-sf-layout-shape"]
+    for margin in ("    ", "\t", "  "):
+        res = scan_text("".join(margin + ln + "\n" for ln in TRACEBACK.splitlines()))
+        assert [(f.id, f.status) for f in res.findings] == [(f.id, f.status) for f in plain.findings], repr(margin)
+
+
+def test_a_tab_separated_export_is_read_by_its_message_column():
+    # CloudWatch Logs Insights: "@timestamp  @message  @logStream", one traceback line per row
+    rows = ["@timestamp\t@message\t@logStream"]
+    rows += [f"2025-08-14 03:12:{i:02d}.000\t{ln}\tecs/sglang/4f2a9c1e" for i, ln in enumerate(TRACEBACK.splitlines())]
+    res = scan_text("\n".join(rows) + "\n")
+    assert [f.id for f in res.findings][:1] == ["deepgemm-sf-layout-shape"]
+    assert len(res.unknown) == 0  # one traceback, not a group per row
+
+
+def test_a_rank_prefix_without_brackets_is_a_worker():
+    tb = ("rank0: Traceback (most recent call last):\n"
+          'rank0:   File "/workspace/fp8_linear.py", line 44, in forward\n'
+          "rank0:     y = torch._scaled_mm(x_fp8, w_fp8.t(), scale_a=sx, scale_b=sw, out_dtype=torch.bfloat16)\n"
+          "rank0: RuntimeError: CUDA error: CUBLAS_STATUS_NOT_SUPPORTED when calling `cublasLtMatmul( ltHandle, "
+          "computeDesc.descriptor(), &alpha_val, mat1_ptr, Adesc.descriptor(), mat2_ptr, Bdesc.descriptor())`\n")
+    compose = "".join("trainer-1  | " + ln + "\n" for ln in tb.splitlines())
+    for text in (tb, compose):
+        res = scan_text(text)
+        assert [f.id for f in res.findings][:1] == ["scaled-mm-layout"]
 
 
 IPYTHON_OLD = """---------------------------------------------------------------------------
