@@ -492,6 +492,29 @@ BLIND_PROBES = [
      "a traceback in a JSON record's exc_info/exception/error field, not its message (3), torchrun's 'rank0: ' "
      "inside docker compose's prefix (1), transformers' fallback warning ranked above the float32-scale guard it "
      "precedes (1)"),
+    ("probe CU (30 pastes)", "main 9fc09d3, 2026-12-04", 23, 24, 6, 6,
+     "a twenty-seventh corpus-style batch; miss: vLLM's 'No compiled cutlass_scaled_mm for a compute capability "
+     "less than CUDA device capability: 86' for an FP8 model on an RTX A6000, ruled out by its own capability "
+     "condition with nothing handed over (its writer: the label may be wrong, below SM89 it is the FP8 gate)"),
+    ("probe CV (30 pastes)", "main 9fc09d3, 2026-12-04", 23, 24, 6, 6,
+     "terminal-copied pastes (hard-wrapped at 80-120 columns, cut mid-word, right-edge cuts); miss: a FlashInfer "
+     "path and function cut mid-word by the wrap, so a generic cuBLASLt status line ranked first"),
+    ("probe CW (30 pastes)", "main 9fc09d3, 2026-12-04", 23, 24, 6, 6,
+     "GitHub issue bodies in the vLLM, SGLang and transformers bug-report templates; miss: a vLLM prefix without a "
+     "time ('(EngineCore_0 pid=220) ERROR [core.py:586]') split a CUTLASS 'Error Internal' traceback into lines"),
+    ("probe CX (30 pastes)", "main 9fc09d3, 2026-12-04", 15, 15, 13, 15,
+     "hard negatives round eight (changelogs, benchmark reports, fixed issues' summaries, docs, skipped CI tests) "
+     "beside real failures; the two `likely` on negatives: an 'Original error was `...`' in a fixed issue's summary "
+     "whose 'Fixed in #N' is in the next sentence, a merged PR's 'Before this PR, users saw:' above an indented "
+     "AttributeError"),
+    ("probe CY (30 pastes)", "main 9fc09d3, 2026-12-04", 21, 24, 6, 6,
+     "stacks other than vLLM and SGLang (Transformer Engine, Megatron/NeMo, torchao, ComfyUI, diffusers, LMDeploy, "
+     "TensorRT-LLM, TGI, converters); misses: Transformer Engine's 'No dot product attention support' for FP8 "
+     "attention on an A100 said in prose (1), a gsm8k fall from 0.951 to 0.327 with endless newlines on B200 fixed "
+     "by turning TensorRT-LLM's DeepGEMM off (1), an LMDeploy 'out_features % self.quant_config_block_size' assert (1)"),
+    ("probe CZ (30 pastes)", "main 9fc09d3, 2026-12-04", 24, 24, 6, 6,
+     "a twenty-eighth corpus-style batch weighted to silent corruption and prose reports; no miss (its writer: "
+     "this style of team-written probe looks saturated)"),
 ]
 
 
