@@ -186,7 +186,9 @@ GONE_AFTER = rxcache.compile(
 GONE_BEFORE = rxcache.compile(
     r"\b(?:got rid of|gets rid of|fix(?:e[sd]|ing)?|solve[sd]?|resolve[sd]?|avoid(?:s|ed|ing)?|silence[sd]?|work(?:s|ed)? around"
     r"|no longer (?:get|see|hit)s?|(?:closes|fixes|resolves)\s+#\d+:?|before this (?:pr|change|fix|patch|commit)\b[^`'\"\n]{0,40}?:?"
-    r"|previously\b[^`'\"\n]{0,40}?:?|used to (?:fail|crash|raise|error|get|hit)\b[^`'\"\n]{0,40}?:?)"
+    r"|previously\b[^`'\"\n]{0,40}?:?|used to (?:fail|crash|raise|error|get|hit)\b[^`'\"\n]{0,40}?:?"
+    # a closed issue's summary: "Original error was `RuntimeError: ...`"
+    r"|(?:the\s+)?original (?:error|issue|failure|crash|problem|traceback) (?:was|were)\b[^`'\"\n]{0,20}?:?)"
     # (right before the message, or before the quote that holds it: "Fix `RuntimeError: Assertion error (...): ")
     r"\s+(?:the\s+|that\s+|this\s+)?(?:[`'\"]?|[`'\"][^`'\"\n]{0,120})$", regex.I)
 
@@ -289,6 +291,10 @@ def guessed(ev: Event, m: Match) -> bool:
     return GUESS_BEFORE.search(text[max(0, m.span[0] - 80):m.span[0]]) is not None
 
 
+# what may come before a message that opens its line: the exception's type ("    AttributeError: ")
+_LINE_OPENING = rxcache.compile(r"\s*(?:[\w.]*(?:Error|Exception|Warning)\w*:\s*)?[`'\"]?\Z")
+
+
 def said_gone(ev: Event, m: Match) -> bool:
     """Whether a sentence of a write-up says that the failure whose message it names is gone (the error
     a workaround fixed, before the one the reporter hits now): no exact evidence of a failure."""
@@ -297,7 +303,13 @@ def said_gone(ev: Event, m: Match) -> bool:
     line = _text(ev, m)
     a, b = m.span
     after = line[b:b + 120].lstrip("`'\" ")
-    return bool(GONE_AFTER.match(after) or GONE_BEFORE.search(line[max(0, a - 180):a]))
+    before = line[max(0, a - 180):a]
+    k = min(m.line, len(ev.lines) - 1)
+    if k > 0 and ev.lines[k - 1].level is None and _LINE_OPENING.match(line[:a]):
+        # the message opens its line: the sentence before it may end on the line above ("Before this PR, users
+        # on DeepGEMM 2.x saw:" and the error indented under it)
+        before = ev.lines[k - 1].text[-180:] + "\n"
+    return bool(GONE_AFTER.match(after) or GONE_BEFORE.search(before))
 
 
 PARTIAL_MIN = 14  # characters of a cut message that must match the start of a known one

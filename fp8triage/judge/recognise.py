@@ -185,6 +185,10 @@ def read(ev: Event, voc: Vocabulary | None = None, context: frozenset[str] = fro
     voc = voc or vocabulary()
     lines = _lines(ev)
     text = "\n".join(t for _, t in lines)
+    # a line a terminal cut at a fixed column, read whole too (an identifier cut in two: "cublasLtMatm" "ulAlgo...")
+    cut = [t for i, t in ev.unwrapped("") if i + 1 in ev.wrapped] if ev.wrapped else []
+    if cut:
+        text += "\n" + "\n".join(cut)
     comps = voc.components_of(set(TOKEN.findall(text)))
     for cid, pat in voc.phrases:
         if cid not in comps and pat.search(text):
@@ -204,7 +208,8 @@ def read(ev: Event, voc: Vocabulary | None = None, context: frozenset[str] = fro
     for c in ev.chain[-4:]:
         ftext += "\n" + c
     if ev.wrapped:
-        ftext += "\n" + ev.message  # the message as one line: a terminal cut its words in two
+        ftext += "\n" + ev.message  # the message as one line: wrapped at a word, or a terminal cut its words in two
+        ftext += "".join("\n" + t for t in cut if not (FRAME_LINE.match(t) or NATIVE_FRAME.match(t)))
     kinds, first = _kinds(ev, voc, failure, ftext, asserted, checks)
     said_text = _PATHS.sub(" ", "\n".join([ftext, *asserts]))
     said = voc.components_of(set(TOKEN.findall(said_text))) | {cid for cid, pat in voc.phrases if pat.search(said_text)}

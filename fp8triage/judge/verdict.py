@@ -205,7 +205,7 @@ def _read_in_context(cat: Catalogue, claims: Claims, facts: Mapping[str, Fact],
                 if not h.sig.silent:
                     linked.setdefault(h.sig.id, []).append(h)
             continue
-        if not context:
+        if not (context or claims.context):
             continue
         text = g.event.text
         if g.event.wrapped:  # a phrase a terminal or the write-up's line breaks cut in two

@@ -364,10 +364,11 @@ class Assembler:
         # prefixed line can be cut with little text; a line that ends a sentence was not cut
         # (a logger header is 20-60 characters wide: a line that had one may be cut right after its header)
         least = 1 if last.level is not None else WRAP_MIN_PREFIXED if last.worker is not None else WRAP_MIN
-        if len(prev) < least or prev.rstrip()[-1:] in (".", "!", "?", ";", "}", "]"):
+        if len(prev) < least or (prev.rstrip()[-1:] in (".", "!", "?", ";", "}", "]") and not _cut_at_dot(prev, stripped)):
             return False
         if (TRACEBACK_START.search(line.text) or FRAME.match(line.text) or CHAIN_MARKER.match(line.text)
-                or LOGLIKE.match(stripped) or EXCEPTION_LINE.match(stripped) or NATIVE_FRAME.match(stripped)
+                or LOGLIKE.match(stripped) or (EXCEPTION_LINE.match(stripped) and not _cut_type(prev, stripped))
+                or NATIVE_FRAME.match(stripped)
                 or (stripped[:1] == "{" and stripped[-1:] == "}")):  # a JSON record is a record of its own
             return False
         b.add(line)
@@ -477,6 +478,23 @@ class Assembler:
             wrapped=list(b.wrapped),
             workers=[w] if w else [],
         )
+
+
+def _cut_at_dot(prev: str, piece: str) -> bool:
+    """Was ``prev`` cut right after a dot inside a number or a path ("compute capability >= 9." then "0 or 8.9",
+    "10." then "x)", "csrc/apis/hyperconnection." then "hpp:56): ...")? No sentence ends there."""
+    token = prev.rsplit(None, 1)[-1] if prev.strip() else ""
+    if len(token) >= 2 and token[-2].isdigit():
+        return piece[:1].isdigit() or (piece[:1] == "x" and not piece[1:2].isalpha())
+    return "/" in token and piece[:1].isalnum()
+# the end of a line cut inside an exception's type: "... [core.py:962] Runtime" then "Error: Assertion error ..."
+_TYPE_HEAD = rxcache.compile(r"(?<![\w.])[A-Z][a-z]+(?:[A-Z][a-z]+)*$")
+_TYPE_TAIL = rxcache.compile(r"^(?:Error|Exception|Warning)\b")
+
+
+def _cut_type(prev: str, piece: str) -> bool:
+    """Is ``piece`` the rest of an exception's type a terminal cut at the end of ``prev``?"""
+    return _TYPE_TAIL.match(piece) is not None and _TYPE_HEAD.search(prev) is not None
 
 
 def _join_wrapped(message: str, piece: str) -> str:

@@ -76,11 +76,13 @@ WORKER_PREFIXES: list[tuple[str, regex.Pattern]] = [
 
 # Logger headers. The level is kept.
 LOGGER_HEADERS: list[tuple[str, regex.Pattern]] = [
-    # vLLM:  ERROR 04-27 23:40:50 [multiproc_executor.py:962]   (older: "worker_base.py:157]" without "[")
+    # vLLM:  ERROR 04-27 23:40:50 [multiproc_executor.py:962]   (older: "worker_base.py:157]" without "["; a
+    # paste with the times taken out: "ERROR [core.py:586]")
     (
         "vllm",
         rxcache.compile(
-            r"^(?P<level>DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\s+\d\d-\d\d\s+\d\d:\d\d:\d\d(?:\.\d+)?\s+\[?[\w./<>-]+:\d+\]\s?"
+            r"^(?P<level>DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\s+(?:\d\d-\d\d\s+\d\d:\d\d:\d\d(?:\.\d+)?\s+\[?|\[)"
+            r"[\w./<>-]+:\d+\]\s?"
         ),
     ),
     # Python logging default-ish:  2024-01-01 12:00:00,123 - name - ERROR - msg

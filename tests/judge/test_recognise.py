@@ -305,6 +305,14 @@ def test_a_score_sentence_cut_by_a_line_break_is_read_whole():
 
 
 @pytest.mark.parametrize("text", [
+    # a closed issue's summary: the original error, fixed in a later sentence
+    ("Closing this. Summary for anyone landing here from search:\n\n"
+     "Original error was `RuntimeError: CUDA error: no kernel image is available for execution on the device` from "
+     "`cutlass_scaled_mm` on RTX 5090 (sm_120). Fixed in #20243, shipped in v0.10.0. No further action needed.\n"),
+    # a merged PR: the error users saw before it, indented under the sentence that says so
+    ("DeepGEMM 2.0 renamed `gemm_fp8_fp8_bf16_nt` -> `fp8_gemm_nt`. Before this PR, users on DeepGEMM 2.x saw:\n"
+     "    AttributeError: module 'deep_gemm' has no attribute 'gemm_fp8_fp8_bf16_nt'\n"
+     "This PR calls the new names and keeps a shim for 1.x.\n"),
     ("Update: after upgrading to vLLM 0.27.0 this works now on our RTX PRO 6000s, closing.\n"
      "For reference, the error we had on 0.24.0 was:\n"
      "RuntimeError: Assertion error (/workspace/.deps/deepgemm-src/csrc/apis/layout.hpp:59): Unknown SF transformation\n"),
@@ -510,6 +518,11 @@ def test_a_message_quoted_in_a_sentence_is_named_not_shown():
     ('  File "/x/sgl_kernel/gemm.py", line 64, in fp8_blockwise_scaled_mm\n'
      "RuntimeError: fp8_blockwise_scaled_mm: no kernel implemented for sm_120 (supported: sm_90a, sm_100a)\n",
      "cutlass-fp8-unsupported-arch"),
+    # a block-size check in a stack's own layer code, an FP8 model on the command line
+    ('  File "/opt/py3/lib/python3.10/site-packages/lmdeploy/pytorch/nn/linear.py", line 412, in __init__\n'
+     "    assert out_features % self.quant_config_block_size == 0\n"
+     "AssertionError\n"
+     "lmdeploy serve api_server Qwen/Qwen3-30B-A3B-FP8 --tp 8 --backend pytorch\n", "fp8-block-size-mismatch"),
     # the hub kernel on an offline machine with no copy of it
     ('  File "/x/site-packages/transformers/integrations/finegrained_fp8.py", line 96, in load_finegrained_fp8_kernel\n'
      "RuntimeError: Cannot load hub kernel `kernels-community/finegrained-fp8`: no cached revision found and "
@@ -723,3 +736,15 @@ def test_the_component_a_failure_names_in_words_outranks_a_file_it_passed_throug
            "RuntimeError: Assertion error (/workspace/.deps/deepgemm-src/csrc/apis/gemm.hpp:341): "
            "b.scalar_type() == torch::kInt8 and arch_major == 10\n")
     assert top(fp4)[0][0] == "deepgemm-fp4-requires-sm100"
+
+
+def test_a_failure_that_names_nothing_takes_the_component_the_write_up_names():
+    # Transformer Engine's refusal names no library; the sentences and log lines above it name FP8 attention
+    text = ("When I enable `fp8_dpa=True` in the DelayedScaling recipe on A100, TE silently disables all backends "
+            "and then dies.\n\n"
+            "[INFO | DotProductAttention]: Disabling FlashAttention as FlashAttention 2 does not support FP8\n"
+            "[DEBUG | DotProductAttention]: Disabling FusedAttention as no backend supports the provided input\n"
+            "ValueError: No dot product attention support for the provided inputs!\n")
+    assert top(text)[:1] == [("fp8-attention-arch-gate", "possible")]
+    # the same refusal where nothing names an FP8 component is no FP8 finding
+    assert top("ValueError: No dot product attention support for the provided inputs!\n") == []

@@ -371,3 +371,52 @@ def test_hosting_platform_prefixes_are_stripped_so_a_traceback_stays_whole():
     # the level a platform prefix gives is the line's level: an INFO line starts no event
     line = normalise(b"2026-12-03 12:00:41.110 | replica-2 | INFO | Error budget: 3 of 10 retries used", "t", 1, LineFormat())
     assert line.level == "INFO" and line.text.startswith("Error budget")
+
+
+def _wrapped(text: str, width: int) -> str:
+    out = []
+    for ln in text.splitlines():
+        while len(ln) > width:
+            out.append(ln[:width])
+            ln = ln[width:]
+        out.append(ln)
+    return "\n".join(out) + "\n"
+
+
+@pytest.mark.parametrize("text, sig", [
+    # a decimal number cut after its point
+    ("HyVideoSampler\n"
+     "torch._scaled_mm is only supported on CUDA devices with compute capability >= 9.0 or 8.9, or ROCm MI300+\n",
+     "fp8-unsupported-capability"),
+    # a path cut after its dot, and an exception's type cut in two
+    ("(Worker_TP2 pid=100746) ERROR 04-27 23:40:50 [multiproc_executor.py:962] RuntimeError: Assertion error "
+     "(/workspace/.deps/deepgemm-src/csrc/apis/hyperconnection.hpp:56): Unsupported architecture\n",
+     "deepgemm-unsupported-arch"),
+    # an identifier cut in two: the component is the whole name's
+    ("RuntimeError: CUDA error: CUBLAS_STATUS_NOT_SUPPORTED when calling `cublasLtMatmulAlgoGetHeuristic(...)`\n",
+     "scaled-mm-layout"),
+])
+def test_a_paste_a_terminal_wrapped_at_80_columns_is_read_as_it_was_printed(text, sig):
+    assert [f.id for f in scan_text(text).findings][:1] == [sig]
+    assert [f.id for f in scan_text(_wrapped(text, 80)).findings][:1] == [sig]
+
+
+def test_a_sentence_that_ends_is_not_joined_to_the_next_line():
+    # a warning that ends its sentence, then a score line: two events, not one wrapped record
+    text = ("[2025-11-02 09:14:21 TP0] DeepGemm is enabled but the scale_fmt of checkpoint is not ue8m0. "
+            "This might cause accuracy degradation on Blackwell.\n"
+            "gsm8k (5-shot) on 8x B200 with deep_gemm: 0.031, outputs are mostly garbage\n")
+    assert [f.id for f in scan_text(text).findings][:1] == ["ue8m0-silent-corruption"]
+
+
+def test_a_vllm_header_without_its_time_is_a_logger_header():
+    text = ("(EngineCore_0 pid=220) ERROR [core.py:586] Traceback (most recent call last):\n"
+            '(EngineCore_0 pid=220) ERROR [core.py:586]   File "/usr/local/lib/python3.12/dist-packages/vllm/'
+            '_custom_ops.py", line 712, in cutlass_scaled_mm\n'
+            "(EngineCore_0 pid=220) ERROR [core.py:586]     torch.ops._C.cutlass_scaled_mm(out, a, b, scale_a, scale_b, bias)\n"
+            "(EngineCore_0 pid=220) ERROR [core.py:586] RuntimeError: Error Internal\n")
+    line = normalise(text.splitlines()[3].encode(), "t", 4, LineFormat())
+    assert (line.worker, line.level, line.text) == ("EngineCore_0", "ERROR", "RuntimeError: Error Internal")
+    res = scan_text(text)
+    assert [f.id for f in res.findings][:1] == ["cutlass-fp8-unsupported-arch"]
+    assert len(res.unknown) == 0
