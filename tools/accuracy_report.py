@@ -515,6 +515,31 @@ BLIND_PROBES = [
     ("probe CZ (30 pastes)", "main 9fc09d3, 2026-12-04", 24, 24, 6, 6,
      "a twenty-eighth corpus-style batch weighted to silent corruption and prose reports; no miss (its writer: "
      "this style of team-written probe looks saturated)"),
+    ("probe DA (30 pastes)", "main af2063c, 2026-12-04", 21, 24, 6, 6,
+     "a twenty-ninth corpus-style batch, as hard as real ones get; misses: two DeepGEMM `sf.scalar_type() == "
+     "torch::kInt` asserts labelled the float32-scale guard, where the catalogue files them as the scale-layout "
+     "failure (one a label question, one a write-up saying the kernel 'only takes packed UE8M0'), an early DeepGEMM's "
+     "bare `assert major >= 9` with 'AssertionError: 8.0' (no arch word read)"),
+    ("probe DB (30 pastes)", "main af2063c, 2026-12-04", 22, 24, 6, 6,
+     "exact wordings from the libraries' git history; misses: an older vLLM's 'AssertionError: DeepGEMM kernels not "
+     "available.' (its pattern's anchors did not hold the literal), FlashInfer's 'SM 12.x requires CUDA >= 12.9' from "
+     "compilation_context.py with no FlashInfer name the vocabulary knew"),
+    ("probe DC (30 pastes)", "main af2063c, 2026-12-04", 24, 24, 6, 6,
+     "the root cause buried under the errors that follow from it (engine dead, NCCL watchdogs, HTTP 500s, Ray, "
+     "k8s restarts); no miss"),
+    ("probe DD (30 pastes)", "main af2063c, 2026-12-04", 23, 24, 6, 6,
+     "issue threads with several comments, the evidence spread over them; miss: DeepGEMM's refusal with "
+     "VLLM_USE_DEEP_GEMM_E8M0=0 on a B200 labelled the float32-scale guard, named as the E8M0-switch case the "
+     "catalogue has for it (its writer: the tool was right)"),
+    ("probe DE (30 pastes)", "main af2063c, 2026-12-04", 15, 15, 14, 15,
+     "hard negatives round nine (OOM in DeepGEMM's JIT and warm-up, a full disk, a read-only cache, permission "
+     "denied, network timeouts) beside FP8 failures; the `likely` on a negative: the OOM killer ending `cicc` in "
+     "DeepGEMM's JIT read as the JIT's compile failure"),
+    ("probe DF (30 pastes)", "main af2063c, 2026-12-04", 14, 24, 6, 6,
+     "symptom reports only (eval tables, scores between GPUs, garbled or repeating output, NaN, cosine and norm); "
+     "misses: scores compared across rows or in a 'vs' sentence, 'quality regression', perplexity in the "
+     "thousands, 'repetition of the prompt', multilingual garbage with no cue word, symptom and setting on "
+     "different lines, a test's failed tolerance assert, FlashInfer's FP8 kernels with no symptom rule (2)"),
 ]
 
 
