@@ -40,10 +40,14 @@ ASSERT_CHECKS = (
                                        # no kernel configuration fits this GPU (its shared memory, its SM count)
                                        r"|\bbest_\w*config\w*\s+is\s+not\s+None|\bsmem_?(?:size|capacity)\b"
                                        # a kernel family's support check: assert cutlass_fp8_supported()
-                                       r"|\b\w+_supported\s*\(", regex.I)),
+                                       r"|\b\w+_supported\s*\("
+                                       # a capability's major number checked alone: "assert major >= 9, f'{major}.{minor}'"
+                                       r"|\b(?:cc_?|device_|gpu_)?major\s*(?:>=|==|>)\s*(?:[89]|1[0-2])\b", regex.I)),
     ("contract", rxcache.compile(r"\.(?:shape|size|stride|dim|ndim|dtype|is_contiguous)\b|%|\bdivisible\b|\bcontiguous\b|"
                                  # an alignment in blocks: "assert ceil_div(hidden_size, block * 4) == ..."
                                  r"\b_?(?:is_)?valid\w*\(|\b(?:ceil_div|cdiv|align|round_up)\s*\(", regex.I)),
+    # a numeric tolerance a test checks ("assert diff < 0.001", "assert max_err <= 1e-2"): the result was off
+    ("symptom", rxcache.compile(r"\bassert\s+\(?\s*\w*(?:diff|err|error|dist|mismatch)\w*\s*\)?\s*<=?\s*[\d.]", regex.I)),
     # an availability check: is_deep_gemm_available(), has_deep_gemm(), has_flashinfer()
     ("not-installed", rxcache.compile(r"\b(?:is_\w+_available|\w+_available)\b|\bhas_\w+\s*\(\s*\)", regex.I)),
 )
@@ -169,6 +173,8 @@ def _kinds(ev: Event, voc: Vocabulary, failure: list[tuple[int, str]], ftext: st
             # a bare AssertionError, or one whose message only prints values ("1536, 128,
             # torch.Size([24, 56])"): what its assert line checks is the failure's kind
             kinds |= checks
+            if "symptom" in checks:
+                kinds.discard("assertion")  # a tolerance that failed is the numeric symptom itself
     cond = CPP_CONDITION.search(ev.message)
     if cond:  # a C++ check that prints its condition (DG_HOST_ASSERT): what the condition checks
         kinds |= {kind for kind, rx in ASSERT_CHECKS if kind == "unsupported-arch" and rx.search(cond.group(1))}

@@ -200,6 +200,14 @@ def test_a_failure_that_names_nothing_is_read_with_the_component_the_log_names()
     # a cosine between backends written "cos=", scores that "fall off a cliff"
     "layer 35 down_proj   cos=0.71044  rel_norm=1.8830\n",
     "With VLLM_USE_DEEP_GEMM=1 the GPQA scores fall off a cliff.\n",
+    # two scores compared in a sentence (either order); the A/B that brings it back; a quality that fell; a reply that
+    # repeats the prompt; a table row with DeepGEMM off and a percentage back up
+    "hey, seeing gsm8k 0.31 on b200 vs 0.93 on h200 for the same fp8 ckpt\n",
+    "gsm8k 0.93 on h200 versus 0.31 on the b200s\n",
+    "flipping VLLM_USE_DEEP_GEMM=0 brings it back to 0.93.\n",
+    "We see a large quality regression for DeepSeek-V3.1 (FP8) when moving from H100 to B200.\n",
+    "On B200 the generated text is mostly repetition of the prompt.\n",
+    "| B200 | SGLANG_ENABLE_JIT_DEEPGEMM=0 | 79.1 | 87.6 |\n",
 ])
 def test_a_symptom_in_a_write_up_is_read_with_the_library_it_names(text):
     context = "VLLM_USE_DEEP_GEMM=1 vllm serve deepseek-ai/DeepSeek-R1 -tp 8 on 8x NVIDIA B200\n"
@@ -211,7 +219,8 @@ def test_a_symptom_in_a_write_up_is_read_with_the_library_it_names(text):
     for healthy in ("| GSM8K         | 95.3 (H200) | 94.8 (B200) |\n",
                     "|mmlu     |      2|none  |     0|acc   |↑  |0.7034|±  |0.0036|\n",
                     "gsm8k (5-shot): 0.954 ± 0.006, strict 0.950 stderr 0.006\n",
-                    "With VLLM_USE_DEEP_GEMM=1 it answers correctly: 0.95\n"):
+                    "With VLLM_USE_DEEP_GEMM=1 it answers correctly: 0.95\n",
+                    "gsm8k 0.91 on h200 vs 0.93 on b200\n"):
         assert top(context + healthy) == [], healthy
 
 
@@ -523,6 +532,10 @@ def test_a_message_quoted_in_a_sentence_is_named_not_shown():
      "    assert out_features % self.quant_config_block_size == 0\n"
      "AssertionError\n"
      "lmdeploy serve api_server Qwen/Qwen3-30B-A3B-FP8 --tp 8 --backend pytorch\n", "fp8-block-size-mismatch"),
+    # an older vLLM's wording of DeepGEMM missing
+    ('  File "/x/vllm/model_executor/layers/fused_moe/deep_gemm_moe.py", line 61, in _valid_deep_gemm\n'
+     "    assert has_deep_gemm(), \"DeepGEMM kernels not available.\"\n"
+     "AssertionError: DeepGEMM kernels not available.\n", "deepgemm-not-installed"),
     # the hub kernel on an offline machine with no copy of it
     ('  File "/x/site-packages/transformers/integrations/finegrained_fp8.py", line 96, in load_finegrained_fp8_kernel\n'
      "RuntimeError: Cannot load hub kernel `kernels-community/finegrained-fp8`: no cached revision found and "
@@ -748,3 +761,20 @@ def test_a_failure_that_names_nothing_takes_the_component_the_write_up_names():
     assert top(text)[:1] == [("fp8-attention-arch-gate", "possible")]
     # the same refusal where nothing names an FP8 component is no FP8 finding
     assert top("ValueError: No dot product attention support for the provided inputs!\n") == []
+
+
+def test_a_test_whose_numeric_tolerance_failed_is_a_symptom_not_a_bare_assertion():
+    text = (" > diff = 0.4127 (threshold 0.001)\n"
+            "Traceback (most recent call last):\n"
+            '  File "/usr/local/lib/python3.12/dist-packages/deep_gemm/testing/numeric.py", line 88, in test_gemm\n'
+            "    assert diff < 0.001, f'{m=}, {n=}, {k=}, {diff:.5f}'\n"
+            "AssertionError: m=4096, n=7168, k=2048, 0.41270\n"
+            "B200, DeepGEMM v2.0.0, I passed sfa/sfb as float32 (use_ue8m0=False).\n")
+    assert top(text)[:1] == [("ue8m0-silent-corruption", "possible")]
+
+
+def test_a_capability_major_checked_alone_is_an_arch_check():
+    text = ('  File "/usr/local/lib/python3.12/dist-packages/deep_gemm/jit_kernels/runtime.py", line 41, in get_arch\n'
+            "    assert major >= 9, f'{major}.{minor}'\n"
+            "AssertionError: 8.0\n")
+    assert top(text)[:1] == [("deepgemm-unsupported-arch", "possible")]
