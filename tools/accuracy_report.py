@@ -540,6 +540,29 @@ BLIND_PROBES = [
      "misses: scores compared across rows or in a 'vs' sentence, 'quality regression', perplexity in the "
      "thousands, 'repetition of the prompt', multilingual garbage with no cue word, symptom and setting on "
      "different lines, a test's failed tolerance assert, FlashInfer's FP8 kernels with no symptom rule (2)"),
+    ("probe DG (30 pastes)", "main 4f07f32, 2026-12-04", 15, 24, 6, 6,
+     "symptom reports round two (20 of its positives silent corruption); misses: GPQA at chance (0.25), perplexity "
+     "from 9.7 to 412.9, a number repeated ('42 42 4242'), finish_reason 'length', tensor(True) from isnan, inf, "
+     "'0.71 vs 0.95', errors shown as numbers only, the setting named only after the symptom (2), a cos=0.92 line "
+     "with the word 'shape' read as a shape contract"),
+    ("probe DH (30 pastes)", "main 4f07f32, 2026-12-04", 21, 24, 6, 6,
+     "exact wordings from the libraries' history, round two; misses: DeepGEMM 2.1's 'not disable_ue8m0_cast' "
+     "labelled the float32-scale guard, named as unsupported arch with the E8M0-switch case second, a symptom "
+     "write-up read as a DeepGEMM contract, DeepGEMM v1's 'Cannot find GEMM include directory' named its JIT's "
+     "failure (its writer: defensible)"),
+    ("probe DI (30 pastes)", "main 4f07f32, 2026-12-04", 23, 24, 6, 6,
+     "a thirtieth corpus-style batch; miss: an old DeepGEMM's 'AssertionError: Only SM90 is supported' on an A100 "
+     "(no arch wording read)"),
+    ("probe DJ (30 pastes)", "main 4f07f32, 2026-12-04", 24, 24, 6, 6,
+     "prose write-ups of crashes and refusals (an issue title and a few sentences, a log line or none); no miss"),
+    ("probe DK (30 pastes)", "main 4f07f32, 2026-12-04", 15, 15, 14, 15,
+     "number-format confusion, 15 FP8 failures whose logs name FP4/INT8 and 15 FP4/INT8 failures that name FP8; "
+     "the `likely` on a negative: a FlashInfer NVFP4 MoE compile failure on SM120 whose command line also names an "
+     "FP8 KV cache"),
+    ("probe DL (30 pastes)", "main 4f07f32, 2026-12-04", 22, 24, 6, 6,
+     "ranking, more than one FP8 message in a paste; misses: a linked issue's message quoted on its own line under "
+     "'Possibly related to #N but that one is a crash on sm_120:' ranked above a B200 symptom report, an earlier "
+     "error quoted under 'from my older config which I removed:' ranked above the traceback's own"),
 ]
 
 
