@@ -93,15 +93,19 @@ def _lines(ev: Event) -> list[tuple[int, str]]:
 
 def _failure_text(ev: Event, lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
     """The lines that state the failure: not frames, not the source lines printed under them."""
-    out, after_frame = [], False
+    out, after_frame, skipped = [], False, False
+    wrapped = set(ev.wrapped)
     for i, t in lines:
+        if i in wrapped and skipped:
+            continue  # the tail a terminal cut off a frame or a source line
+        skipped = True
         if FRAME_LINE.match(t) or NATIVE_FRAME.match(t):
             after_frame = True
             continue
         if after_frame and t[:1] in (" ", "\t") and not t.lstrip().startswith(("^", "~")):
             after_frame = False
             continue  # the source line under a frame (its assert is read separately)
-        after_frame = False
+        after_frame = skipped = False
         out.append((i, t))
     return out
 
@@ -175,6 +179,10 @@ def _kinds(ev: Event, voc: Vocabulary, failure: list[tuple[int, str]], ftext: st
             kinds |= checks
             if "symptom" in checks:
                 kinds.discard("assertion")  # a tolerance that failed is the numeric symptom itself
+    if "symptom" in kinds and "contract" in kinds and not ev.is_error:
+        # a line that states wrong numbers ("shape (m=4096, ...) deepgemm vs bf16 ref: cos=0.92") names shapes it
+        # measured, not a shape it was refused
+        kinds.discard("contract")
     cond = CPP_CONDITION.search(ev.message)
     if cond:  # a C++ check that prints its condition (DG_HOST_ASSERT): what the condition checks
         kinds |= {kind for kind, rx in ASSERT_CHECKS if kind == "unsupported-arch" and rx.search(cond.group(1))}
@@ -192,9 +200,9 @@ def read(ev: Event, voc: Vocabulary | None = None, context: frozenset[str] = fro
     lines = _lines(ev)
     text = "\n".join(t for _, t in lines)
     # a line a terminal cut at a fixed column, read whole too (an identifier cut in two: "cublasLtMatm" "ulAlgo...")
-    cut = [t for i, t in ev.unwrapped("") if i + 1 in ev.wrapped] if ev.wrapped else []
+    cut = [(i, t) for i, t in ev.unwrapped("") if i + 1 in ev.wrapped] if ev.wrapped else []
     if cut:
-        text += "\n" + "\n".join(cut)
+        text += "\n" + "\n".join(t for _, t in cut)
     comps = voc.components_of(set(TOKEN.findall(text)))
     for cid, pat in voc.phrases:
         if cid not in comps and pat.search(text):
@@ -215,7 +223,8 @@ def read(ev: Event, voc: Vocabulary | None = None, context: frozenset[str] = fro
         ftext += "\n" + c
     if ev.wrapped:
         ftext += "\n" + ev.message  # the message as one line: wrapped at a word, or a terminal cut its words in two
-        ftext += "".join("\n" + t for t in cut if not (FRAME_LINE.match(t) or NATIVE_FRAME.match(t)))
+        stated = {i for i, _ in failure}
+        ftext += "".join("\n" + t for i, t in cut if i in stated)
     kinds, first = _kinds(ev, voc, failure, ftext, asserted, checks)
     said_text = _PATHS.sub(" ", "\n".join([ftext, *asserts]))
     said = voc.components_of(set(TOKEN.findall(said_text))) | {cid for cid, pat in voc.phrases if pat.search(said_text)}

@@ -208,6 +208,14 @@ def test_a_failure_that_names_nothing_is_read_with_the_component_the_log_names()
     "We see a large quality regression for DeepSeek-V3.1 (FP8) when moving from H100 to B200.\n",
     "On B200 the generated text is mostly repetition of the prompt.\n",
     "| B200 | SGLANG_ENABLE_JIT_DEEPGEMM=0 | 79.1 | 87.6 |\n",
+    # an eval at chance, a perplexity in the hundreds, NaN found by a check, inf logits, a quarter lost in a 'vs'
+    "GPQA-diamond on the B200s is at random chance now (0.25)\n",
+    "wikitext perplexity went from 9.7 to 412.9 on B200\n",
+    ">>> torch.isnan(logits).any()  # -> tensor(True, device='cuda:0')\n",
+    "half of the logits are -inf after the first MoE layer on B200\n",
+    "gsm8k is 0.71 vs 0.95 on H200\n",
+    # a benchmark line that measures shapes and states wrong numbers: the numbers, not a shape contract
+    "shape (m=4096, n=7168, k=2048)   deepgemm vs bf16 ref: cos=0.9213  rel_l2=0.391\n",
 ])
 def test_a_symptom_in_a_write_up_is_read_with_the_library_it_names(text):
     context = "VLLM_USE_DEEP_GEMM=1 vllm serve deepseek-ai/DeepSeek-R1 -tp 8 on 8x NVIDIA B200\n"
@@ -220,7 +228,8 @@ def test_a_symptom_in_a_write_up_is_read_with_the_library_it_names(text):
                     "|mmlu     |      2|none  |     0|acc   |↑  |0.7034|±  |0.0036|\n",
                     "gsm8k (5-shot): 0.954 ± 0.006, strict 0.950 stderr 0.006\n",
                     "With VLLM_USE_DEEP_GEMM=1 it answers correctly: 0.95\n",
-                    "gsm8k 0.91 on h200 vs 0.93 on b200\n"):
+                    "gsm8k 0.91 on h200 vs 0.93 on b200\n",
+                    "perplexity 9.71 over 2048 samples\n"):
         assert top(context + healthy) == [], healthy
 
 
@@ -532,6 +541,10 @@ def test_a_message_quoted_in_a_sentence_is_named_not_shown():
      "    assert out_features % self.quant_config_block_size == 0\n"
      "AssertionError\n"
      "lmdeploy serve api_server Qwen/Qwen3-30B-A3B-FP8 --tp 8 --backend pytorch\n", "fp8-block-size-mismatch"),
+    # an old DeepGEMM's arch check with its own words
+    ('  File "/x/deep_gemm/jit_kernels/gemm.py", line 30, in get_num_sms\n'
+     "    assert prop.major == 9, 'Only SM90 is supported'\n"
+     "AssertionError: Only SM90 is supported\n", "deepgemm-unsupported-arch"),
     # an older vLLM's wording of DeepGEMM missing
     ('  File "/x/vllm/model_executor/layers/fused_moe/deep_gemm_moe.py", line 61, in _valid_deep_gemm\n'
      "    assert has_deep_gemm(), \"DeepGEMM kernels not available.\"\n"
