@@ -100,6 +100,13 @@ class Vocabulary:
         """Whether ``text`` describes a numeric symptom (NaN, garbage output, a collapsed score)."""
         return any(kid == "symptom" and pat is not None and pat.search(text) for kid, _, pat in self.kinds)
 
+    def formats_of(self, text: str) -> frozenset[str]:
+        """The number formats ``text`` names (a format another one hides left out: NVFP4 hides FP4)."""
+        found = {fid for fid, pat in self.formats if pat.search(text)}
+        for fid in list(found):
+            found -= self.supersedes.get(fid, frozenset())
+        return frozenset(found)
+
     def names_fp8(self, text: str) -> bool:
         """Whether ``text`` names an FP8 component or an FP8 format (a cue line worth an event)."""
         if self.components_of(set(TOKEN.findall(text))):

@@ -71,6 +71,20 @@ def _symptom_beside(g: Group, matched: list[Hit]) -> bool:
     return bool(rest) and recognise.vocabulary().states_symptom(rest)
 
 
+def _other_format(cat: Catalogue, sig: Signature, g: Group) -> bool:
+    """Does the event name only number formats the signature's failure is not about (a FlashInfer JIT's
+    "No supported CUDA architectures found" raised building its FP4 MoE module)? Its message is then
+    named, not claimed. A signature without rules is about what the families it refines are about."""
+    formats = frozenset().union(*(r.formats for r in sig.rules))
+    if not formats:
+        fams = [cat.get(fid) for fid, _ in sig.refines]
+        formats = frozenset().union(*(r.formats for f in fams if f is not None for r in f.rules))
+    if not formats:
+        return False
+    named = recognise.vocabulary().formats_of(g.event.text)
+    return bool(named) and not named & formats
+
+
 def _pattern_hits(cat: Catalogue, cands: list[Signature], g: Group, claims: Claims) -> list[Hit]:
     """Each candidate's first primary pattern that matches the group (strong ones first); a cut
     message when nothing matched a lone error."""
@@ -82,7 +96,8 @@ def _pattern_hits(cat: Catalogue, cands: list[Signature], g: Group, claims: Clai
             if m is None:
                 continue
             if p.strength == "strong" and (quoted_source(g.event, m) or said_gone(g.event, m) or not_now(g.event, m)
-                                           or quoted_in_sentence(g.event, m) or guessed(g.event, m)):
+                                           or quoted_in_sentence(g.event, m) or guessed(g.event, m)
+                                           or _other_format(cat, sig, g)):
                 # the message inside a quoted source excerpt (a write-up that shows the library's
                 # `raise`): what the library can say, not what the reporter hit; or in a sentence that
                 # says it is gone (a workaround fixed it): what the reporter hit before; or quoted in a

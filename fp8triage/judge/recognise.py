@@ -85,6 +85,10 @@ class Reading:
 _PATHS = rxcache.compile(r"[\w.~-]*/[\w./~+-]+|\b[\w-]+\.(?:pyx?|hpp|cuh|cu|cpp|cc|h|so)\b")
 
 
+# a command-line option and its value: "--kv-cache-dtype fp8_e4m3", "--quantization=fp8"
+_FLAGS = rxcache.compile(r"(?<![\w-])--[A-Za-z][\w-]*(?:[ =](?!-)[^\s,;)]+)?")
+
+
 def _lines(ev: Event) -> list[tuple[int, str]]:
     n = len(ev.lines)
     idx = range(n) if n <= READ_HEAD + READ_TAIL else [*range(READ_HEAD), *range(n - READ_TAIL, n)]
@@ -218,6 +222,9 @@ def read(ev: Event, voc: Vocabulary | None = None, context: frozenset[str] = fro
     # the components the failure itself names: its message, or the innermost frame and its source line
     inner = voc.components_of(set(TOKEN.findall("\n".join(t for _, t in _innermost(ev, lines)))))
     failure = _failure_text(ev, lines)
+    if not ev.is_error:
+        # a command line's options name settings, not failures ("--kv-cache-dtype fp8_e4m3" states no dtype contract)
+        failure = [(i, _FLAGS.sub(" ", t)) for i, t in failure]
     ftext = "\n".join(t for _, t in failure)
     for c in ev.chain[-4:]:
         ftext += "\n" + c
@@ -228,16 +235,14 @@ def read(ev: Event, voc: Vocabulary | None = None, context: frozenset[str] = fro
     kinds, first = _kinds(ev, voc, failure, ftext, asserted, checks)
     said_text = _PATHS.sub(" ", "\n".join([ftext, *asserts]))
     said = voc.components_of(set(TOKEN.findall(said_text))) | {cid for cid, pat in voc.phrases if pat.search(said_text)}
-    formats = {fid for fid, pat in voc.formats if pat.search(text)}
-    for fid in list(formats):
-        formats -= voc.supersedes.get(fid, frozenset())
+    formats = voc.formats_of(text)
     line = min((first[k] for k in kinds if k in first), default=len(ev.lines) - 1)
     # (Python frames that name no FP8 component say where it failed: elsewhere)
     # (a REPL's own frame and torch's operator dispatch say nothing of where: `>>> torch.ops.fbgemm.f8f8bf16_rowwise(...)`)
     py_frames = (any(path.endswith(".py") and not _CALL_MACHINERY.search(path) for path, _ in ev.frames)
                  or any(t.lstrip().startswith('File "') and not _CALL_MACHINERY.search(t) for _, t in lines))
     bare = elsewhere and not comps and not py_frames and bool(kinds & CONTEXT_KINDS) and not CULPRIT.search(text)
-    return Reading(frozenset(comps), frozenset(kinds), frozenset(formats), ftext.lower(), line, frozenset(inner & comps), context,
+    return Reading(frozenset(comps), frozenset(kinds), formats, ftext.lower(), line, frozenset(inner & comps), context,
                    "\n".join(where).lower(), bare, linked, frozenset(said & comps))
 
 

@@ -791,3 +791,22 @@ def test_a_capability_major_checked_alone_is_an_arch_check():
             "    assert major >= 9, f'{major}.{minor}'\n"
             "AssertionError: 8.0\n")
     assert top(text)[:1] == [("deepgemm-unsupported-arch", "possible")]
+
+
+def test_a_library_message_raised_building_an_fp4_module_is_named_not_claimed():
+    # FlashInfer's JIT finds no arch for its FP4 MoE module; the command line also runs an FP8 KV cache
+    text = ("RTX PRO 6000 (sm_120), sglang 0.5.4, --moe-runner-backend flashinfer_trtllm --quantization modelopt_fp4 "
+            "--kv-cache-dtype fp8_e4m3\n"
+            "[2025-10-21 12:30:09 TP0] Scheduler hit an exception: Traceback (most recent call last):\n"
+            '  File "/usr/local/lib/python3.12/dist-packages/flashinfer/fused_moe/core.py", line 1820, in '
+            "trtllm_fp4_block_scale_moe\n"
+            "    return get_trtllm_moe_sm100_module().trtllm_fp4_block_scale_moe(\n"
+            "RuntimeError: No supported CUDA architectures found for major versions [10].\n")
+    assert not [f for f in top(text) if f[1] in ("likely", "confirmed")], top(text)
+    # the same message building an FP8 module is the FP8 failure
+    fp8 = text.replace("trtllm_fp4_block_scale_moe", "trtllm_fp8_block_scale_moe").replace("modelopt_fp4", "fp8")
+    assert ("flashinfer-fp8", "likely") in top(fp8)
+
+
+def test_a_command_lines_options_state_no_failure():
+    assert top("vllm serve Qwen/Qwen3-30B-A3B-FP8 --kv-cache-dtype fp8_e4m3 --quantization fp8 -tp 2\n") == []
