@@ -563,6 +563,29 @@ BLIND_PROBES = [
      "ranking, more than one FP8 message in a paste; misses: a linked issue's message quoted on its own line under "
      "'Possibly related to #N but that one is a crash on sm_120:' ranked above a B200 symptom report, an earlier "
      "error quoted under 'from my older config which I removed:' ranked above the traceback's own"),
+    ("probe DM (30 pastes)", "main 5c477db, 2026-12-04", 22, 24, 6, 6,
+     "a thirty-first corpus-style batch; misses: 'deep_gemm is not importable' (no not-installed wording read), a "
+     "B200 gsm8k row at 0.41 beside 0.95 with DeepGEMM off and 'endless repetitions'"),
+    ("probe DN (30 pastes)", "main 5c477db, 2026-12-04", 20, 24, 6, 6,
+     "symptom reports round three (DEBUG/INFO statistics, speculative decoding, logprob dumps, RL rollouts, the bad "
+     "output itself); misses: a cosine value on the line after the call that printed it, 'mean rel err 0.27' and "
+     "'max abs diff 14.81', garbled output with no word for it, 'ppl: 1.84e+04'"),
+    ("probe DO (30 pastes)", "main 5c477db, 2026-12-04", 11, 21, 1, 9,
+     "an FP8 error in the paste that is not the failure now (an earlier attempt, a linked issue, a PR's 'before', "
+     "a before/after pair) and current failures after such a quoted one: the sentence that puts the quoted error in "
+     "the past ('For reference that was:', 'Their log:', 'before (tp=8):', 'Fixes #N ... crashed in:') sits on the "
+     "line above a fenced, quoted or indented error, which was read as raised (8 `likely` on negatives; 10 misses "
+     "among the positives, the quoted error ranked first)"),
+    ("probe DP (30 pastes)", "main 5c477db, 2026-12-04", 25, 25, 5, 5,
+     "Kubernetes and serving wrappers (kubectl describe and --previous, Helm, KServe, Ray Serve, Triton); no miss"),
+    ("probe DQ (30 pastes)", "main 5c477db, 2026-12-04", 23, 24, 6, 6,
+     "write-ups in Chinese, Japanese, Korean, Russian, Spanish, Portuguese and German around English logs; miss: a "
+     "Korean report of GSM8K from 0.952 to 0.613 on B200, back with SGLANG_ENABLE_JIT_DEEPGEMM=0"),
+    ("probe DR (30 pastes)", "main 5c477db, 2026-12-04", 22, 24, 6, 6,
+     "exact wordings from sglang 0.4/0.5 and transformers 4.57/5.0 wheels; misses: sglang's `assert torch.all(x_scale "
+     "== x_scale_ceil)` (a power-of-two check) read by a frame only, transformers' 'DeepGEMM kernel is missing "
+     "required symbols ... update the kernels package' labelled not-installed where the catalogue files an API "
+     "mismatch (its writer: the label is arguable)"),
 ]
 
 
