@@ -82,6 +82,7 @@ class Event:
     wrapped: list[int] = field(default_factory=list)  # indices of lines that continue the line before (a wrapped message)
     fingerprint: str = ""
     workers: list[str] = field(default_factory=list)  # every worker on which this event was seen
+    past: bool = False  # printed right under a sentence that puts it in the past ("Before this PR, users saw:")
 
     @property
     def text(self) -> str:
@@ -232,6 +233,7 @@ class Finding:
     source: str | None = None  # the log (one machine) whose evidence and facts judged it; None: every source
     failure: bool = False  # its evidence holds a failure (an error, an assertion, a traceback), not only warnings or lines
     yielded: bool = False  # a signature it yields to was found too (Signature.yields_to): ranked after it
+    quoted: bool = False  # its evidence was all printed under a sentence that puts it in the past: ranked after the rest
 
     def to_dict(self) -> dict[str, Any]:
         return {

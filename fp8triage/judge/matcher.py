@@ -97,7 +97,7 @@ def _pattern_hits(cat: Catalogue, cands: list[Signature], g: Group, claims: Clai
                 continue
             if p.strength == "strong" and (quoted_source(g.event, m) or said_gone(g.event, m) or not_now(g.event, m)
                                            or quoted_in_sentence(g.event, m) or guessed(g.event, m)
-                                           or _other_format(cat, sig, g)):
+                                           or g.event.past or _other_format(cat, sig, g)):
                 # the message inside a quoted source excerpt (a write-up that shows the library's
                 # `raise`): what the library can say, not what the reporter hit; or in a sentence that
                 # says it is gone (a workaround fixed it): what the reporter hit before; or quoted in a

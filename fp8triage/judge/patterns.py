@@ -193,6 +193,36 @@ GONE_BEFORE = rxcache.compile(
     r"\s+(?:the\s+|that\s+|this\s+)?(?:[`'\"]?|[`'\"][^`'\"\n]{0,120})$", regex.I)
 
 
+# A sentence of a write-up that puts the failure printed right under it in the past or elsewhere: a PR's "Before
+# this PR, users saw:", a closed issue's "The original error was:", "Possibly related to #9512 but that one is a
+# crash on sm_120:", "from my older config which I removed:", "... fixed the" (the error under it, then "is gone").
+# PAST_CUES are its literals for the scan's prefilter (scan/linefeed.py marks the event printed under it).
+PAST_CUES = ("before this pr", "before this change", "before this fix", "before this patch", "before the fix",
+             "previously", "used to", "original error", "original traceback", "related to #", "similar to #",
+             "same as #", "old issue", "older config", "earlier attempt", "earlier run", "i removed", "for reference",
+             "their log", "fixes #", "closes #", "before (", "before:", "before**", "was:", "were:", "had:",
+             "first tried", "initially", "originally", "gave up", "fixed the", "resolved the",
+             "solved the", "got rid of", "old error", "old traceback", "old crash", "fixes the", "fixes a",
+             "description says", "other thread", "other issue", "linked issue", "that thread", "that issue")
+# (a sentence that goes on to what happens now introduces the current failure: "Previously it worked, now I get:"; the
+# sentence ends where the quoted error starts: with a colon, or with the verb that it completes, "They had",
+# "... fixed the")
+PAST_SENTENCE = rxcache.compile(
+    r"\b(?:before (?:this|the) (?:pr|change|fix|patch|commit)|before\**\s*(?:\([^)\n]{0,40}\))?\s*:|previously"
+    r"|used to (?:fail|crash|raise|error|get|see|hit|print)|(?:the )?original (?:error|traceback|failure|crash)"
+    r"|(?:related|similar) to #\d+|same as #\d+|(?:the|an?) old issue|older config|(?:an? |my )?earlier (?:attempt|run)"
+    r"|which i removed|for reference|their log|(?:fixes|closes) #\d+|(?:error|traceback|it|that|this|log|output)"
+    r" (?:was|were)\s*:|\bi had\s*:|\bfirst tried\b|\b(?:initially|originally) (?:got|had|saw|tried|hit)\b|gave up\b"
+    r"|(?:fixed|resolved|solved|got rid of)(?: the| that| this)?\s*$|(?:the )?old (?:error|traceback|crash|failure)"
+    r"|\bfixes (?:the |a )?(?:crash|error|failure|bug|assert)|(?:its|the|their) description says"
+    r"|(?:the |that |a )?(?:other|linked) (?:thread|issue|report)|\bthat (?:thread|issue)\b)"
+    r"(?![^\n]*\b(?:now|currently|still|today|this time|instead|mine|ours|my (?:own|log|error|traceback|output))\b)"
+    r"(?:[^\n]*?"
+    r"(?:[:\uff1a]|\b(?:had|got|saw|hit|was|were|showed|reported|printed|expected|usual|same|the|that|this|with|error)))?"
+    r"\s*(?:`{3}\w*)?\s*$",
+    regex.I)
+
+
 # a Markdown bullet or heading ("- [Kernel] Fix `...` on GB10 (#28744)", "### `RuntimeError: ...`")
 MARKDOWN_ITEM = rxcache.compile(r"^\s*(?:[-*+]\s+|#{1,6}\s+)")
 # a heading that names an error (a troubleshooting page), a test or sweep that skipped on it, an expected failure
@@ -292,7 +322,7 @@ def guessed(ev: Event, m: Match) -> bool:
 
 
 # what may come before a message that opens its line: the exception's type ("    AttributeError: ")
-_LINE_OPENING = rxcache.compile(r"\s*(?:[\w.]*(?:Error|Exception|Warning)\w*:\s*)?[`'\"]?\Z")
+_LINE_OPENING = rxcache.compile(r"\s*[`'\">]?\s*(?:[\w.]*(?:Error|Exception|Warning)\w*:\s*)?[`'\"]?\Z")
 
 
 def said_gone(ev: Event, m: Match) -> bool:
@@ -309,6 +339,8 @@ def said_gone(ev: Event, m: Match) -> bool:
         # the message opens its line: the sentence before it may end on the line above ("Before this PR, users
         # on DeepGEMM 2.x saw:" and the error indented under it)
         before = ev.lines[k - 1].text[-180:] + "\n"
+        if PAST_SENTENCE.search(ev.lines[k - 1].text):
+            return True
     return bool(GONE_AFTER.match(after) or GONE_BEFORE.search(before))
 
 

@@ -114,8 +114,9 @@ def make_finding(sig: Signature, facts: Mapping[str, Fact], hits: list[Hit], sup
                 workers.append(w)
     if from_facts and status is Status.LIKELY:
         status = Status.POSSIBLE  # a risk judged from facts alone, nothing in the log shows it
-    if hits and status is Status.LIKELY and all(said_gone(h.group.event, h.match) or guessed(h.group.event, h.match)
-                                                or not_now(h.group.event, h.match) for h in hits):
+    if hits and status is Status.LIKELY and all(h.group.event.past or said_gone(h.group.event, h.match)
+                                                or guessed(h.group.event, h.match) or not_now(h.group.event, h.match)
+                                                for h in hits):
         # "the X error is gone with ...": what the reporter hit before, not now; "looks like X": a guess
         status = Status.POSSIBLE
     if hits and status is Status.LIKELY and all(not h.strong and in_prose(h.group.event, h.match) for h in hits):
@@ -410,11 +411,12 @@ def _yield(cat: Catalogue, findings: list[Finding]) -> None:
 
 
 def order(cat: Catalogue, f: Finding) -> tuple:
-    """How probable a finding is, most first: its status (a yielded one after the others of its status),
+    """How probable a finding is, most first: its status (a yielded one after the others of its status, then one
+    whose evidence was all quoted under a sentence that puts it in the past),
     evidence before facts alone, a failure (an error, an assertion, a traceback) before a warning or a
     symptom line, the failure's own message before frames or a location, then severity and priority."""
     sig = cat.get(f.id)
-    return (f.status.rank, f.yielded, f.strength != "strong" and _contradicted(f), f.from_facts_only, not f.failure,
+    return (f.status.rank, f.yielded, f.quoted, f.strength != "strong" and _contradicted(f), f.from_facts_only, not f.failure,
             f.strength != "strong", f.severity.rank, -(sig.priority if sig else 50))
 
 
@@ -428,11 +430,14 @@ def _rank(cat: Catalogue, claims: Claims, findings: list[Finding]) -> None:
     """Order findings most probable first (in place), and mark those a failure event shows."""
     first_line = {}
     failure: dict[str, bool] = {}
+    quoted: dict[str, bool] = {}
     for sig_id, hs in claims.primary.items():
+        quoted[sig_id] = all(h.group.event.past for h in hs)
         first_line[sig_id] = min(h.group.order for h in hs)
-        failure[sig_id] = any(h.group.event.is_error for h in hs)
+        failure[sig_id] = any(h.group.event.is_error and not h.group.event.past for h in hs)  # (a quoted one is not now)
     for f in findings:
         f.failure = failure.get(f.id, False)
+        f.quoted = quoted.get(f.id, False)
     findings.sort(key=lambda f: (*order(cat, f), first_line.get(f.id, 1 << 30)))
 
 

@@ -98,6 +98,7 @@ class _Builder:
     exc_level: str | None = None
     provisional: bool = False  # a warning record kept only if its next line is its wrapped tail (linefeed.py)
     blank: bool = False  # an error's message was followed by a blank line: only a C++ backtrace continues it
+    past: bool = False  # printed right under a sentence that puts it in the past (linefeed.py)
 
     @property
     def expiry(self) -> int | None:
@@ -477,6 +478,7 @@ class Assembler:
             chain=list(b.chain),
             wrapped=list(b.wrapped),
             workers=[w] if w else [],
+            past=b.past,
         )
 
 

@@ -39,11 +39,17 @@ from ..facts.logfacts import LogFacts
 from ..model import Event, Line
 from .normalise import LineFormat, normalise, strip
 from ..common.redact import redact
-from .prefilter import ALERT, CUE, DUMP, EVIDENCE, FACT, STACK, WARN
+from .prefilter import ALERT, CUE, DUMP, EVIDENCE, FACT, PAST, STACK, WARN
 from ..catalogue.recognition import vocabulary
+from ..judge.patterns import PAST_SENTENCE
 from .selector import WRAP_WIDTH_MIN, may_be_tail
 
 QUIET_LEVELS = frozenset({"INFO", "DEBUG", "TRACE"})  # an ALERT word on such a line starts no event
+
+# An event that starts within PAST_LINES lines after a sentence that puts it in the past (judge.patterns.PAST_SENTENCE: "Before
+# this PR, users saw:"; a fence or a blank line between), or right under such an event, is named, not claimed
+# (``Event.past``). The sentence's cue words are the prefilter's class PAST; the pattern decides.
+PAST_LINES = 3
 
 
 def starts_event(bits: int, line: Line) -> bool:
@@ -90,6 +96,8 @@ class LineFeed:
         self.lineno = 0  # the line being fed (events completed at the end: after every line)
         self._prov = None  # (worker, builder, line number) of the provisional warning event
         self.last_fed = (0, 0)  # (line number, length in bytes) of the line ``feed`` took last
+        self.past_at = -PAST_LINES - 1  # the line of the last sentence that puts what follows in the past
+        self.past_run = (-1, None)  # the last line (and its worker) fed into an event printed under such a sentence
 
     # the state a selector needs ---------------------------------------------------------
     @property
@@ -127,6 +135,8 @@ class LineFeed:
         self.asm = Assembler(self._emit)
         self._prov = None
         self.last_fed = (0, 0)
+        self.past_at = -PAST_LINES - 1
+        self.past_run = (-1, None)
         self.dumps.close()
         self.source = source
         self.fmt = fmt
@@ -203,6 +213,13 @@ class LineFeed:
         if prov is not None:
             self._settle(prov)
         after = open_.get(w)
+        if (after is not None and after is not before and after.lines[0] is line
+                and (lineno - self.past_at <= PAST_LINES or (lineno - 1, w) == self.past_run)):
+            after.past = True  # printed right under a sentence that puts it in the past (or right under such an event)
+        if after is not None and after.past and line.text.strip():
+            self.past_run = (lineno, w)
+        if bits & PAST and line.level is None and PAST_SENTENCE.search(line.text):
+            self.past_at = lineno
         if provisional and after is not None and after is not before and after.lines[-1] is line:
             after.provisional = True
             self._prov = (w, after, lineno)

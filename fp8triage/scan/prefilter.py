@@ -46,6 +46,7 @@ ALERT = 32  # a generic error/warning word: starts an event unless the line is I
 STACK = 64  # names a serving stack (read for the ``stack`` fact until the first-ranked stack is named)
 CUE = 256  # a failure kind's cue word ("not supported", "NaN output"): starts an event on a line that names FP8 (linefeed.py)
 WARN = 128  # a warning's word (WARNING, UserWarning): starts no event by itself (linefeed.py: a warning no signature claims)
+PAST = 512  # a sentence that may put what follows in the past ("Before this PR, users saw:"): read, starts nothing
 EVENT = EVIDENCE | ALERT  # bits that may start an event
 NOTABLE = EVENT  # the name used before issue 13
 

@@ -810,3 +810,45 @@ def test_a_library_message_raised_building_an_fp4_module_is_named_not_claimed():
 
 def test_a_command_lines_options_state_no_failure():
     assert top("vllm serve Qwen/Qwen3-30B-A3B-FP8 --kv-cache-dtype fp8_e4m3 --quantization fp8 -tp 2\n") == []
+
+
+@pytest.mark.parametrize("text", [
+    # a PR's description: the error it fixes, fenced under the sentence that says so
+    ("**Before** (flashinfer 0.4.1, default backend):\n\n```\n"
+     '  File "/opt/venv/lib/python3.12/site-packages/flashinfer/gemm.py", line 1174, in bmm_fp8\n'
+     "RuntimeError: bmm_fp8_internal_cublaslt failed: CUBLAS_STATUS_NOT_SUPPORTED\n```\n\n"
+     "**After**: serves fine.\n"),
+    # a linked issue's log quoted for comparison
+    ("Might be related to #14987? They had\n\n```\n"
+     "torch.AcceleratorError: CUDA error: no kernel image is available for execution on the device\n```\n\n"
+     "but mine fails while loading the tokenizer.\n"),
+    # the fix's thanks, the error under it, and the run of lines it printed
+    ("Thanks, requantizing the scales with `requant_weight_ue8m0_inplace` fixed the\n\n```\n"
+     "Assertion failed: /sgl-workspace/DeepGEMM/deep_gemm/include/deep_gemm/impls/smxx_layout.cuh:131, condition: "
+     "(values[j] & 0x807fffffu) == 0\n"
+     "RuntimeError: CUDA driver error (/sgl-workspace/DeepGEMM/csrc/jit_kernels/impls/smxx_layout.hpp:72): 719 "
+     "(CUDA_ERROR_LAUNCH_FAILED, unspecified launch failure)\n```\n\non the B200s.\n"),
+])
+def test_an_error_printed_under_a_sentence_that_puts_it_in_the_past_is_named_not_claimed(text):
+    got = top(text)
+    assert got and not [f for f in got if f[1] in ("likely", "confirmed")], got
+
+
+def test_the_failure_after_a_quoted_one_comes_first():
+    old = ("before (tp=8):\n"
+           "ValueError: The output_size of gate's and up's weight = 192 is not divisible by weight quantization "
+           "block_n = 128.\n\n")
+    now = ("after switching to tp=4 that goes away but warmup dies in DeepGEMM:\n\n"
+           '  File "/usr/local/lib/python3.12/dist-packages/deep_gemm/__init__.py", line 59, in '
+           "m_grouped_fp8_gemm_nt_contiguous\n"
+           "    return _C.m_grouped_fp8_gemm_nt_contiguous(a, b, d, m_indices, recipe, compiled_dims, disable_ue8m0_cast)\n"
+           "RuntimeError: Failed: Assertion error csrc/jit_kernels/impls/smxx_layout.hpp:136 'mn % 4 == 0 and "
+           "num_groups == 1'\n")
+    got = top(old + now)
+    assert got[0][0] == "deepgemm-sf-layout-shape", got
+    assert ("fp8-block-size-mismatch", "possible") in got
+    # a sentence that introduces the reporter's own log does not put it in the past
+    mine = ("Linked issue #11245 is about fp8e4nv on V100, different thing. Mine (RTX 5090, sm_120):\n"
+            "ValueError: The output_size of gate's and up's weight = 192 is not divisible by weight quantization "
+            "block_n = 128.\n")
+    assert top(mine)[:1] == [("fp8-block-size-mismatch", "likely")]
