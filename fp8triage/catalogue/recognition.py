@@ -100,11 +100,13 @@ class Vocabulary:
         """Whether ``text`` describes a numeric symptom (NaN, garbage output, a collapsed score)."""
         return any(kid == "symptom" and pat is not None and pat.search(text) for kid, _, pat in self.kinds)
 
-    def formats_of(self, text: str) -> frozenset[str]:
-        """The number formats ``text`` names (a format another one hides left out: NVFP4 hides FP4)."""
+    def formats_of(self, text: str, hidden: bool = False) -> frozenset[str]:
+        """The number formats ``text`` names; a format another one hides is left out (NVFP4 hides FP4) unless
+        ``hidden``."""
         found = {fid for fid, pat in self.formats if pat.search(text)}
-        for fid in list(found):
-            found -= self.supersedes.get(fid, frozenset())
+        if not hidden:
+            for fid in list(found):
+                found -= self.supersedes.get(fid, frozenset())
         return frozenset(found)
 
     def names_fp8(self, text: str) -> bool:

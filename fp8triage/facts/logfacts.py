@@ -233,7 +233,8 @@ EXTRACTORS: list[Extractor] = [
             r"|(?=[^\n.;]{0,80}\b(?i:our|my)\b))"
             r"(?<![\w])(?P<name>" + _ENV_ALT + r")\s*(?:=|:\s)\s*['\"]?(?P<value>[\w./:-]*)"
         ),
-        lambda m: [(m.group("name"), m.group("value"))] if m.group("value") else [],
+        # (a sentence's colon or full stop after the value is not part of it: "with VLLM_USE_DEEP_GEMM=0: fine")
+        lambda m: [(m.group("name"), v)] if (v := m.group("value").rstrip(":.")) else [],
         trigger="(?:" + "|".join(sorted(DISPATCH_ENV_VARS, key=len, reverse=True)) + r")[ \t]*(?:=|:[ \t])",
     ),
     # the model

@@ -81,7 +81,7 @@ def _other_format(cat: Catalogue, sig: Signature, g: Group) -> bool:
         formats = frozenset().union(*(r.formats for f in fams if f is not None for r in f.rules))
     if not formats:
         return False
-    named = recognise.vocabulary().formats_of(g.event.text)
+    named = recognise.vocabulary().formats_of(g.event.text, hidden=True)  # (MXFP8 beside FP8 names FP8 too)
     return bool(named) and not named & formats
 
 

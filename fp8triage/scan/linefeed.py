@@ -96,8 +96,8 @@ class LineFeed:
         self.lineno = 0  # the line being fed (events completed at the end: after every line)
         self._prov = None  # (worker, builder, line number) of the provisional warning event
         self.last_fed = (0, 0)  # (line number, length in bytes) of the line ``feed`` took last
-        self.past_at = -PAST_LINES - 1  # the line of the last sentence that puts what follows in the past
-        self.past_run = (-1, None)  # the last line (and its worker) fed into an event printed under such a sentence
+        self.past_at: int | None = None  # the line of the last sentence that puts what follows in the past
+        self.past_run: tuple | None = None  # the last line (and its worker) fed into an event printed under such a sentence
 
     # the state a selector needs ---------------------------------------------------------
     @property
@@ -135,8 +135,8 @@ class LineFeed:
         self.asm = Assembler(self._emit)
         self._prov = None
         self.last_fed = (0, 0)
-        self.past_at = -PAST_LINES - 1
-        self.past_run = (-1, None)
+        self.past_at = None
+        self.past_run = None
         self.dumps.close()
         self.source = source
         self.fmt = fmt
@@ -214,7 +214,8 @@ class LineFeed:
             self._settle(prov)
         after = open_.get(w)
         if (after is not None and after is not before and after.lines[0] is line
-                and (lineno - self.past_at <= PAST_LINES or (lineno - 1, w) == self.past_run)):
+                and ((self.past_at is not None and 0 < lineno - self.past_at <= PAST_LINES)
+                     or (lineno - 1, w) == self.past_run)):
             after.past = True  # printed right under a sentence that puts it in the past (or right under such an event)
         if after is not None and after.past and line.text.strip():
             self.past_run = (lineno, w)

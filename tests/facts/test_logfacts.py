@@ -55,6 +55,8 @@ def test_env_settings_but_not_advice():
     # what the reporter set is a setting of the run, not advice
     mine = facts("I set `VLLM_USE_DEEP_GEMM_E8M0=0` to test accuracy on the B200 and the server dies in warmup.")
     assert mine["VLLM_USE_DEEP_GEMM_E8M0"][0] == "0"
+    # a sentence's colon or full stop after the value is not the value
+    assert facts("with VLLM_USE_DEEP_GEMM=0: fine")["VLLM_USE_DEEP_GEMM"][0] == "0"
 
 
 def test_stack_prefers_the_server_over_libraries():

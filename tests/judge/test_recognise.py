@@ -214,6 +214,11 @@ def test_a_failure_that_names_nothing_is_read_with_the_component_the_log_names()
     ">>> torch.isnan(logits).any()  # -> tensor(True, device='cuda:0')\n",
     "half of the logits are -inf after the first MoE layer on B200\n",
     "gsm8k is 0.71 vs 0.95 on H200\n",
+    # a relative error of a tenth, a perplexity written in exponent notation, endless repetitions, Korean "low"
+    "max abs diff (B200, deepgemm): 14.81, mean rel err 0.27\n",
+    "wikitext-2 ppl: 1.84e+04   (expected ~3.1)\n",
+    'Outputs on B200 are sometimes endless repetitions of "the the the".\n',
+    "B200\uc5d0\uc11c \uc815\ud655\ub3c4\uac00 \uc774\uc0c1\ud558\uac8c \ub0ae\uc2b5\ub2c8\ub2e4.\n",
     # a benchmark line that measures shapes and states wrong numbers: the numbers, not a shape contract
     "shape (m=4096, n=7168, k=2048)   deepgemm vs bf16 ref: cos=0.9213  rel_l2=0.391\n",
 ])
@@ -545,6 +550,9 @@ def test_a_message_quoted_in_a_sentence_is_named_not_shown():
     ('  File "/x/deep_gemm/jit_kernels/gemm.py", line 30, in get_num_sms\n'
      "    assert prop.major == 9, 'Only SM90 is supported'\n"
      "AssertionError: Only SM90 is supported\n", "deepgemm-unsupported-arch"),
+    # DeepGEMM "not importable"
+    ("(VllmWorker rank=0 pid=88123) ERROR 09-21 18:02:55 [multiproc_executor.py:596] RuntimeError: DeepGEMM backend "
+     "requested via VLLM_USE_DEEP_GEMM=1 but deep_gemm is not importable.\n", "deepgemm-not-installed"),
     # an older vLLM's wording of DeepGEMM missing
     ('  File "/x/vllm/model_executor/layers/fused_moe/deep_gemm_moe.py", line 61, in _valid_deep_gemm\n'
      "    assert has_deep_gemm(), \"DeepGEMM kernels not available.\"\n"
