@@ -586,6 +586,31 @@ BLIND_PROBES = [
      "== x_scale_ceil)` (a power-of-two check) read by a frame only, transformers' 'DeepGEMM kernel is missing "
      "required symbols ... update the kernels package' labelled not-installed where the catalogue files an API "
      "mismatch (its writer: the label is arguable)"),
+    ("probe DS (30 pastes)", "main 5f5d42f, 2026-12-04", 23, 24, 6, 6,
+     "a thirty-second corpus-style batch; miss: a write-up quoting vLLM's `raise ValueError(... compute capability >= "
+     "89 ...)` above the reporter's CUTLASS 'Error Internal', the quoted line's weak match ranked first"),
+    ("probe DT (30 pastes)", "main 5f5d42f, 2026-12-04", 16, 24, 6, 6,
+     "symptom reports round four (short, own metric names, transcribed screenshots, notebook output); misses: the "
+     "metric only in a table's header (3), a value printed on the line after the call (2), 'fell off a cliff', "
+     "'mean |dlogp| = 4.3', a syllable repeated inside one token, DeepGEMM named only after the symptom"),
+    ("probe DU (30 pastes)", "main 5f5d42f, 2026-12-04", 12, 15, 11, 15,
+     "quoted-in-the-past round two, after the first fixes for it; misses: 'Fixes #N' several lines above a fenced "
+     "block, a Markdown reply quote with 'fixed in v0.10.2' after the message, 'Closing as duplicate ... the error you "
+     "hit' with 'was fixed by #N' after it, 'last week this crashed with `...`', a quoted message whose match starts "
+     "inside its quote marks, a quoted line's capability ruling out the current failure, ties between two `possible`"),
+    ("probe DV (30 pastes)", "main 5f5d42f, 2026-12-04", 23, 24, 5, 6,
+     "a thirty-third corpus-style batch, as hard as real ones; miss: DeepGEMM's FP4 call on an H20 whose assert shows "
+     "only `arch_major == 10`; the `likely` on a negative: vLLM's 'Mxfp4 MoE is only supported on Hopper/Blackwell' "
+     "with 'kv cache dtype fp8' written after it"),
+    ("probe DW (30 pastes)", "main 5f5d42f, 2026-12-04", 19, 24, 6, 6,
+     "exact wordings from the sources' history, round three (DeepGEMM's csrc asserts, FlashInfer's checks, CUTLASS's "
+     "status strings and can_implement); misses: CUTLASS's 'Error Architecture Mismatch' read as a shape contract "
+     "by its word 'mismatch', 'Error Invalid Problem' with a TMA alignment (label arguable), DeepGEMM's "
+     "`q_fp.scalar_type() == kPackedFP4` named the scale-layout failure, a bare `assert cuda_home is not None`, a "
+     "`gran_k` layout assert ranked to a neighbouring DeepGEMM signature"),
+    ("probe DX (30 pastes)", "main 5f5d42f, 2026-12-04", 10, 10, 20, 20,
+     "hard negatives round ten (healthy FP8 serving logs full of FP8 words, other failures in FP8 deployments) "
+     "beside 10 FP8 failures; no miss"),
 ]
 
 
