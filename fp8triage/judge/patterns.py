@@ -187,6 +187,8 @@ GONE_BEFORE = rxcache.compile(
     r"\b(?:got rid of|gets rid of|fix(?:e[sd]|ing)?|solve[sd]?|resolve[sd]?|avoid(?:s|ed|ing)?|silence[sd]?|work(?:s|ed)? around"
     r"|no longer (?:get|see|hit)s?|(?:closes|fixes|resolves)\s+#\d+:?|before this (?:pr|change|fix|patch|commit)\b[^`'\"\n]{0,40}?:?"
     r"|previously\b[^`'\"\n]{0,40}?:?|used to (?:fail|crash|raise|error|get|hit)\b[^`'\"\n]{0,40}?:?"
+    # "last week this crashed with `...`"
+    r"|(?:last (?:week|time|night|month|year)|yesterday)\b[^`'\"\n]{0,60}?(?:with|:)"
     # a closed issue's summary: "Original error was `RuntimeError: ...`"
     r"|(?:the\s+)?original (?:error|issue|failure|crash|problem|traceback) (?:was|were)\b[^`'\"\n]{0,20}?:?)"
     # (right before the message, or before the quote that holds it: "Fix `RuntimeError: Assertion error (...): ")

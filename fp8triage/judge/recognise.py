@@ -85,6 +85,8 @@ class Reading:
 _PATHS = rxcache.compile(r"[\w.~-]*/[\w./~+-]+|\b[\w-]+\.(?:pyx?|hpp|cuh|cu|cpp|cc|h|so)\b")
 
 
+# an FP8 KV cache named beside a failure: "--kv-cache-dtype fp8_e4m3", "kv cache dtype fp8", "fp8 kv cache"
+_KV_CACHE = rxcache.compile(r"kv[_ -]?cache[_ -]?dtype\W{0,3}\w+|\b(?:fp8|float8)(?:_e4m3\w*|_e5m2)? kv[_ -]?cache\b", regex.I)
 # a command-line option and its value: "--kv-cache-dtype fp8_e4m3", "--quantization=fp8"
 _FLAGS = rxcache.compile(r"(?<![\w-])--[A-Za-z][\w-]*(?:[ =](?!-)[^\s,;)]+)?")
 
@@ -235,7 +237,7 @@ def read(ev: Event, voc: Vocabulary | None = None, context: frozenset[str] = fro
     kinds, first = _kinds(ev, voc, failure, ftext, asserted, checks)
     said_text = _PATHS.sub(" ", "\n".join([ftext, *asserts]))
     said = voc.components_of(set(TOKEN.findall(said_text))) | {cid for cid, pat in voc.phrases if pat.search(said_text)}
-    formats = voc.formats_of(text)
+    formats = voc.formats_of(_KV_CACHE.sub(" ", text))  # (an FP8 KV cache is the cache's format, not the kernel's)
     line = min((first[k] for k in kinds if k in first), default=len(ev.lines) - 1)
     # (Python frames that name no FP8 component say where it failed: elsewhere)
     # (a REPL's own frame and torch's operator dispatch say nothing of where: `>>> torch.ops.fbgemm.f8f8bf16_rowwise(...)`)

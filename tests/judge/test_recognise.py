@@ -217,6 +217,7 @@ def test_a_failure_that_names_nothing_is_read_with_the_component_the_log_names()
     # a relative error of a tenth, a perplexity written in exponent notation, endless repetitions, Korean "low"
     "max abs diff (B200, deepgemm): 14.81, mean rel err 0.27\n",
     "wikitext-2 ppl: 1.84e+04   (expected ~3.1)\n",
+    "With DeepGEMM on, the B200 scores fell off a cliff.\n",
     'Outputs on B200 are sometimes endless repetitions of "the the the".\n',
     "B200\uc5d0\uc11c \uc815\ud655\ub3c4\uac00 \uc774\uc0c1\ud558\uac8c \ub0ae\uc2b5\ub2c8\ub2e4.\n",
     # a benchmark line that measures shapes and states wrong numbers: the numbers, not a shape contract
@@ -550,6 +551,10 @@ def test_a_message_quoted_in_a_sentence_is_named_not_shown():
     ('  File "/x/deep_gemm/jit_kernels/gemm.py", line 30, in get_num_sms\n'
      "    assert prop.major == 9, 'Only SM90 is supported'\n"
      "AssertionError: Only SM90 is supported\n", "deepgemm-unsupported-arch"),
+    # CUTLASS's status for a kernel built for another architecture (not a shape "mismatch")
+    ('  File "/usr/local/lib/python3.12/dist-packages/sgl_kernel/gemm.py", line 57, in fp8_blockwise_scaled_mm\n'
+     "    return torch.ops.sgl_kernel.fp8_blockwise_scaled_mm.default(\n"
+     "RuntimeError: Failed to run CUTLASS kernel: Error Architecture Mismatch\n", "cutlass-fp8-unsupported-arch"),
     # DeepGEMM "not importable"
     ("(VllmWorker rank=0 pid=88123) ERROR 09-21 18:02:55 [multiproc_executor.py:596] RuntimeError: DeepGEMM backend "
      "requested via VLLM_USE_DEEP_GEMM=1 but deep_gemm is not importable.\n", "deepgemm-not-installed"),
@@ -860,3 +865,10 @@ def test_the_failure_after_a_quoted_one_comes_first():
             "ValueError: The output_size of gate's and up's weight = 192 is not divisible by weight quantization "
             "block_n = 128.\n")
     assert top(mine)[:1] == [("fp8-block-size-mismatch", "likely")]
+
+
+def test_an_fp8_kv_cache_beside_another_formats_failure_is_no_fp8_claim():
+    text = ("ValueError: Mxfp4 MoE is only supported on Hopper/Blackwell, current device capability is 80 "
+            "(kv cache dtype fp8)\n")
+    assert not [f for f in top(text) if f[1] in ("likely", "confirmed")], top(text)
+
