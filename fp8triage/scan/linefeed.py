@@ -16,7 +16,9 @@ For one line, in this order:
 4. The assembler. A line may *start* an event only when it has a signature's evidence anchor
    (EVIDENCE) or a generic error/warning word (ALERT) on a line whose logger header is not
    INFO or DEBUG; traceback headers, frames and chain markers start tracebacks by their shape
-   (the prefilter's STRUCTURAL class finds them). Any line may continue an open event.
+   (the prefilter's STRUCTURAL class finds them). Any line may continue an open event. An event
+   that starts right under a sentence that puts it in the past ("Before this PR, users saw:", the
+   prefilter's PAST class) is marked so (``Event.past``: the judge names it, it does not claim it).
 
    A record whose only such word is a warning's (WARN: the logger level ``WARNING``, the
    ``warnings`` module's ``UserWarning:`` or ``Warning:``) starts no event: a warning that no
@@ -46,9 +48,9 @@ from .selector import WRAP_WIDTH_MIN, may_be_tail
 
 QUIET_LEVELS = frozenset({"INFO", "DEBUG", "TRACE"})  # an ALERT word on such a line starts no event
 
-# An event that starts within PAST_LINES lines after a sentence that puts it in the past (judge.patterns.PAST_SENTENCE: "Before
-# this PR, users saw:"; a fence or a blank line between), or right under such an event, is named, not claimed
-# (``Event.past``). The sentence's cue words are the prefilter's class PAST; the pattern decides.
+# An event that starts within PAST_LINES lines after a sentence that puts it in the past ("Before this PR, users
+# saw:"; a fence or a blank line between; judge.patterns.PAST_SENTENCE), or right under such an event, is named,
+# not claimed (``Event.past``). The sentence's cue words are the prefilter's class PAST; the pattern decides.
 PAST_LINES = 3
 
 
@@ -213,14 +215,7 @@ class LineFeed:
         if prov is not None:
             self._settle(prov)
         after = open_.get(w)
-        if (after is not None and after is not before and after.lines[0] is line
-                and ((self.past_at is not None and 0 < lineno - self.past_at <= PAST_LINES)
-                     or (lineno - 1, w) == self.past_run)):
-            after.past = True  # printed right under a sentence that puts it in the past (or right under such an event)
-        if after is not None and after.past and line.text.strip():
-            self.past_run = (lineno, w)
-        if bits & PAST and line.level is None and PAST_SENTENCE.search(line.text):
-            self.past_at = lineno
+        self._mark_past(line, bits, before, after)
         if provisional and after is not None and after is not before and after.lines[-1] is line:
             after.provisional = True
             self._prov = (w, after, lineno)
@@ -231,6 +226,19 @@ class LineFeed:
             self.evidence[w] = ev
             after.has_evidence = ev  # travels with the open event when a parallel range hands it over
         return line
+
+    def _mark_past(self, line: Line, bits: int, before, after) -> None:
+        """Mark an event that ``line`` started right under a sentence that puts it in the past (or right under
+        such an event of its worker), and remember where such a sentence was."""
+        lineno, w = line.lineno, line.worker
+        if (after is not None and after is not before and after.lines[0] is line
+                and ((self.past_at is not None and 0 < lineno - self.past_at <= PAST_LINES)
+                     or (lineno - 1, w) == self.past_run)):
+            after.past = True
+        if after is not None and after.past and line.text.strip():
+            self.past_run = (lineno, w)
+        if bits & PAST and line.level is None and PAST_SENTENCE.search(line.text):
+            self.past_at = lineno
 
     def _drop(self, prov: tuple) -> None:
         w, b, _at = prov
