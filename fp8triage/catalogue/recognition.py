@@ -100,6 +100,12 @@ class Vocabulary:
         """Whether ``text`` describes a numeric symptom (NaN, garbage output, a collapsed score)."""
         return any(kid == "symptom" and pat is not None and pat.search(text) for kid, _, pat in self.kinds)
 
+    def components_in(self, text: str) -> set[str]:
+        """The components ``text`` names: by their identifiers (``components_of``) or their phrases."""
+        comps = self.components_of(set(TOKEN.findall(text)))
+        comps |= {cid for cid, pat in self.phrases if cid not in comps and pat.search(text)}
+        return comps
+
     def formats_of(self, text: str, hidden: bool = False) -> frozenset[str]:
         """The number formats ``text`` names; a format another one hides is left out (NVFP4 hides FP4) unless
         ``hidden``."""

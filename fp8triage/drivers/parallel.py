@@ -106,6 +106,10 @@ def renumber(state: dict, shift: int) -> None:
     for g in state["groups"]:
         g.event.lines[:] = [mv(ln) for ln in g.event.lines]
         g.last = mv(g.last)
+        for part in g.parts.values():  # each source's own first event and last line (persource.py reads them)
+            if part.event is not g.event:
+                part.event.lines[:] = [mv(ln) for ln in part.event.lines]
+            part.last = mv(part.last)
     for lf in state["logfacts"].values():  # per source (persource.py)
         lf.raw = [(n, v, mv(ln), note) for n, v, ln, note in lf.raw]
         lf.stack_votes = {k: (n, mv(first)) for k, (n, first) in lf.stack_votes.items()}

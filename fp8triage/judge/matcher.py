@@ -75,10 +75,7 @@ def _other_format(cat: Catalogue, sig: Signature, g: Group) -> bool:
     """Does the event name only number formats the signature's failure is not about (a FlashInfer JIT's
     "No supported CUDA architectures found" raised building its FP4 MoE module)? Its message is then
     named, not claimed. A signature without rules is about what the families it refines are about."""
-    formats = frozenset().union(*(r.formats for r in sig.rules))
-    if not formats:
-        fams = [cat.get(fid) for fid, _ in sig.refines]
-        formats = frozenset().union(*(r.formats for f in fams if f is not None for r in f.rules))
+    formats = recognise.signature_formats(sig, cat)
     if not formats:
         return False
     named = recognise.vocabulary().formats_of(g.event.text, hidden=True)  # (MXFP8 beside FP8 names FP8 too)

@@ -87,8 +87,6 @@ _PATHS = rxcache.compile(r"[\w.~-]*/[\w./~+-]+|\b[\w-]+\.(?:pyx?|hpp|cuh|cu|cpp|
 
 # an FP8 KV cache named beside a failure: "--kv-cache-dtype fp8_e4m3", "kv cache dtype fp8", "fp8 kv cache"
 _KV_CACHE = rxcache.compile(r"kv[_ -]?cache[_ -]?dtype\W{0,3}\w+|\b(?:fp8|float8)(?:_e4m3\w*|_e5m2)? kv[_ -]?cache\b", regex.I)
-# a command-line option and its value: "--kv-cache-dtype fp8_e4m3", "--quantization=fp8"
-_FLAGS = rxcache.compile(r"(?<![\w-])--[A-Za-z][\w-]*(?:[ =](?!-)[^\s,;)]+)?")
 
 
 def _lines(ev: Event) -> list[tuple[int, str]]:
@@ -209,10 +207,7 @@ def read(ev: Event, voc: Vocabulary | None = None, context: frozenset[str] = fro
     cut = [(i, t) for i, t in ev.unwrapped("") if i + 1 in ev.wrapped] if ev.wrapped else []
     if cut:
         text += "\n" + "\n".join(t for _, t in cut)
-    comps = voc.components_of(set(TOKEN.findall(text)))
-    for cid, pat in voc.phrases:
-        if cid not in comps and pat.search(text):
-            comps.add(cid)
+    comps = voc.components_in(text)
     asserts = _assert_lines(ev, lines)
     for s in asserts:  # the source line of a failed assert: its component, and what it checks
         comps |= voc.asserts.get(normalise_assert(s), set())
@@ -224,9 +219,6 @@ def read(ev: Event, voc: Vocabulary | None = None, context: frozenset[str] = fro
     # the components the failure itself names: its message, or the innermost frame and its source line
     inner = voc.components_of(set(TOKEN.findall("\n".join(t for _, t in _innermost(ev, lines)))))
     failure = _failure_text(ev, lines)
-    if not ev.is_error:
-        # a command line's options name settings, not failures ("--kv-cache-dtype fp8_e4m3" states no dtype contract)
-        failure = [(i, _FLAGS.sub(" ", t)) for i, t in failure]
     ftext = "\n".join(t for _, t in failure)
     for c in ev.chain[-4:]:
         ftext += "\n" + c
@@ -236,7 +228,7 @@ def read(ev: Event, voc: Vocabulary | None = None, context: frozenset[str] = fro
         ftext += "".join("\n" + t for i, t in cut if i in stated)
     kinds, first = _kinds(ev, voc, failure, ftext, asserted, checks)
     said_text = _PATHS.sub(" ", "\n".join([ftext, *asserts]))
-    said = voc.components_of(set(TOKEN.findall(said_text))) | {cid for cid, pat in voc.phrases if pat.search(said_text)}
+    said = voc.components_in(said_text)
     formats = voc.formats_of(_KV_CACHE.sub(" ", text))  # (an FP8 KV cache is the cache's format, not the kernel's)
     line = min((first[k] for k in kinds if k in first), default=len(ev.lines) - 1)
     # (Python frames that name no FP8 component say where it failed: elsewhere)
@@ -305,12 +297,21 @@ def hits(cat: Catalogue, ev: Event, r: Reading) -> list[tuple[Signature, Rule]]:
     return out
 
 
+def signature_formats(sig: Signature, cat: Catalogue | None = None) -> frozenset[str]:
+    """The number formats ``sig``'s failure is about: its rules' (none: it says nothing of formats); with
+    ``cat``, a signature without rules is about what the families it refines are about."""
+    formats = frozenset().union(*(rule.formats for rule in sig.rules))
+    if not formats and cat is not None:
+        fams = [f for f in (cat.get(fid) for fid, _ in sig.refines) if f is not None]
+        formats = frozenset().union(*(rule.formats for f in fams for rule in f.rules))
+    return formats
+
+
 def format_fits(sig: Signature, r: Reading) -> bool:
     """Whether an event's number formats leave ``sig`` possible: a signature whose rules are about
     FP8 does not explain an event that names only FP4 or INT8."""
-    if not r.formats or not sig.rules:
-        return True
-    return bool(r.formats & frozenset().union(*(rule.formats for rule in sig.rules)))
+    formats = signature_formats(sig)
+    return not r.formats or not formats or bool(r.formats & formats)
 
 
 def score(rule: Rule, r: Reading) -> int:

@@ -489,6 +489,8 @@ def _cut_at_dot(prev: str, piece: str) -> bool:
     if len(token) >= 2 and token[-2].isdigit():
         return piece[:1].isdigit() or (piece[:1] == "x" and not piece[1:2].isalpha())
     return "/" in token and piece[:1].isalnum()
+
+
 # the end of a line cut inside an exception's type: "... [core.py:962] Runtime" then "Error: Assertion error ..."
 _TYPE_HEAD = rxcache.compile(r"(?<![\w.])[A-Z][a-z]+(?:[A-Z][a-z]+)*$")
 _TYPE_TAIL = rxcache.compile(r"^(?:Error|Exception|Warning)\b")

@@ -276,3 +276,19 @@ def test_signal_stops_every_worker(big_log, tmp_path, sig):
                 os.kill(w, signal.SIGKILL)
             except OSError:
                 pass
+
+
+def test_a_ranges_line_numbers_move_everywhere_its_groups_hold_them():
+    # a range counts its lines from its own start; moved to the file's numbers, each source's part of a group (its
+    # first event and the line where it was seen last: what a finding and an unknown group print) moves too
+    from fp8triage.judge.claims import Group
+    from fp8triage.model import Event, EventKind, Line
+
+    ev = Event(EventKind.ERROR, [Line("big.log", 630, "EngineCore failed to start.", "EngineCore_DP0", "ERROR")],
+               exc_type=None, message="EngineCore failed to start.")
+    g = Group(fingerprint="f", event=ev)
+    state = {"groups": [g], "logfacts": {}, "dumps": [], "first_emit": {}, "workers_fed": {}}
+    parallel.renumber(state, 13454)
+    part = g.parts["big.log"]
+    assert g.event.lines[0].lineno == part.event.lines[0].lineno == 14084
+    assert part.last.lineno == 14084

@@ -821,32 +821,6 @@ def test_a_library_message_raised_building_an_fp4_module_is_named_not_claimed():
     assert ("flashinfer-fp8", "likely") in top(fp8)
 
 
-def test_a_command_lines_options_state_no_failure():
-    assert top("vllm serve Qwen/Qwen3-30B-A3B-FP8 --kv-cache-dtype fp8_e4m3 --quantization fp8 -tp 2\n") == []
-
-
-@pytest.mark.parametrize("text", [
-    # a PR's description: the error it fixes, fenced under the sentence that says so
-    ("**Before** (flashinfer 0.4.1, default backend):\n\n```\n"
-     '  File "/opt/venv/lib/python3.12/site-packages/flashinfer/gemm.py", line 1174, in bmm_fp8\n'
-     "RuntimeError: bmm_fp8_internal_cublaslt failed: CUBLAS_STATUS_NOT_SUPPORTED\n```\n\n"
-     "**After**: serves fine.\n"),
-    # a linked issue's log quoted for comparison
-    ("Might be related to #14987? They had\n\n```\n"
-     "torch.AcceleratorError: CUDA error: no kernel image is available for execution on the device\n```\n\n"
-     "but mine fails while loading the tokenizer.\n"),
-    # the fix's thanks, the error under it, and the run of lines it printed
-    ("Thanks, requantizing the scales with `requant_weight_ue8m0_inplace` fixed the\n\n```\n"
-     "Assertion failed: /sgl-workspace/DeepGEMM/deep_gemm/include/deep_gemm/impls/smxx_layout.cuh:131, condition: "
-     "(values[j] & 0x807fffffu) == 0\n"
-     "RuntimeError: CUDA driver error (/sgl-workspace/DeepGEMM/csrc/jit_kernels/impls/smxx_layout.hpp:72): 719 "
-     "(CUDA_ERROR_LAUNCH_FAILED, unspecified launch failure)\n```\n\non the B200s.\n"),
-])
-def test_an_error_printed_under_a_sentence_that_puts_it_in_the_past_is_named_not_claimed(text):
-    got = top(text)
-    assert got and not [f for f in got if f[1] in ("likely", "confirmed")], got
-
-
 def test_the_failure_after_a_quoted_one_comes_first():
     old = ("before (tp=8):\n"
            "ValueError: The output_size of gate's and up's weight = 192 is not divisible by weight quantization "
