@@ -611,6 +611,29 @@ BLIND_PROBES = [
     ("probe DX (30 pastes)", "main 5f5d42f, 2026-12-04", 10, 10, 20, 20,
      "hard negatives round ten (healthy FP8 serving logs full of FP8 words, other failures in FP8 deployments) "
      "beside 10 FP8 failures; no miss"),
+    ("probe DY (30 pastes)", "main d9edc0c, 2026-12-04", 23, 24, 6, 6,
+     "a thirty-fourth corpus-style batch, as hard as real ones (partial tracebacks, several processes); miss: "
+     "DeepGEMM's UE8M0 packing device assert followed by its worker's CUDA 719 traceback, named the SF-layout failure "
+     "by the traceback's frame"),
+    ("probe DZ (30 pastes)", "main d9edc0c, 2026-12-04", 23, 24, 6, 6,
+     "long pastes in the issue templates (collect_env, GPU tables, pip lists, 80-300 log lines, the failure deep "
+     "inside); miss: 'Accuracy regression on B200' (the phrase was a symptom, its cue words were not)"),
+    ("probe EA (30 pastes)", "main d9edc0c, 2026-12-04", 15, 15, 7, 15,
+     "an FP8 error followed by words that settle it ('this is gone after upgrading', 'Resolved by setting ...', "
+     "'Fixed by passing w.t()', 'can't repro anymore', 'that one is resolved', 'went away'); the eight `likely` on "
+     "negatives: each settle wording outside what the not-current fact read"),
+    ("probe EB (30 pastes)", "main d9edc0c, 2026-12-04", 23, 24, 6, 6,
+     "the GPU and the setting named only in prose or product names ('our 5090 boxes', 'GB200 NVL72 rack', 'DGX "
+     "Spark'); miss: nvcc's 'Unsupported gpu architecture sm_100f' in DeepGEMM's JIT with an invented compiler.hpp "
+     "assert, ranked after an SM12x-only finding the unread 'B200' would have contradicted"),
+    ("probe EC (30 pastes)", "main d9edc0c, 2026-12-04", 24, 24, 6, 6,
+     "other stacks and wrappers (verl, OpenRLHF, TRL, torchao, TransformerEngine, LMDeploy, TGI, TensorRT-LLM, "
+     "Aphrodite, Ray Serve, KServe, notebooks); no miss"),
+    ("probe ED (30 pastes)", "main d9edc0c, 2026-12-04", 10, 24, 6, 6,
+     "symptom reports round five: the metric only in a table's header (evalscope, lm_eval groups, box-drawn "
+     "tables, rows compared), a value printed on the line after its call or label ('Accuracy:' / '0.046', "
+     "'cosine_similarity(...)' / 'tensor(0.81)', 'print(ppl)' / '1842.77'), a garbled reply with no word for it, "
+     "'[NaN]' in logprobs; 14 silent"),
 ]
 
 

@@ -141,9 +141,7 @@ EXTRACTORS: list[Extractor] = [
         "deepgemm-version",
         ("deep_gemm", "deep-gemm", "DeepGEMM", "deepgemm"),
         rxcache.compile(r"(?<![\w/.-])(?<!sgl-)(?:deep[_-]?gemm|DeepGEMM)(?:==|-(?=\d)|\s+version:?\s*|\s+(?=v?\d+\.\d))" + _V, regex.I),
-        _one("deep_gemm"),
-        trigger=r"deep[_-]?gemm(?:==|-[0-9]|[ \t]+version|[ \t]+v?[0-9])",
-        ignore_case=True,
+        _one("deep_gemm"), trigger=r"deep[_-]?gemm(?:==|-[0-9]|[ \t]+version|[ \t]+v?[0-9])", ignore_case=True,
     ),
     _flag(
         # DeepGEMM named in the log, not as switched off (VLLM_USE_DEEP_GEMM=0, ..._DISABLE_DEEPGEMM_...=1)
@@ -156,13 +154,18 @@ EXTRACTORS: list[Extractor] = [
         # the paste says the failure is behind it ("this works now", "is fixed", "no longer happens") or was
         # never run ("we have not tried it yet"): the messages it quotes are named, not claimed as likely
         "not-current", "not_current",
-        ("works now", "now works", "working now", "fixed", "resolved", "no longer", "not tried", "haven't tried",
-         "just asking"),
-        rxcache.compile(r"\b(?:works now|now works|is working now|(?:issue|bug|problem|error|it|this) (?:is|was|got|has been) (?:now )?"
-                        r"(?:fixed|resolved)|fixed (?:now|it)"
-                        r"|no longer (?:happens|fails|crashes|reproduces|occurs)|(?:have not|haven't) (?:tried|run|tested) it"
-                        r"|just asking)\b", regex.I),
-        r"works now|now works|working now|fixed|resolved|no longer|not tried|haven't tried|not run|not tested|just asking",
+        ("works now", "now works", "working now", "fixed", "resolved", "solved", "no longer", "not tried", "haven't tried", "just asking", "gone", "went away", "repro"),
+        rxcache.compile(
+            r"(?:\b(?:works now|now works|is working now|(?:issue|bug|problem|error|it|this|that|this one|that one) "
+            r"(?:is|was|got|has been) (?:now )?(?:fixed|resolved|solved|gone)|it'?s (?:now )?(?:fixed|resolved|gone)|fixed (?:now|it)"
+            r"|(?:error|crash|issue|problem|it|this|assert(?:ion)?)s? (?:went|goes|has gone) away|can no longer repro(?:duce)?"
+            r"|(?:can(?:no|')?t|cannot|could(?:n'?t| not)) repro(?:duce)? (?:it |this )?any ?more|no longer (?:happens|fails|crashes"
+            r"|reproduces|occurs)|(?:have not|haven't) (?:tried|run|tested) it|just asking)\b"
+            # a sentence that opens with the fix ("Resolved by setting CUDA_HOME", "So resolved by ..."), unless the line
+            # says it is not over ("you said this was resolved, we still get it")
+            r"|(?:^|[.!]\s+|\bso\s+)(?:resolved|fixed|solved)(?:\b(?: by| with| after| via| in)\b|,))"
+            r"(?![^\n]*\b(?:still|again|but|however|not (?:fixed|resolved)|did(?:n'?t| not) (?:help|fix|work))\b)", regex.I | regex.M),
+        r"works now|now works|working now|fixed|resolved|solved|no longer|not tried|haven't tried|not run|not tested|just asking|gone|went away|goes away|repro",
     ),
     _flag(
         # DeepGEMM switched off, and then the run is fine (a write-up's A/B: "with VLLM_USE_DEEP_GEMM=0 it

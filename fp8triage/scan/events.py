@@ -53,6 +53,11 @@ ERRORISH = rxcache.compile(
 )
 # the start of another log record: never a continuation of an exception message
 LOGLIKE = rxcache.compile(r"^(?:\[?(?:INFO|DEBUG|WARNING|WARN|ERROR|CRITICAL|TRACE|FATAL)\]?[:\s]|\d{4}-\d\d-\d\d|\[\d|\d\d:\d\d:\d\d)")
+# a line that prints its value on the next line: a label ("Accuracy:") or a call at a prompt ("torch.allclose(d, ref)")
+VALUE_LABEL = rxcache.compile(r"(?:[:=]|\))\s*(?:#.*)?$")
+# what a call or a label prints on the next line: a number, a tensor of one, True/False, NaN/inf (or a rule before it)
+VALUE_LINE = rxcache.compile(r"^\s*(?:[-=_*]{3,}|(?:tensor\(\s*)?\[?[-+]?(?:\d[\d.,]*(?:e[-+]?\d+)?|nan|inf|true|false)\b.{0,80})\s*$",
+                             regex.I)
 WARNINGISH = rxcache.compile(r"\bWARNING\b|\bWARN\b|\bWarning\b|\bUserWarning\b|FutureWarning")
 # native stack frames: TensorRT-LLM / glibc backtraces ("1       0x7ffb85c9bc41 tensorrt_llm::...(...) + 100"),
 # torch's C++ stacks ("frame #3: at::native::foo(...) + 0x1d (0x7f.. in /usr/lib/libtorch_cuda.so)"), gdb ("#3 0x.. in foo")
@@ -97,6 +102,7 @@ class _Builder:
     dropped: int = 0
     exc_level: str | None = None
     provisional: bool = False  # a warning record kept only if its next line is its wrapped tail (linefeed.py)
+    awaits_value: bool = False  # provisional: a cue line kept only if its next line prints a symptom's value
     blank: bool = False  # an error's message was followed by a blank line: only a C++ backtrace continues it
     past: bool = False  # printed right under a sentence that puts it in the past (linefeed.py)
 
@@ -266,6 +272,16 @@ class Assembler:
             if b.state in ("exc", "exc-blank"):
                 return self._continue_exception(b, line, line.text, line.text.strip())
             return False
+        if b.awaits_value and b.provisional:
+            if VALUE_LINE.match(line.text):
+                b.add(line)  # the reading its call or label printed (linefeed.py keeps it if the two state a symptom)
+                return True
+            return False
+        if (b.kind is EventKind.LINE and b.cont < MAX_CONTINUATION and VALUE_LINE.match(line.text)
+                and VALUE_LABEL.search(b.lines[-1].text)):
+            b.add(line)  # the value a call or label on the event's last line printed
+            b.cont += 1
+            return True
         if b.kind in (EventKind.WARNING, EventKind.LINE):
             return self._message_continuation(b, line, strict=True)
         return self._message_continuation(b, line)

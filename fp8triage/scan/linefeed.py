@@ -32,11 +32,12 @@ For one line, in this order:
 from __future__ import annotations
 
 import copy
+import re
 from contextlib import contextmanager
 from typing import Callable
 
 from ..facts.envdump import DumpReader
-from .events import Assembler
+from .events import VALUE_LABEL, Assembler
 from ..facts.logfacts import LogFacts
 from ..model import Event, Line
 from .normalise import LineFormat, normalise, strip
@@ -70,6 +71,17 @@ def starts_event(bits: int, line: Line) -> bool:
     # the library (judge.matcher reads it with the log's facts)
     voc = vocabulary()
     return voc.names_fp8(line.text) or voc.states_symptom(line.text)
+
+
+# A cue line that prints its value on the next line: a label ("Accuracy:" then "0.046") or a call at a
+# prompt ("cosine_similarity(a, b)" then "tensor(0.8127)", "torch.allclose(d, ref)" then "False")
+SEPARATOR = re.compile(r"\s*[-=_*]{3,}\s*$")  # a rule printed between a call and its value
+
+
+def awaits_value(bits: int, line: Line) -> bool:
+    """May this line print its reading on the next line (a provisional event, kept only if the two state
+    a symptom together)?"""
+    return bool(bits & CUE) and line.level not in QUIET_LEVELS and VALUE_LABEL.search(line.text) is not None
 
 
 def may_be_wrapped_warning(bits: int, raw: bytes) -> bool:
@@ -205,12 +217,14 @@ class LineFeed:
         open_ = self.asm.open
         before = open_.get(w)
         prov, self._prov = self._prov, None
-        if prov is not None and (lineno != prov[2] + 1 or not may_be_tail(raw, 0, len(raw))):
-            self._drop(prov)  # this line cannot be its tail: as if the warning had started nothing
+        if prov is not None and (lineno != prov[2] + 1 or not (may_be_tail(raw, 0, len(raw))
+                                                              or (prov[1].awaits_value and w == prov[0]))):
+            self._drop(prov)  # this line cannot be its tail (or the value its worker printed next): as if it had started nothing
             prov = None
         notable = starts_event(bits, line)
-        provisional = (not notable and not self.fmt.jsonl and line.level not in QUIET_LEVELS
-                       and may_be_wrapped_warning(bits, raw))
+        value = not notable and awaits_value(bits, line)
+        provisional = value or (not notable and not self.fmt.jsonl and line.level not in QUIET_LEVELS
+                                and may_be_wrapped_warning(bits, raw))
         self.asm.feed(line, notable or provisional)
         if prov is not None:
             self._settle(prov)
@@ -218,6 +232,7 @@ class LineFeed:
         self._mark_past(line, bits, before, after)
         if provisional and after is not None and after is not before and after.lines[-1] is line:
             after.provisional = True
+            after.awaits_value = value
             self._prov = (w, after, lineno)
         if after is not None:
             # does the event being assembled for this worker hold a signature's anchor?
@@ -250,10 +265,23 @@ class LineFeed:
         keep the warning if the line went into it, else drop it unseen."""
         w, b, _at = prov
         if self.asm.open.get(w) is b and b.provisional:
-            if len(b.lines) >= 2:
+            if len(b.lines) >= 2 and getattr(b, "awaits_value", False):
+                self._settle_value(w, b)
+            elif len(b.lines) >= 2:
                 b.provisional = False
             else:
                 del self.asm.open[w]
+
+    def _settle_value(self, w, b) -> None:
+        """A line that may print its reading on the next line took that line: kept if the two state a
+        symptom together; a rule between them waits for the line after it."""
+        last = b.lines[-1]
+        if SEPARATOR.match(last.text) and len(b.lines) < 4:
+            self._prov = (w, b, last.lineno)
+        elif vocabulary().states_symptom("\n".join(ln.text for ln in b.lines)):
+            b.provisional = False
+        else:
+            del self.asm.open[w]
 
     def adopt(self, builders: dict) -> None:
         """Take over open events (a parallel range's handover)."""

@@ -342,10 +342,32 @@ def test_a_score_sentence_cut_by_a_line_break_is_read_whole():
      "RuntimeError: Assertion error (/workspace/.deps/deepgemm-src/csrc/apis/layout.hpp:59): Unknown SF transformation\n"),
     ("Question before we buy hardware: could we hit `No compiled cutlass_scaled_mm for CUDA device capability: 120` "
      "with the official wheel? We have not tried it yet.\n"),
+    # the words that settle it come after the error, in a reporter's later comment
+    ("RuntimeError: Assertion error (/workspace/.deps/deepgemm-src/csrc/apis/layout.hpp:59): Unknown SF transformation\n\n"
+     "Anyway, this is gone after upgrading to 0.27.0. Closing.\n"),
+    ("RuntimeError: mat2 must be col_major\n\nMy mistake. Fixed by passing w.t(), no bug in torch.\n"),
+    ("ValueError: Weight output_partition_size = 176 is not divisible by weight quantization block_n = 128.\n\n"
+     "So resolved by setting TP=8 with EP.\n"),
+    ("RuntimeError: bmm_fp8_internal_cublaslt failed: CUBLAS_STATUS_NOT_SUPPORTED\n"
+     "Confirming it's fixed in flashinfer 0.6.9, can't repro anymore on the same machine.\n"),
+    ("ValueError: FP8 quantized models is only supported on GPUs with compute capability >= 8.9 (e.g 4090/H100), actual = `8.6`\n"
+     "error went away after upgrading, that one is resolved.\n"),
 ])
 def test_a_failure_the_paste_says_is_fixed_or_never_ran_is_named_not_claimed(text):
     got = top(text)
     assert got and not [f for f in got if f[1] in ("likely", "confirmed")], got
+
+
+@pytest.mark.parametrize("said", [
+    "You said this was resolved in 0.11, but we still get it on 0.11.1:",
+    "This was fixed by #7482 for H100, but on our RTX PRO 6000 it still crashes:",
+    "Fixed by #1234 upstream? I still see it:",
+])
+def test_a_fix_the_reporter_says_did_not_help_leaves_the_failure_claimed(said):
+    text = (f"{said}\n(EngineCore_DP0 pid=2211) RuntimeError: Assertion error "
+            "(/workspace/.deps/deepgemm-src/csrc/apis/layout.hpp:59): Unknown SF transformation\n"
+            "GPU: NVIDIA RTX PRO 6000 Blackwell Server Edition, compute capability 12.0\n")
+    assert top(text)[:1] == [("deepgemm-unknown-sf-transformation", "likely")]
 
 
 def test_a_message_two_failures_share_is_told_apart_by_the_gpu():
