@@ -164,7 +164,7 @@ EXTRACTORS: list[Extractor] = [
             # a sentence that opens with the fix ("Resolved by setting CUDA_HOME", "So resolved by ..."), unless the line
             # says it is not over ("you said this was resolved, we still get it")
             r"|(?:^|[.!]\s+|\bso\s+)(?:resolved|fixed|solved)(?:\b(?: by| with| after| via| in)\b|,))"
-            r"(?![^\n]*\b(?:still|again|but|however|not (?:fixed|resolved)|did(?:n'?t| not) (?:help|fix|work))\b)", regex.I | regex.M),
+            r"(?![^\n]*\b(?:still|again|not (?:fixed|resolved)|did(?:n'?t| not) (?:help|fix|work))\b)", regex.I | regex.M),
         r"works now|now works|working now|fixed|resolved|solved|no longer|not tried|haven't tried|not run|not tested|just asking|gone|went away|goes away|repro",
     ),
     _flag(
