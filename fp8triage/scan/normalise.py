@@ -412,13 +412,13 @@ def _strip(raw: bytes, fmt: LineFormat) -> tuple[str, str | None, str | None]:
         text = text[m.end():]
         if m.group("yaml") is not None and text[-1:] in ("'", '"'):
             text = text[:-1]
-    worker = None
-    for _name, rx in WORKER_PREFIXES:
-        m = rx.match(text)
-        if m:
-            worker = _worker_name(m)
-            text = text[m.end():]
-            break
+    worker, text = _worker_prefix(text)
+    if worker is not None and text[:1] == "(":
+        # a process's prefix inside its parent's ("(EngineCore_DP0 pid=5120) (Worker_TP1 pid=5188) ERROR ..."):
+        # the line is the inner process's, named with both
+        inner, rest = _worker_prefix(text)
+        if inner:
+            worker, text = f"{worker} {inner}", rest
     level = None
     for _name, rx in LOGGER_HEADERS:
         m = rx.match(text)
@@ -434,6 +434,15 @@ def _strip(raw: bytes, fmt: LineFormat) -> tuple[str, str | None, str | None]:
     elif host:
         worker = host
     return text, worker, level
+
+
+def _worker_prefix(text: str) -> tuple[str | None, str]:
+    """(worker, the rest) of a line that may start with a worker's prefix."""
+    for _name, rx in WORKER_PREFIXES:
+        m = rx.match(text)
+        if m:
+            return _worker_name(m), text[m.end():]
+    return None, text
 
 
 def _worker_name(m: regex.Match) -> str | None:

@@ -103,6 +103,32 @@ def test_other_loggers_headers_are_read(raw, level, text):
     assert (line.level, line.text) == (level, text)
 
 
+def test_a_worker_prefix_inside_its_parent_process_prefix_names_the_worker():
+    # a device assert of one worker, then that worker's traceback, all behind the engine core's prefix too:
+    # the assert is that worker's, the traceback another event of the same worker, read on its own
+    lines = [
+        "(EngineCore_DP0 pid=5120) (Worker_TP1 pid=5188) /ws/DeepGEMM/deep_gemm/include/deep_gemm/impls/"
+        "smxx_layout.cuh:131: void deep_gemm::pack_fp32_into_ue8m0<128, 128, 4>(float *, unsigned int *, unsigned int, "
+        "unsigned int): block: [0,0,0], thread: [3,0,0] Assertion `(value & 0x807fffffu) == 0` failed.",
+        "(EngineCore_DP0 pid=5120) (Worker_TP0 pid=5187) INFO 03-02 14:01:12 [gpu_model_runner.py:2890] Graph capturing finished",
+        "(EngineCore_DP0 pid=5120) (Worker_TP1 pid=5188) ERROR 03-02 14:01:13 [multiproc_executor.py:703] Traceback (most recent call last):",
+        '(EngineCore_DP0 pid=5120) (Worker_TP1 pid=5188) ERROR 03-02 14:01:13 [multiproc_executor.py:703]   File '
+        '"/x/vllm/utils/deep_gemm.py", line 494, in transform_sf_into_required_layout',
+        "(EngineCore_DP0 pid=5120) (Worker_TP1 pid=5188) ERROR 03-02 14:01:13 [multiproc_executor.py:703]     return "
+        "_transform_sf_into_required_layout_impl(",
+        "(EngineCore_DP0 pid=5120) (Worker_TP1 pid=5188) ERROR 03-02 14:01:13 [multiproc_executor.py:703] RuntimeError: "
+        "CUDA driver error (/ws/DeepGEMM/csrc/apis/../jit/kernel_runtime.hpp:136): 719 (CUDA_ERROR_LAUNCH_FAILED, "
+        "unspecified launch failure)",
+    ]
+    from fp8triage.scan.normalise import LineFormat, normalise
+
+    line = normalise(lines[2].encode(), "t", 3, LineFormat())
+    assert (line.worker, line.level, line.text) == ("EngineCore_DP0 Worker_TP1", "ERROR", "Traceback (most recent call last):")
+    r = scan_text("\n".join(lines) + "\n", source="paste.log")
+    assert r.findings[0].id == "ue8m0-pack-assert"
+    assert sorted(r.findings[0].workers) == ["EngineCore_DP0 Worker_TP1"]
+
+
 def test_invalid_utf8_and_nul_bytes_survive():
     data = b"\xff\xfe garbage \x00\x00 bytes\n" + CRASH.encode() + b"\x80\x81\n"
     r = scan_text(data)
