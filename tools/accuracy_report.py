@@ -634,6 +634,26 @@ BLIND_PROBES = [
      "tables, rows compared), a value printed on the line after its call or label ('Accuracy:' / '0.046', "
      "'cosine_similarity(...)' / 'tensor(0.81)', 'print(ppl)' / '1842.77'), a garbled reply with no word for it, "
      "'[NaN]' in logprobs; 14 silent"),
+    ("probe EE (30 pastes)", "main ee7e180, 2026-12-04", 22, 24, 6, 6,
+     "a thirty-fifth corpus-style batch; misses: an unprefixed note line after a bare `AssertionError` read as its "
+     "message (the assert's capability check then not read), DeepGEMM's 'Unsupported architecture or scaling factor "
+     "types' after 'E8M0 disabled' labelled as float32 scales on SM100 (label arguable, no GPU in the paste)"),
+    ("probe EF (30 pastes)", "main ee7e180, 2026-12-04", 23, 24, 6, 6,
+     "multi-process logs (the FP8 root cause on one rank, watchdog timeouts, NCCL teardown, EngineDeadError elsewhere); "
+     "miss: 'DeepGEMM on SM100 (Blackwell) does not support the float32 scale-factor path' (architecture before the "
+     "verb, 'scale-factor' hyphenated)"),
+    ("probe EG (30 pastes)", "main ee7e180, 2026-12-04", 14, 15, 15, 15,
+     "follow-up comments that settle or re-open an FP8 error, round two (after the first fixes for it); miss: "
+     "`assert self.cutlass_fp8_supported or current_platform.has_device_capability(89)` named CUTLASS's arch gate, "
+     "the A10G only in the reopening comment"),
+    ("probe EH (30 pastes)", "main ee7e180, 2026-12-04", 18, 24, 6, 6,
+     "silent corruption as notebooks, REPLs and scripts print it; misses: scores in tables whose metric is only in "
+     "the header (a DataFrame, a box-drawn table, per-layer rel_err/cos columns, two GPUs' rows compared), a reply of "
+     "repeated words under a call that prints no value, a pytest tolerance failure whose context is printed after it"),
+    ("probe EI (30 pastes)", "main ee7e180, 2026-12-04", 23, 24, 6, 6,
+     "older releases (vLLM 0.5-0.8, SGLang 0.3-0.4, transformers 4.5x, DeepGEMM 1.x, FlashInfer 0.1, torch 2.1-2.5); "
+     "miss: DeepGEMM 1.x's JIT runtime 'Failed to load library: CUresult.CUDA_ERROR_NO_BINARY_FOR_GPU' named the "
+     "generic missing kernel image"),
 ]
 
 

@@ -370,6 +370,13 @@ def test_a_fix_the_reporter_says_did_not_help_leaves_the_failure_claimed(said):
     assert top(text)[:1] == [("deepgemm-unknown-sf-transformation", "likely")]
 
 
+def test_an_architecture_named_before_its_refusal_is_an_unsupported_arch():
+    # "on SM100 ... does not support" (the verb after the architecture); "scale-factor" hyphenated
+    text = ("NotImplementedError: DeepGEMM on SM100 (Blackwell) does not support the float32 scale-factor path for "
+            "grouped GEMMs\n")
+    assert [i for i, _ in top(text)][:1] == ["deepgemm-fp32-sf-sm100"]
+
+
 def test_a_message_two_failures_share_is_told_apart_by_the_gpu():
     from fp8triage.model import Fact
 
