@@ -28,6 +28,11 @@ For one line, in this order:
    long starts a *provisional* event that is kept only if the very next line is its wrapped
    tail (not starting with "(" or "[", the selectors' rule for what may be a tail) and
    dropped unseen otherwise. The selector skips the other warning records undecoded.
+
+   The same for a failure kind's cue line that prints its reading on the next line (a label, "Accuracy:",
+   or a call at a prompt, "torch.allclose(d, ref)"): a provisional event that takes the next line of its
+   worker when that line is a value ("0.046", "tensor(0.81)", "False", a rule before it) and is kept only
+   if the two state a symptom together.
 """
 from __future__ import annotations
 
