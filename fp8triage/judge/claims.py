@@ -50,7 +50,7 @@ class Group:
         for w in other.workers:
             if w not in self.workers:
                 self.workers.append(w)
-        self.last = other.last
+        self.last = _later(self.last, other.last) if other.last is not None else self.last
         for src, p in other.parts.items():
             mine = self.parts.get(src)
             if mine is None:
@@ -58,7 +58,7 @@ class Group:
             else:
                 mine.count += p.count
                 mine.workers.extend(w for w in p.workers if w not in mine.workers)
-                mine.last = p.last
+                mine.last = _later(mine.last, p.last)
 
 
 @dataclass
@@ -80,7 +80,15 @@ def _count(occ: "Group | SourcePart", ev: Event) -> None:
     for w in ev.workers:
         if w not in occ.workers:
             occ.workers.append(w)
-    occ.last = ev.lines[0]
+    occ.last = _later(occ.last, ev.lines[0])
+
+
+def _later(a: Line | None, b: Line) -> Line:
+    """The later of two occurrences' first lines: by line number within a source (two workers' events complete in
+    either order, and a parallel scan completes them in another one), else the one seen last."""
+    if a is None or a.source != b.source or b.lineno >= a.lineno:
+        return b
+    return a
 
 
 @dataclass(frozen=True)
