@@ -37,12 +37,11 @@ For one line, in this order:
 from __future__ import annotations
 
 import copy
-import re
 from contextlib import contextmanager
 from typing import Callable
 
 from ..facts.envdump import DumpReader
-from .events import VALUE_LABEL, Assembler
+from .events import RULE_LINE, VALUE_LABEL, Assembler
 from ..facts.logfacts import LogFacts
 from ..model import Event, Line
 from .normalise import LineFormat, normalise, strip
@@ -78,14 +77,9 @@ def starts_event(bits: int, line: Line) -> bool:
     return voc.names_fp8(line.text) or voc.states_symptom(line.text)
 
 
-# A cue line that prints its value on the next line: a label ("Accuracy:" then "0.046") or a call at a
-# prompt ("cosine_similarity(a, b)" then "tensor(0.8127)", "torch.allclose(d, ref)" then "False")
-SEPARATOR = re.compile(r"\s*[-=_*]{3,}\s*$")  # a rule printed between a call and its value
-
-
 def awaits_value(bits: int, line: Line) -> bool:
-    """May this line print its reading on the next line (a provisional event, kept only if the two state
-    a symptom together)?"""
+    """May this line print its reading on the next line: a label ("Accuracy:" then "0.046") or a call at a
+    prompt ("torch.allclose(d, ref)" then "False")? A provisional event, kept only if the two state a symptom."""
     return bool(bits & CUE) and line.level not in QUIET_LEVELS and VALUE_LABEL.search(line.text) is not None
 
 
@@ -270,18 +264,18 @@ class LineFeed:
         keep the warning if the line went into it, else drop it unseen."""
         w, b, _at = prov
         if self.asm.open.get(w) is b and b.provisional:
-            if len(b.lines) >= 2 and getattr(b, "awaits_value", False):
-                self._settle_value(w, b)
-            elif len(b.lines) >= 2:
-                b.provisional = False
-            else:
+            if len(b.lines) < 2:
                 del self.asm.open[w]
+            elif b.awaits_value:
+                self._settle_value(w, b)
+            else:
+                b.provisional = False
 
     def _settle_value(self, w, b) -> None:
         """A line that may print its reading on the next line took that line: kept if the two state a
         symptom together; a rule between them waits for the line after it."""
         last = b.lines[-1]
-        if SEPARATOR.match(last.text) and len(b.lines) < 4:
+        if RULE_LINE.match(last.text) and len(b.lines) < 4:
             self._prov = (w, b, last.lineno)
         elif vocabulary().states_symptom("\n".join(ln.text for ln in b.lines)):
             b.provisional = False

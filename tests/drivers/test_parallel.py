@@ -278,6 +278,25 @@ def test_signal_stops_every_worker(big_log, tmp_path, sig):
                 pass
 
 
+def test_a_groups_last_occurrence_is_the_one_that_starts_last_whatever_order_they_complete_in():
+    # two workers' events of one fingerprint: the one that starts later may complete first (a parallel scan's ranges
+    # complete them in yet another order); merged parts keep the later one too
+    from fp8triage.judge.claims import Group
+    from fp8triage.model import Event, EventKind, Line
+
+    def ev(lineno, worker):
+        return Event(EventKind.ERROR, [Line("big.log", lineno, "RuntimeError: boom", worker, "ERROR")],
+                     exc_type="RuntimeError", message="boom")
+
+    g = Group(fingerprint="f", event=ev(5, "w0"))
+    g.add(ev(10681, "w15"))
+    g.add(ev(10680, "w12"))
+    assert g.last.lineno == g.parts["big.log"].last.lineno == 10681
+    other = Group(fingerprint="f", event=ev(10679, "w3"))
+    g.absorb(other)
+    assert g.last.lineno == g.parts["big.log"].last.lineno == 10681
+
+
 def test_a_ranges_line_numbers_move_everywhere_its_groups_hold_them():
     # a range counts its lines from its own start; moved to the file's numbers, each source's part of a group (its
     # first event and the line where it was seen last: what a finding and an unknown group print) moves too
