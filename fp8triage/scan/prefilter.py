@@ -79,6 +79,19 @@ class Prefilter:
         self._hs_tried = False
         self._on_disk: bool | None = None  # is the compiled database cached (asked once)
         self.engine = "hyperscan" if _hyperscan_available() else "re"
+        self._settled: Prefilter | None = None  # ``settled()``, built when first needed
+
+    def settled(self) -> Prefilter:
+        """This prefilter without the STACK class: for the spans read once the stack is settled
+        (``LineFeed.stack_settled``), when a STACK bit changes nothing. A line whose only hit was a
+        stack's name is then no hit at all: no callback, no step of the selector (a serving stack's
+        module paths are on every frame of its tracebacks and on a quarter of a restart loop's lines)."""
+        if self._settled is None:
+            if any(b & STACK for _e, _k, b in self.rules):
+                self._settled = Prefilter((e, k, b & ~STACK) for e, k, b in self.rules if b & ~STACK)
+            else:
+                self._settled = self
+        return self._settled
 
     def _re_engine(self) -> tuple[list[tuple[re.Pattern, int]], list[tuple[re.Pattern, int]]]:
         """One alternation per class combination, for single lines and for spans (~20 ms to
@@ -126,8 +139,10 @@ class Prefilter:
         return any(rx.search(line) is not None for line in text.split(b"\n") for rx in alts)
 
     def compile(self) -> None:
-        """Build the Hyperscan database now (before worker processes fork, so they share it)."""
+        """Build the Hyperscan databases now (before worker processes fork, so they share them)."""
         self._db()
+        if self.settled() is not self:
+            self._settled._db()
 
     def _exprs(self) -> list[tuple[bytes, int, int]]:
         """What Hyperscan searches for: (expression, kind, class bits); sets up the tables that
@@ -175,7 +190,6 @@ class Prefilter:
         from its cache for ``CACHED_MIN`` or more); ``engine="re"``: Python ``re`` (the tests compare the two)."""
         if end is None:
             end = len(buf)
-        ends: dict[int, int] = {}  # match end offset (in buf) -> class bits
         if engine == "re":
             db = None
         elif self._hs is not None or self._hs_tried:
@@ -183,39 +197,57 @@ class Prefilter:
         else:
             size = end - start
             db = self._db() if size >= SMALL or (size >= CACHED_MIN and self._cached()) else None
-        if db is not None:
-            classes = self._classes
-            get = ends.get
-            tailed = self._tailed
-
-            def on_match(i, frm, to, _flags, _ctx):
-                if i in tailed:
-                    to = frm + 1  # inside the literal's own line
-                to += start
-                ends[to] = get(to, 0) | classes[i]
-
-            db.scan(memoryview(buf)[start:end] if start or end != len(buf) else buf, match_event_handler=on_match)
-        else:
+        if db is None:
+            ends: dict[int, int] = {}  # match end offset (in buf) -> class bits
             for rx, b in self._re_engine()[1]:
                 for m in rx.finditer(buf, start, end):
                     e = m.end()
                     ends[e] = ends.get(e, 0) | b
+            return _lines_of(buf, start, end, ends)
         flags: dict[int, int] = {}
-        if not ends:
-            return [], flags
-        rfind = buf.rfind
-        find = buf.find
-        line_start, line_end = -1, -1
-        for off in sorted(ends):
-            if off > line_end:  # a new line (a match ends at or before the newline of its line)
-                line_start = rfind(b"\n", start, off - 1) + 1 if off > start else start
-                if line_start < start:
-                    line_start = start
-                line_end = find(b"\n", max(off - 1, start), end)
-                if line_end < 0:
-                    line_end = end
-            flags[line_start] = flags.get(line_start, 0) | ends[off]
+        get = flags.get
+        classes = self._classes
+        tailed = self._tailed
+        rfind, find = buf.rfind, buf.find
+        line = [start, -1]  # the line of the match before: [start offset, offset of its newline]
+
+        def on_match(i, frm, to, _flags, _ctx):
+            # the line the match ends in (a match ends at or before the newline of its line); matches come
+            # mostly in order of their end, so most of a line's matches find it where the one before did
+            if i in tailed:
+                to = frm + 1  # inside the literal's own line
+            off = to + start
+            ls = line[0]
+            if off > line[1] or off <= ls:
+                ls = rfind(b"\n", start, off - 1) + 1 if off > start else start
+                if ls < start:
+                    ls = start
+                le = find(b"\n", max(off - 1, start), end)
+                line[0], line[1] = ls, (end if le < 0 else le)
+            flags[ls] = get(ls, 0) | classes[i]
+
+        db.scan(memoryview(buf)[start:end] if start or end != len(buf) else buf, match_event_handler=on_match)
         return sorted(flags), flags
+
+
+def _lines_of(buf, start: int, end: int, ends: dict[int, int]) -> tuple[list[int], dict[int, int]]:
+    """``hits``' result from match end offsets and their bits (the ``re`` engine's matches)."""
+    flags: dict[int, int] = {}
+    if not ends:
+        return [], flags
+    rfind = buf.rfind
+    find = buf.find
+    line_start, line_end = -1, -1
+    for off in sorted(ends):
+        if off > line_end:  # a new line (a match ends at or before the newline of its line)
+            line_start = rfind(b"\n", start, off - 1) + 1 if off > start else start
+            if line_start < start:
+                line_start = start
+            line_end = find(b"\n", max(off - 1, start), end)
+            if line_end < 0:
+                line_end = end
+        flags[line_start] = flags.get(line_start, 0) | ends[off]
+    return sorted(flags), flags
 
 
 def _alternation(items: list[tuple[str, int]], span: bool = False):

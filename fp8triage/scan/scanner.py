@@ -223,7 +223,9 @@ class Scanner:
             self.text_lines += 1
         if self.exhaustive:
             return every_line(self.prefilter, self.feed, buf, start, end, lineno)
-        return prefiltered(self.prefilter, self.feed, buf, start, end, lineno, jsonl=fmt.jsonl)
+        # once the stack is settled a STACK bit changes nothing: the prefilter without that class
+        pf = self.prefilter.settled() if self.feed.stack_settled else self.prefilter
+        return prefiltered(pf, self.feed, buf, start, end, lineno, jsonl=fmt.jsonl)
 
     # -- sources ----------------------------------------------------------------------------
     def use_source(self, name: str) -> None:
