@@ -130,3 +130,23 @@ def test_a_repeated_fact_line_costs_a_lookup(cat, logs, monkeypatch):
     assert restarts > 20
     assert any(f.name == "gpu" and "H100" in f.value for f in res.facts)
     assert added.count("gpu") < restarts  # read again only while a fact is not yet recorded
+
+
+@pytest.mark.parametrize("mix", ("restart-loop", "crash-loop"))
+def test_spans_read_after_the_stack_is_settled_equal_every_line(cat, logs, mix, monkeypatch):
+    """Once vLLM is named, later spans are read without the STACK class (the module paths on every frame
+    are no hits): the result is still the one reading every line gives, and those spans did use it."""
+    from fp8triage.scan import ingest
+    from fp8triage.scan.prefilter import STACK, Prefilter
+
+    path, _man = logs[mix]
+    exhaustive = summary(_scan(cat, path, exhaustive=True))
+    monkeypatch.setattr(ingest, "CHUNK", 16 * 1024)  # many spans: all but the first read with the stack settled
+    used = []
+    real = Prefilter.hits
+    monkeypatch.setattr(Prefilter, "hits", lambda self, *a, **k: used.append(
+        any(b & STACK for _e, _k, b in self.rules)) or real(self, *a, **k))
+    got = summary(_scan(cat, path))
+    assert used.count(False) > 10 and used[0] is True  # the first span names the stack
+    for key in exhaustive:
+        assert got[key] == exhaustive[key], f"{mix}: {key} differs with the settled prefilter"
