@@ -654,6 +654,21 @@ BLIND_PROBES = [
      "older releases (vLLM 0.5-0.8, SGLang 0.3-0.4, transformers 4.5x, DeepGEMM 1.x, FlashInfer 0.1, torch 2.1-2.5); "
      "miss: DeepGEMM 1.x's JIT runtime 'Failed to load library: CUresult.CUDA_ERROR_NO_BINARY_FOR_GPU' named the "
      "generic missing kernel image"),
+    ("probe EJ (30 pastes)", "main 166eff4, 2026-12-04", 23, 24, 6, 6,
+     "imitating real third-party pastes, evenly over the labels (thirty-fifth batch); miss: an invented DeepGEMM "
+     "dtype assertion under the FP4 grouped GEMM on an H200 named the SF-layout contract, not FP4's SM100 requirement"),
+    ("probe EK (30 pastes)", "main 166eff4, 2026-12-04", 22, 24, 6, 6,
+     "older and newer releases' wordings and status errors named only by a kernel or file; misses: transformers' "
+     "'falling back to Triton. Reason: Failed to load the DeepGEMM kernel' named the declined fallback, not the "
+     "missing DeepGEMM; sgl-kernel's 'No implemented fp8_scaled_mm for current compute capability: 86' named the "
+     "FP8 capability floor (label arguable on an SM86 GPU)"),
+    ("probe EL (30 pastes)", "main 166eff4, 2026-12-04", 21, 24, 6, 6,
+     "silent wrong output and prose in users' own words; misses: a Chinese report ('输出乱码') and a reply of "
+     "repeated words with no word for the symptom (no event), a sentence 'computing something wrong rather than "
+     "crashing' read as a DeepGEMM status failure ranked above three symptom lines"),
+    ("probe EM (30 pastes)", "main 166eff4, 2026-12-04", 16, 16, 13, 14,
+     "FP8 failures among FP4, OOM, NCCL and quoted-source noise, and near misses; the miss: a merged PR's "
+     "description quoting the error its users hit ('Users on RTX 5090 hit `...`', '## Test Plan') claimed it"),
 ]
 
 

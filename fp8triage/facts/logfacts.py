@@ -151,21 +151,21 @@ EXTRACTORS: list[Extractor] = [
         r"deep[_ -]?gemm",
     ),
     _flag(
-        # the paste says the failure is behind it ("this works now", "is fixed", "no longer happens") or was
+        # the paste says the failure is behind it ("this works now", "is fixed", "no longer happens", "this PR fixes") or was
         # never run ("we have not tried it yet"): the messages it quotes are named, not claimed as likely
         "not-current", "not_current",
-        ("works now", "now works", "working now", "fixed", "resolved", "solved", "no longer", "not tried", "haven't tried", "just asking", "gone", "went away", "repro"),
+        ("works now", "now works", "working now", "fixed", "resolved", "solved", "no longer", "not tried", "haven't tried", "just asking", "gone", "went away", "repro", "this pr"),
         rxcache.compile(
             r"(?:\b(?:works now|now works|is working now|(?:issue|bug|problem|error|it|this|that|this one|that one) "
             r"(?:is|was|got|has been) (?:now )?(?:fixed|resolved|solved|gone)|it'?s (?:now )?(?:fixed|resolved|gone)|fixed (?:now|it)"
             r"|(?:error|crash|issue|problem|it|this|assert(?:ion)?)s? (?:went|goes|has gone) away|can no longer repro(?:duce)?"
             r"|(?:can(?:no|')?t|cannot|could(?:n'?t| not)) repro(?:duce)? (?:it |this )?any ?more|no longer (?:happens|fails|crashes"
-            r"|reproduces|occurs)|(?:have not|haven't) (?:tried|run|tested) it|just asking)\b"
-            # a sentence that opens with the fix ("Resolved by setting CUDA_HOME", "So resolved by ..."), unless the line
-            # says it is not over ("you said this was resolved, we still get it")
+            r"|reproduces|occurs)|(?:have not|haven't) (?:tried|run|tested) it|just asking|this PR (?:fixes|adds|resolves|addresses"
+            r"|avoids|prevents|makes|changes|requantizes|builds|compiles|skips|guards))\b"
+            # a sentence that opens with the fix ("Resolved by setting X", "So resolved by ..."), unless the line says it is not over
             r"|(?:^|[.!]\s+|\bso\s+)(?:resolved|fixed|solved)(?:\b(?: by| with| after| via| in)\b|,))"
             r"(?![^\n]*\b(?:still|again|not (?:fixed|resolved)|did(?:n'?t| not) (?:help|fix|work))\b)", regex.I | regex.M),
-        r"works now|now works|working now|fixed|resolved|solved|no longer|not tried|haven't tried|not run|not tested|just asking|gone|went away|goes away|repro",
+        r"works now|now works|working now|fixed|resolved|solved|no longer|not tried|haven't tried|not run|not tested|just asking|gone|went away|goes away|repro|this PR",
     ),
     _flag(
         # DeepGEMM switched off, and then the run is fine (a write-up's A/B: "with VLLM_USE_DEEP_GEMM=0 it

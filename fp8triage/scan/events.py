@@ -58,8 +58,9 @@ VALUE_LABEL = rxcache.compile(r"(?:[:=]|\))\s*(?:#.*)?$")
 # a rule a script prints between a call and its value
 RULE_LINE = rxcache.compile(r"^\s*[-=_*]{3,}\s*$")
 # what a call or a label prints on the next line: a number, a tensor of one, True/False, NaN/inf (or a rule before it)
-VALUE_LINE = rxcache.compile(r"^\s*(?:[-=_*]{3,}|(?:tensor\(\s*)?\[?[-+]?(?:\d[\d.,]*(?:e[-+]?\d+)?|nan|inf|true|false)\b.{0,80})\s*$",
-                             regex.I)
+# ... or the text a decode call returned, as a REPL prints a string ("'<|im_start|>user ...'")
+VALUE_LINE = rxcache.compile(r"^\s*(?:[-=_*]{3,}|(?:tensor\(\s*)?\[?[-+]?(?:\d[\d.,]*(?:e[-+]?\d+)?|nan|inf|true|false)\b.{0,80}"
+                             r"|\[?b?'[^'\n]{8,}'?\]?|\[?b?\"[^\"\n]{8,}\"?\]?)\s*$", regex.I)
 WARNINGISH = rxcache.compile(r"\bWARNING\b|\bWARN\b|\bWarning\b|\bUserWarning\b|FutureWarning")
 # native stack frames: TensorRT-LLM / glibc backtraces ("1       0x7ffb85c9bc41 tensorrt_llm::...(...) + 100"),
 # torch's C++ stacks ("frame #3: at::native::foo(...) + 0x1d (0x7f.. in /usr/lib/libtorch_cuda.so)"), gdb ("#3 0x.. in foo")

@@ -352,6 +352,10 @@ def test_a_score_sentence_cut_by_a_line_break_is_read_whole():
      "Confirming it's fixed in flashinfer 0.6.9, can't repro anymore on the same machine.\n"),
     ("ValueError: FP8 quantized models is only supported on GPUs with compute capability >= 8.9 (e.g 4090/H100), actual = `8.6`\n"
      "error went away after upgrading, that one is resolved.\n"),
+    # a pull request's description quotes the error it fixes, with no sentence in the past
+    ("### Purpose\nRTX 5090 and RTX PRO 6000 owners reported\n`RuntimeError: No compiled cutlass_scaled_mm for CUDA device "
+     "capability: 120. Required capability: 90 or 100`\nwhen loading FP8 checkpoints. This PR adds the sm120a instantiation.\n"
+     "### Test Plan\npytest tests/kernels/quantization/test_cutlass_scaled_mm.py\n"),
 ])
 def test_a_failure_the_paste_says_is_fixed_or_never_ran_is_named_not_claimed(text):
     got = top(text)
