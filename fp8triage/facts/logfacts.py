@@ -152,9 +152,8 @@ EXTRACTORS: list[Extractor] = [
     ),
     _flag(
         # the paste says the failure is behind it ("this works now", "is fixed", "no longer happens", "this PR fixes") or was
-        # never run ("we have not tried it yet"): the messages it quotes are named, not claimed as likely
-        "not-current", "not_current",
-        ("works now", "now works", "working now", "fixed", "resolved", "solved", "no longer", "not tried", "haven't tried", "just asking", "gone", "went away", "repro", "this pr"),
+        # never run ("we have not tried it yet"): its messages are named, not claimed (the trigger: not vLLM's "Resolved architecture")
+        "not-current", "not_current", ("works now", "now works", "working now", "fixed", "resolved", "solved", "no longer", "not tried", "haven't tried", "just asking", "gone", "went away", "repro", "this pr"),
         rxcache.compile(
             r"(?:\b(?:works now|now works|is working now|(?:issue|bug|problem|error|it|this|that|this one|that one) "
             r"(?:is|was|got|has been) (?:now )?(?:fixed|resolved|solved|gone)|it'?s (?:now )?(?:fixed|resolved|gone)|fixed (?:now|it)"
@@ -165,7 +164,8 @@ EXTRACTORS: list[Extractor] = [
             # a sentence that opens with the fix ("Resolved by setting X", "So resolved by ..."), unless the line says it is not over
             r"|(?:^|[.!]\s+|\bso\s+)(?:resolved|fixed|solved)(?:\b(?: by| with| after| via| in)\b|,))"
             r"(?![^\n]*\b(?:still|again|not (?:fixed|resolved)|did(?:n'?t| not) (?:help|fix|work))\b)", regex.I | regex.M),
-        r"works now|now works|working now|fixed|resolved|solved|no longer|not tried|haven't tried|not run|not tested|just asking|gone|went away|goes away|repro|this PR",
+        r"works now|now works|working now|(?:is|was|got|been|it'?s) (?:now )?(?:fixed|resolved|solved|gone)|fixed (?:now|it)|(?:resolved|fixed"
+        r"|solved)(?: by| with| after| via| in|,)|no longer|not tried|haven't tried|not run|not tested|just asking|(?:gone|went|goes) away|\brepro|this PR",
     ),
     _flag(
         # DeepGEMM switched off, and then the run is fine (a write-up's A/B: "with VLLM_USE_DEEP_GEMM=0 it
