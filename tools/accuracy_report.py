@@ -669,6 +669,20 @@ BLIND_PROBES = [
     ("probe EM (30 pastes)", "main 166eff4, 2026-12-04", 16, 16, 13, 14,
      "FP8 failures among FP4, OOM, NCCL and quoted-source noise, and near misses; the miss: a merged PR's "
      "description quoting the error its users hit ('Users on RTX 5090 hit `...`', '## Test Plan') claimed it"),
+    ("probe EN (30 pastes)", "main 12af16d, 2026-12-04", 23, 24, 6, 6,
+     "imitating real third-party pastes, messages read from DeepGEMM's sources and sglang/transformers wheels "
+     "(thirty-sixth batch); miss: sgl-kernel's 'No implemented fp8_blockwise_scaled_mm for current compute "
+     "capability: 86' named the FP8 capability floor, labelled CUTLASS (label arguable on an SM86 GPU)"),
+    ("probe EO (30 pastes)", "main 12af16d, 2026-12-04", 24, 25, 5, 5,
+     "whole issue threads (the body, then two to five comments: me too, workarounds, a later error); miss: "
+     "'The quantization method compressed-tensors is not supported for the current GPU. Minimum capability: 75. "
+     "Current capability: 70.' for an FP8-dynamic model on a V100 (the method names no format; left unknown)"),
+    ("probe EP (30 pastes)", "main 12af16d, 2026-12-04", 24, 24, 6, 6,
+     "other stacks and wrappers: TensorRT-LLM, LMDeploy, TGI JSON logs, Ray Serve and KServe, torchao, FBGEMM, "
+     "user Triton kernels, ComfyUI/diffusers scaled_mm"),
+    ("probe EQ (30 pastes)", "main 12af16d, 2026-12-04", 24, 24, 6, 6,
+     "log formats: journald, kubectl --timestamps with events, Loki (newest first), Datadog/CloudWatch JSON, "
+     "compose prefixes, Slurm srun labels, Jupyter ANSI output, GitHub Actions; 100-230 lines of noise each"),
 ]
 
 
