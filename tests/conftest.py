@@ -57,6 +57,10 @@ def isolated_user_dirs(tmp_path_factory):
         mp.setenv("XDG_CONFIG_HOME", str(base / "xdg-config"))
         mp.setenv("XDG_STATE_HOME", str(base / "xdg-state"))
         mp.delenv("FP8TRIAGE_CACHE_DIR", raising=False)
+        # a repro server the user keeps running (`fp8triage repro --serve`) is not asked by the tests
+        mp.setenv("XDG_RUNTIME_DIR", str(base / "xdg-runtime"))
+        mp.delenv("FP8TRIAGE_REPRO_SOCKET", raising=False)
+        mp.delenv("FP8TRIAGE_REPRO_SERVER", raising=False)
         yield base
 
 

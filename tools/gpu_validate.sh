@@ -19,7 +19,8 @@
 # GPUVAL_QUICK=1 runs only what the suite's timing needs (one DeepGEMM build, the suite cold and warm once, the
 # GPU tests), for a short session. GPUVAL_PROFILE=1 builds no DeepGEMM and runs the suite cold and warm three
 # times, then times the remedy lanes' start-up chain (alone, two at once, and under -X importtime).
-# GPUVAL_FIRSTUSE=1 measures a fresh machine's first run: one DeepGEMM build, then (with GPUVAL_BASELINE=DIR, a
+# GPUVAL_RUNS may name "served", "served2", ...: runs that take the warm workers of `fp8triage repro --serve` (started
+# before the first of them). GPUVAL_FIRSTUSE=1 measures a fresh machine's first run: one DeepGEMM build, then (with GPUVAL_BASELINE=DIR, a
 # copy of an earlier checkout) that code's suite cold and warm twice, then this checkout's suite cold, warm
 # three times, and cold again with the hub kernel's whole autotuning (FP8TRIAGE_HUB_AUTOTUNE=full), then the
 # GPU tests. Every "cold" run empties Triton's, DeepGEMM's and fp8triage's caches first. GPUVAL_NO_DG=1 builds no
@@ -134,10 +135,25 @@ for run in $RUNS; do
     nobytecode) FP8TRIAGE_REPRO_PYCACHE=off $PY -m fp8triage repro --device cuda --format json > "$OUTDIR/repro-517-$run.json";;
     coldfull) FP8TRIAGE_HUB_AUTOTUNE=full $PY -m fp8triage repro --device cuda --format json > "$OUTDIR/repro-517-$run.json";;
     base-*) (cd "$BASELINE" && $PY -m fp8triage repro --device cuda --format json) > "$OUTDIR/repro-517-$run.json";;
+    served*)
+      # warm workers kept by `fp8triage repro --serve`: started once (timed apart), then each run takes them; the
+      # runs after the first wait 20 s, as a later --confirm would, so the server has started their replacements
+      if [ -z "${SRV_PID:-}" ]; then
+        $PY -m fp8triage repro --serve --device cuda --idle 10 2> "$OUTDIR/server.log" & SRV_PID=$!
+        for _ in $(seq 1 180); do grep -q "workers ready" "$OUTDIR/server.log" && break; sleep 1; done
+        echo "server started: $(since $s): $(grep 'workers ready' "$OUTDIR/server.log")"
+      else
+        sleep 20
+      fi
+      s=$(date +%s%N)
+      $PY -m fp8triage repro --device cuda --format json > "$OUTDIR/repro-517-$run.json";;
     *) $PY -m fp8triage repro --device cuda --format json > "$OUTDIR/repro-517-$run.json";;
   esac
   echo "$run: rc=$? wall $(since $s)"
 done
+if [ -n "${SRV_PID:-}" ]; then
+  $PY -m fp8triage repro --stop; wait "$SRV_PID"; cat "$OUTDIR/server.log"
+fi
 if [ "$PROFILE" = 1 ]; then
   step "the remedy lanes' start-up chain: alone, two at once, under -X importtime"
   $PY tools/gpu_phases.py --alone 1 --concurrent 4 --concurrent-all 2 --pycache "$FP8TRIAGE_CACHE_DIR/pycache" \
@@ -160,6 +176,8 @@ fi
 
 step "GPU tests (with the bytecode cache of the runs above: the tests' own cache folders are empty)"
 FP8TRIAGE_REPRO_PYCACHE=$FP8TRIAGE_CACHE_DIR/pycache FP8TRIAGE_TF512_PATH=$W/site-512 $PY -m pytest -q -p no:cacheprovider -m gpu tests/confirm/test_repro_gpu.py 2>&1 | tail -25
+# the repro server with CPU stand-in kernels (tests/confirm/test_repro_server.py)
+PYTHONPATH= $PY -m pytest -q -p no:cacheprovider tests/confirm/test_repro_server.py 2>&1 | tail -6
 [ "$QUICK" = 1 ] && { $PY tools/gpu_summary.py "$OUTDIR"/repro-517-*.json; echo "total $(since $t_all)"; exit 0; }
 step "planted crash / hang kernels, lanes and the shared DeepGEMM child (runner tests, CPU stand-ins)"
 # (tests/confirm/test_repro_isolation.py drives the whole scan, whose dependencies, e.g. hyperscan, the image lacks)

@@ -36,7 +36,8 @@ from typing import Any, Iterable
 from ..model import Finding, Status
 from ..errors import TriageError
 from ..common.envelope import SCHEMA_VERSIONS
-from .runner import DEFAULT_TIMEOUT, _base, _command, _finish, _timed_out, _Worker, run_one
+from .served import request as served_run
+from .runner import DEFAULT_TIMEOUT, WORKER_START_TIMEOUT, _base, _command, _finish, _timed_out, _Worker, run_one
 from .runner import VERDICTS, _env, bytecode_cache  # noqa: F401  (offered here too, as before the split)
 
 SCHEMA_VERSION = SCHEMA_VERSIONS["repro"]
@@ -183,8 +184,9 @@ def _start_delays(plan: list[list[str]], known: dict[str, Path]) -> list[float]:
 
 
 def _run_pool(plan: list[list[str]], known: dict[str, Path], device: str, timeout: float, jobs: int,
-              python: str) -> list[dict[str, Any]]:
-    """Run the lanes on ``jobs`` warm workers; a worker that crashed or hung is replaced."""
+              python: str, served=None) -> list[dict[str, Any]]:
+    """Run the lanes on ``jobs`` warm workers; a worker that crashed or hung is replaced. ``served``: a
+    ``server.Server`` whose started workers the lanes take (``fp8triage repro --serve``)."""
     tasks: queue.Queue = queue.Queue()
     for lane, delay in zip(plan, _start_delays(plan, known)):
         tasks.put((lane, delay))
@@ -206,7 +208,8 @@ def _run_pool(plan: list[list[str]], known: dict[str, Path], device: str, timeou
                     path = known[rid]
                     fresh = worker is None or not worker.alive()
                     if fresh:
-                        worker = _start_worker(lane[n:], known, python, device, tmpdir)
+                        worker = served.take(rid, WORKER_START_TIMEOUT) if served is not None else None
+                        worker = worker or _start_worker(lane[n:], known, python, device, tmpdir)
                         if worker is None:  # no worker here: fall back to a fresh process
                             results[rid] = run_one(rid, path, device, timeout, python)
                             continue
@@ -252,7 +255,7 @@ def _run_on(worker: _Worker, fresh: bool, rid: str, path: Path, device: str, tim
     res = _base(rid, _command(python, path, device), device)
     res["isolation"] = "worker"
     info = {"pid": worker.proc.pid, "fresh": fresh, "ready_s": worker.ready_s,
-            "started_at_s": round(time.perf_counter() - t_run, 3)}
+            "started_at_s": round(time.perf_counter() - t_run, 3), "served": worker.served}
     if fresh and worker.ready:
         info["preload"] = worker.ready.get("preload")
     state, code, out, err, wall = worker.run(rid, path, timeout)
@@ -267,12 +270,13 @@ def _run_on(worker: _Worker, fresh: bool, rid: str, path: Path, device: str, tim
 
 def run_repros(ids: Iterable[str] | None = None, device: str = "auto", timeout: float = DEFAULT_TIMEOUT,
                directory: str | os.PathLike | None = None, jobs: int | None = None,
-               python: str | None = None, isolate: bool = False) -> list[dict[str, Any]]:
+               python: str | None = None, isolate: bool = False, served=None) -> list[dict[str, Any]]:
     """Run the named (or all) kernels; results in the order asked. Raises ReproError on bad input only.
 
     By default the kernels run in lanes (see :func:`lanes`) on at most ``jobs`` warm worker processes
     (torch imported and the CUDA context created once per worker; a worker that crashes or hangs is
-    replaced); with ``isolate`` every kernel runs in a fresh process, ``jobs`` at a time.
+    replaced); with ``isolate`` every kernel runs in a fresh process, ``jobs`` at a time. Where a repro server
+    of this user runs the same kernels in the same environment (``server.py``), its started workers run them.
     """
     if device not in DEVICES:
         raise ReproError(f"unknown device {device!r}; use one of {', '.join(DEVICES)}.")
@@ -284,9 +288,13 @@ def run_repros(ids: Iterable[str] | None = None, device: str = "auto", timeout: 
     if not todo:
         return []
     if not isolate:
+        if served is None and jobs is None and os.path.realpath(python) == os.path.realpath(sys.executable):
+            got = served_run(todo, known, device, timeout)
+            if got is not None:
+                return got
         plan = lanes(todo, known)
         jobs = max(1, min(jobs or default_jobs(len(plan)), len(plan)))
-        done = {r["id"]: r for r in _run_pool(plan, known, device, timeout, jobs, python)}
+        done = {r["id"]: r for r in _run_pool(plan, known, device, timeout, jobs, python, served)}
         return [done[r] for r in todo]
     jobs = max(1, min(jobs or default_jobs(len(todo)), len(todo)))
     if jobs == 1:

@@ -216,6 +216,7 @@ class _Worker:
         self.device = device
         self.tmpdir = tmpdir
         self.ready_s: float | None = None
+        self.served = False  # started by a repro server for a later run (server.py)
         cmd = [python, str(WORKER_SCRIPT), "--device", device]
         if kernel_dir:
             cmd += ["--kernel-dir", kernel_dir]
