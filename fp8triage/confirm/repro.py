@@ -202,7 +202,7 @@ def _run_pool(plan: list[list[str]], known: dict[str, Path], device: str, timeou
                 except queue.Empty:
                     return
                 wait = t_run + delay - time.perf_counter()
-                if wait > 0 and worker is None:
+                if wait > 0 and worker is None and served is None:  # (a server's workers have started already)
                     time.sleep(wait)
                 for n, rid in enumerate(lane):
                     path = known[rid]

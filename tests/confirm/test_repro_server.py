@@ -138,3 +138,23 @@ def test_stop_without_a_server_says_so(sock):
     r = subprocess.run([sys.executable, "-m", "fp8triage", "repro", "--stop"], capture_output=True, text=True,
                        timeout=60)
     assert r.returncode == 0 and "no server is running" in r.stderr
+
+
+def test_a_served_run_does_not_wait_for_lanes_that_start_no_worker(kernels, served, monkeypatch):
+    """A run staggers the start of its light lanes behind the heavy ones (they import torch at once); the server's
+    workers have started already, so its runs begin every lane at once."""
+    (kernels / "h_heavy.py").write_text("HEAVY = True\nPRELOAD = ('json',)\n" + KERNEL)
+    srv = S.Server("cpu", idle_s=60, directory=kernels, path=served.path.with_name("r2.sock"))
+    monkeypatch.setenv("FP8TRIAGE_REPRO_SOCKET", str(srv.path))
+    srv.listen()
+    srv.start_workers()
+    t = threading.Thread(target=srv.serve, daemon=True)
+    t.start()
+    try:
+        got = {r["id"]: r for r in R.run_repros(["h-heavy", "a-first"], device="cpu", timeout=20, directory=kernels)}
+    finally:
+        C.stop()
+        t.join(10)
+        srv.close()
+    assert got["a-first"]["worker"]["served"]
+    assert got["a-first"]["worker"]["started_at_s"] < R.STAGGER_S
