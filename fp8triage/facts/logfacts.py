@@ -240,18 +240,16 @@ EXTRACTORS: list[Extractor] = [
         lambda m: [(m.group("name"), v)] if (v := m.group("value").rstrip(":.")) else [],
         trigger="(?:" + "|".join(sorted(DISPATCH_ENV_VARS, key=len, reverse=True)) + r")[ \t]*(?:=|:[ \t])",
     ),
-    # the model
-    # "Loading model: X" and vLLM's "Starting to load model X...", but not "Loading model from
-    # scratch..." or "Loading model weights took 3 s" (a word, not a name)
+    # the model: "Loading model: X", vLLM's "Starting to load model X...", "vllm serve X" (not "Loading model from scratch")
     Extractor(
         "model",
-        ("model=", "--model", "model_path", "pretrained=", "Loading model", "load model"),
+        ("model=", "--model", "model_path", "pretrained=", "Loading model", "load model", "vllm serve", "trtllm-serve", "lmdeploy serve"),
         rxcache.compile(
-            r"(?:\bmodel='|\bmodel=\"|--model(?:-path)?[= ]+|\bmodel_path[=:]\s*['\"]?|pretrained=|(?:Loading|Starting to load) model:?\s*"
+            r"(?:\bmodel='|\bmodel=\"|--model(?:-path)?[= ]+|\bmodel_path[=:]\s*['\"]?|pretrained=|(?:\bvllm serve|\btrtllm-serve|\blmdeploy serve api_server)\s+(?!-)|(?:Loading|Starting to load) model:?\s*"
             r"(?!(?:from|weights?|in|on|with|to|took|using|config|checkpoints?|shards?|files?|state|and|for|the|a)\b))(?P<v>[\w./~-]+[\w-])"
         ),
         _one("model"),
-        trigger=r"""\bmodel='|\bmodel="|--model|\bmodel_path[=:]|pretrained=|Loading model|Starting to load model""",
+        trigger=r"""\bmodel='|\bmodel="|--model|\bmodel_path[=:]|pretrained=|Loading model|Starting to load model|\bvllm serve[ \t]|\btrtllm-serve[ \t]|\blmdeploy serve api_server[ \t]""",
     ),
     # the method in use; "quantization=None" (vLLM's engine config of an unquantized model) is no method
     Extractor(

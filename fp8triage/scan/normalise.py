@@ -54,11 +54,11 @@ PLATFORM_PREFIX = rxcache.compile(
 # (name, pattern). The worker group is kept; the rest of the match is removed. Ordered.
 WORKER_PREFIXES: list[tuple[str, regex.Pattern]] = [
     # (VllmWorker rank=3 pid=123)  (VllmWorker TP4 pid=123)  (EngineCore_DP0 pid=9)
-    # (RayWorkerWrapper pid=1, ip=10.0.0.2)  (Worker_TP2 pid=7)
+    # (RayWorkerWrapper pid=1, ip=10.0.0.2)  (Worker_TP2 pid=7)  (ServeReplica:app:VLLMDeployment pid=201, ip=10.0.1.9)
     (
         "vllm-process",
         rxcache.compile(
-            r"^\((?P<name>[A-Za-z_][\w-]*)(?P<rank>\s+rank=\d+|(?:\s+(?:DP|TP|EP|PP)\d+)+)?\s+pid=(?P<pid>\d+)(?:,\s*ip=(?P<ip>[\w.:-]+))?\)\s?"
+            r"^\((?P<name>[A-Za-z_][\w-]*(?::[\w-]+)*)(?P<rank>\s+rank=\d+|(?:\s+(?:DP|TP|EP|PP)\d+)+)?\s+pid=(?P<pid>\d+)(?:,\s*ip=(?P<ip>[\w.:-]+))?\)\s?"
         ),
     ),
     # torchrun:  [rank3]:   (without the brackets where a launcher or a collector re-prefixed it: rank3: )
@@ -455,6 +455,6 @@ def _worker_name(m: regex.Match) -> str | None:
         return None
     if rank:
         return f"{name} {rank.strip()}"
-    if pid and name.startswith("Ray"):
+    if pid and (name.startswith("Ray") or ":" in name):  # Ray's actors (a Serve replica: "ServeReplica:app:deployment")
         return f"{name} pid={pid}" + (f" ip={ip}" if ip else "")
     return name

@@ -262,3 +262,19 @@ def test_what_the_reporter_set_on_their_own_machine_is_a_fact_not_advice():
     got = facts("set VLLM_USE_DEEP_GEMM_E8M0=0 on our NVIDIA B200 box because of the accuracy thread, now startup fails:")
     assert got["VLLM_USE_DEEP_GEMM_E8M0"][0] == "0" and got["capability"][0] == "10.0"
     assert "VLLM_USE_DEEP_GEMM_E8M0" not in facts("Set VLLM_USE_DEEP_GEMM_E8M0=0 to work around it.")
+
+
+@pytest.mark.parametrize("cmd,model", [
+    ("$ vllm serve RedHatAI/Qwen2.5-7B-Instruct-FP8-dynamic --tensor-parallel-size 2", "RedHatAI/Qwen2.5-7B-Instruct-FP8-dynamic"),
+    ("trtllm-serve nvidia/Llama-3.1-8B-Instruct-FP8 --backend pytorch", "nvidia/Llama-3.1-8B-Instruct-FP8"),
+    ("lmdeploy serve api_server Qwen/Qwen3-30B-A3B-FP8 --tp 8 --backend pytorch", "Qwen/Qwen3-30B-A3B-FP8"),
+    ("vllm serve --model deepseek-ai/DeepSeek-V3 --tp 8", "deepseek-ai/DeepSeek-V3"),
+])
+def test_the_model_a_serve_command_names(cmd, model):
+    """The commonest launch line names the model as its first argument; the scan reads it (and FP8 from its name)."""
+    from fp8triage.drivers.batch import scan_text
+
+    got = {f.name: f.value for f in scan_text(cmd + "\nRuntimeError: something failed\n").facts}
+    assert got["model"] == model
+    assert got.get("quantization") == ("fp8" if "FP8" in model else None)
+    assert "model" not in facts("vllm serve --help")

@@ -87,6 +87,18 @@ def test_newer_vllm_worker_prefix_with_parallel_ranks():
     assert f.count == 2
 
 
+def test_a_ray_serve_replica_prefix_is_a_worker_with_its_pid():
+    """Ray Serve names a replica "(ServeReplica:app:deployment pid=N, ip=...)": a worker (each replica its own, by
+    its pid), and the vLLM logger header after it is stripped as after any worker prefix."""
+    lines = [f"(ServeReplica:llm:LLMServer pid={p}, ip=10.42.0.17) ERROR 09-14 08:02:13 [core.py:866] RuntimeError: "
+             "Assertion error (/workspace/csrc/apis/layout.hpp:46): Unknown SF transformation" for p in (3318, 3320)]
+    line = normalise(lines[0].encode(), "t", 1, LineFormat())
+    assert line.worker == "ServeReplica:llm:LLMServer pid=3318 ip=10.42.0.17"
+    assert line.level == "ERROR" and line.text.startswith("RuntimeError: Assertion error")
+    f = scan_text("\n".join(lines) + "\n").findings[0]
+    assert f.id == "deepgemm-unknown-sf-transformation" and f.count == 2 and len(f.workers) == 2
+
+
 def test_headless_traceback_starts_at_a_frame():
     text = (
         '  File ".../vllm/utils/deep_gemm.py", line 453, in fp8_gemm_nt\n'
