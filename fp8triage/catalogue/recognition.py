@@ -19,6 +19,7 @@ import regex
 from ..common import rxcache
 from ..common.phraseset import Phrases, PhraseSet
 from .. import paths
+from . import scoretables
 
 # a name that is one identifier is looked up in a set of tokens; anything else becomes a phrase
 _IDENT = rxcache.compile(r"[A-Za-z_]\w*(?:\.(?:hpp|cuh|cu|cpp|cc|h|py))?")
@@ -97,8 +98,10 @@ class Vocabulary:
         return out
 
     def states_symptom(self, text: str) -> bool:
-        """Whether ``text`` describes a numeric symptom (NaN, garbage output, a collapsed score)."""
-        return any(kid == "symptom" and pat is not None and pat.search(text) for kid, _, pat in self.kinds)
+        """Whether ``text`` describes a numeric symptom (NaN, garbage output, a collapsed score, a table row far
+        below the others: ``scoretables``)."""
+        return (any(kid == "symptom" and pat is not None and pat.search(text) for kid, _, pat in self.kinds)
+                or scoretables.collapsed(text))
 
     def components_in(self, text: str) -> set[str]:
         """The components ``text`` names: by their identifiers (``components_of``) or their phrases."""

@@ -20,6 +20,7 @@ import regex
 
 from ..common import rxcache
 from ..catalogue.loader import Catalogue, Signature
+from ..catalogue import scoretables
 from ..catalogue.recognition import TOKEN, Rule, Vocabulary, normalise_assert, vocabulary
 from ..model import Event, EventKind
 
@@ -183,6 +184,12 @@ def _kinds(ev: Event, voc: Vocabulary, failure: list[tuple[int, str]], ftext: st
             kinds |= checks
             if "symptom" in checks:
                 kinds.discard("assertion")  # a tolerance that failed is the numeric symptom itself
+    if ev.lines and scoretables.is_header(ev.lines[0].text):
+        # a table of eval results: a cell's "FAIL" or "unsupported" is a row's outcome, not a failure of its own
+        kinds &= SYMPTOM
+        if not kinds and len(ev.lines) > 2 and scoretables.collapsed("\n".join(t for _, t in failure)):
+            kinds.add("symptom")  # one row's score collapsed against another's
+            first.setdefault("symptom", failure[0][0] if failure else 0)
     if "symptom" in kinds and "contract" in kinds and not ev.is_error:
         # a line that states wrong numbers ("shape (m=4096, ...) deepgemm vs bf16 ref: cos=0.92") names shapes it
         # measured, not a shape it was refused

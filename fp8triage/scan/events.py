@@ -18,6 +18,7 @@ from typing import Callable
 
 import regex
 
+from ..catalogue import scoretables
 from ..common import rxcache
 from ..model import Event, EventKind, Line
 
@@ -57,6 +58,13 @@ LOGLIKE = rxcache.compile(r"^(?:\[?(?:INFO|DEBUG|WARNING|WARN|ERROR|CRITICAL|TRA
 VALUE_LABEL = rxcache.compile(r"(?:[:=]|\))\s*(?:#.*)?$")
 # a rule a script prints between a call and its value
 RULE_LINE = rxcache.compile(r"^\s*[-=_*]{3,}\s*$")
+TABLE_ROWS = 14  # a provisional event under a table's header takes this many lines at most (its rules and rows)
+
+
+def table_row(b: _Builder, line: Line) -> bool:
+    """Is ``line`` a row (or a rule) of the table whose header started the provisional event ``b``?"""
+    return bool(b.lines) and scoretables.is_header(b.lines[0].text) and (
+        scoretables.cells(line.text) is not None or bool(scoretables.RULE.match(line.text)) and bool(line.text.strip()))
 # what a call or a label prints on the next line: a number, a tensor of one, True/False, NaN/inf (or a rule before it)
 # ... or the text a decode call returned, as a REPL prints a string ("'<|im_start|>user ...'")
 VALUE_LINE = rxcache.compile(r"^\s*(?:[-=_*]{3,}|(?:tensor\(\s*)?\[?[-+]?(?:\d[\d.,]*(?:e[-+]?\d+)?|nan|inf|true|false)\b.{0,80}"
@@ -275,8 +283,11 @@ class Assembler:
             if b.state in ("exc", "exc-blank"):
                 return self._continue_exception(b, line, line.text, line.text.strip())
             return False
+        if b.kind is EventKind.LINE and not b.provisional and len(b.lines) < TABLE_ROWS and table_row(b, line):
+            b.add(line)  # a table's row under the header that started the event
+            return True
         if b.awaits_value and b.provisional:
-            if VALUE_LINE.match(line.text):
+            if VALUE_LINE.match(line.text) or table_row(b, line):
                 b.add(line)  # the reading its call or label printed (linefeed.py keeps it if the two state a symptom)
                 return True
             return False

@@ -41,12 +41,13 @@ from contextlib import contextmanager
 from typing import Callable
 
 from ..facts.envdump import DumpReader
-from .events import RULE_LINE, VALUE_LABEL, Assembler
+from .events import RULE_LINE, TABLE_ROWS, VALUE_LABEL, Assembler, table_row
 from ..facts.logfacts import LogFacts
 from ..model import Event, Line
 from .normalise import LineFormat, normalise, strip
 from ..common.redact import redact
 from .prefilter import ALERT, CUE, DUMP, EVIDENCE, FACT, PAST, STACK, WARN
+from ..catalogue import scoretables
 from ..catalogue.recognition import vocabulary
 from ..judge.patterns import PAST_SENTENCE
 from .selector import WRAP_WIDTH_MIN, may_be_tail
@@ -78,9 +79,11 @@ def starts_event(bits: int, line: Line) -> bool:
 
 
 def awaits_value(bits: int, line: Line) -> bool:
-    """May this line print its reading on the next line: a label ("Accuracy:" then "0.046") or a call at a
-    prompt ("torch.allclose(d, ref)" then "False")? A provisional event, kept only if the two state a symptom."""
-    return bool(bits & CUE) and line.level not in QUIET_LEVELS and VALUE_LABEL.search(line.text) is not None
+    """May this line print its reading on the next line: a label ("Accuracy:" then "0.046"), a call at a
+    prompt ("torch.allclose(d, ref)" then "False"), or a table's header ("| GPU | gsm8k |" then its rows)? A
+    provisional event, kept only if what follows states a symptom with it."""
+    return bool(bits & CUE) and line.level not in QUIET_LEVELS and (
+        VALUE_LABEL.search(line.text) is not None or scoretables.is_header(line.text))
 
 
 def may_be_wrapped_warning(bits: int, raw: bytes) -> bool:
@@ -279,6 +282,8 @@ class LineFeed:
             self._prov = (w, b, last.lineno)
         elif vocabulary().states_symptom("\n".join(ln.text for ln in b.lines)):
             b.provisional = False
+        elif len(b.lines) < TABLE_ROWS and table_row(b, last):
+            self._prov = (w, b, last.lineno)  # a table's row: the next may be the one that collapsed
         else:
             del self.asm.open[w]
 
