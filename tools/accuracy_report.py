@@ -683,6 +683,21 @@ BLIND_PROBES = [
     ("probe EQ (30 pastes)", "main 12af16d, 2026-12-04", 24, 24, 6, 6,
      "log formats: journald, kubectl --timestamps with events, Loki (newest first), Datadog/CloudWatch JSON, "
      "compose prefixes, Slurm srun labels, Jupyter ANSI output, GitHub Actions; 100-230 lines of noise each"),
+    ("probe ER (30 pastes)", "main c05ca52, 2026-12-04", 24, 24, 6, 6,
+     "issue bodies written with vLLM's and SGLang's bug-report templates (environment blocks, the command, the "
+     "traceback), evenly over the labels"),
+    ("probe ES (30 pastes)", "main c05ca52, 2026-12-04", 23, 24, 6, 6,
+     "the FP8 cause under a wrapper's generic error (EngineDeadError, a scheduler exception on one rank, Ray's "
+     "ActorDiedError, CrashLoopBackOff events, HTTP 500s); miss: DeepGEMM's 'Unknown recipe' labelled an unsupported "
+     "architecture (the corpus labels it as the SF transformation failure, which the tool named)"),
+    ("probe ET (30 pastes)", "main c05ca52, 2026-12-04", 14, 24, 6, 6,
+     "silent wrong output shown but not named (curl | jq, client prints, JSON dumps, side-by-side outputs); misses: "
+     "replies that repeat a word fewer than six times, digits or one letter, replacement characters, two scores as "
+     "JSON keys, 'diff: 0.487' on one line, a FlashInfer MoE's symptom, a bare launch failure under DeepGEMM, "
+     "transformers' declined-DeepGEMM warning quoting the SM100 cause"),
+    ("probe EU (30 pastes)", "main c05ca52, 2026-12-04", 23, 24, 6, 6,
+     "very short pastes (one to five lines, often cut); miss: 'Assertion error (csrc/jit_kernels/impls/"
+     "smxx_layout.hpp:87): Unknown rec' cut on a DGX Spark"),
 ]
 
 
