@@ -58,17 +58,11 @@ LOGLIKE = rxcache.compile(r"^(?:\[?(?:INFO|DEBUG|WARNING|WARN|ERROR|CRITICAL|TRA
 VALUE_LABEL = rxcache.compile(r"(?:[:=]|\))\s*(?:#.*)?$")
 # a rule a script prints between a call and its value
 RULE_LINE = rxcache.compile(r"^\s*[-=_*]{3,}\s*$")
-TABLE_ROWS = 14  # a provisional event under a table's header takes this many lines at most (its rules and rows)
-
-
-def table_row(b: _Builder, line: Line) -> bool:
-    """Is ``line`` a row (or a rule) of the table whose header started the provisional event ``b``?"""
-    return bool(b.lines) and scoretables.is_header(b.lines[0].text) and (
-        scoretables.cells(line.text) is not None or bool(scoretables.RULE.match(line.text)) and bool(line.text.strip()))
 # what a call or a label prints on the next line: a number, a tensor of one, True/False, NaN/inf (or a rule before it)
 # ... or the text a decode call returned, as a REPL prints a string ("'<|im_start|>user ...'")
 VALUE_LINE = rxcache.compile(r"^\s*(?:[-=_*]{3,}|(?:tensor\(\s*)?\[?[-+]?(?:\d[\d.,]*(?:e[-+]?\d+)?|nan|inf|true|false)\b.{0,80}"
                              r"|\[?b?'[^'\n]{8,}'?\]?|\[?b?\"[^\"\n]{8,}\"?\]?)\s*$", regex.I)
+TABLE_ROWS = 14  # an event under a table's header takes this many lines at most (its rules and rows)
 WARNINGISH = rxcache.compile(r"\bWARNING\b|\bWARN\b|\bWarning\b|\bUserWarning\b|FutureWarning")
 # native stack frames: TensorRT-LLM / glibc backtraces ("1       0x7ffb85c9bc41 tensorrt_llm::...(...) + 100"),
 # torch's C++ stacks ("frame #3: at::native::foo(...) + 0x1d (0x7f.. in /usr/lib/libtorch_cuda.so)"), gdb ("#3 0x.. in foo")
@@ -96,6 +90,13 @@ QUIET_LINES = 2000  # an event whose worker wrote nothing for this many lines is
 # that print their tracebacks at once, interleaved line by line, stay well within it)
 FRAMES_GAP = 200
 MAX_CHAIN = 64  # chained exceptions kept per traceback (the first and the newest)
+
+
+def table_row(b: _Builder, line: Line) -> bool:
+    """Is ``line`` a row (or a rule) of the table whose header started the event ``b`` (scoretables.py)?"""
+    if not b.lines or not scoretables.is_header(b.lines[0].text):
+        return False
+    return scoretables.cells(line.text) is not None or (bool(line.text.strip()) and bool(scoretables.RULE.match(line.text)))
 
 
 @dataclass
