@@ -20,6 +20,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from ..paths import cache_dir
+
 VERDICTS = ("reproduced", "not-reproduced", "not-executed", "not-applicable", "skipped", "error", "timeout")
 DEFAULT_TIMEOUT = 120.0
 
@@ -133,9 +135,7 @@ def bytecode_cache() -> str | None:
             return None
     except (ImportError, ValueError, NotImplementedError):
         return None
-    base = os.environ.get("FP8TRIAGE_CACHE_DIR") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "fp8triage")
-    return os.path.join(base, "pycache")
+    return str(cache_dir() / "pycache")
 
 
 def _timed_out(res: dict[str, Any], timeout: float, wall: float, err: str) -> dict[str, Any]:

@@ -30,6 +30,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ..paths import cache_dir
 from ..version import __version__
 
 ENV_PREFIXES = ("CUDA_", "NVIDIA_", "PYTORCH_", "TORCH", "TRITON_", "TRANSFORMERS_", "HF_", "DG_", "FP8TRIAGE_",
@@ -44,10 +45,7 @@ def socket_path() -> Path:
     if explicit:
         return Path(explicit)
     runtime = os.environ.get("XDG_RUNTIME_DIR")
-    base = Path(runtime) / "fp8triage" if runtime else Path(
-        os.environ.get("FP8TRIAGE_CACHE_DIR") or os.path.join(
-            os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "fp8triage"))
-    return base / "repro.sock"
+    return (Path(runtime) / "fp8triage" if runtime else cache_dir()) / "repro.sock"
 
 
 def identity(known: dict[str, Path], device: str) -> dict[str, Any]:

@@ -23,14 +23,11 @@ class ServerError(TriageError):
     """The server cannot start (a bad socket path, another server already listening): one sentence."""
 
 
-# -- the server -------------------------------------------------------------------------------------------------
-
 class Server:
     """Started workers, one per lane of every kernel, replaced after each run; see the module's docstring."""
 
     def __init__(self, device: str = "auto", idle_s: float = 900.0, directory: str | os.PathLike | None = None,
                  path: Path | None = None, log=None):
-        self.R = R
         self.known = R.discover(directory)
         self.plan = R.lanes(list(self.known), self.known)
         self.lane_of = {rid: i for i, lane in enumerate(self.plan) for rid in lane}
@@ -55,7 +52,7 @@ class Server:
 
         def go() -> None:
             try:
-                w = self.R._start_worker(self.plan[i], self.known, sys.executable, self.device, tmp)
+                w = R._start_worker(self.plan[i], self.known, sys.executable, self.device, tmp)
             except Exception:  # noqa: BLE001 - a run then starts its own worker
                 w = None
             if w is not None:
@@ -182,7 +179,7 @@ class Server:
         self.runs += 1
         t0 = time.perf_counter()
         try:
-            results = self.R.run_repros(ids, self.device, float(timeout), self.known[ids[0]].parent, served=self)
+            results = R.run_repros(ids, self.device, float(timeout), self.known[ids[0]].parent, served=self)
         finally:
             self.refill()
         self.log(f"run {self.runs}: {len(ids)} kernels in {time.perf_counter() - t0:.1f} s")

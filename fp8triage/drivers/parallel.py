@@ -227,7 +227,7 @@ def scan_parallel(sc, sources: Sequence[Source], jobs: int,
     global _PARENT
     tasks = plan(sources, jobs) if tasks is None else tasks
     if any(t[0] == "range" for t in tasks) and not sc.exhaustive:
-        sc.prefilter.compile()  # once, before the workers fork
+        sc.prefilter.compile(settled=True)  # once, before the workers fork
     _PARENT = sc
     try:
         ctx = multiprocessing.get_context("fork")

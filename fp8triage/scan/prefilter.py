@@ -138,11 +138,12 @@ class Prefilter:
         alts = [rx for rx, b in self._re_engine()[0] if b & bits]
         return any(rx.search(line) is not None for line in text.split(b"\n") for rx in alts)
 
-    def compile(self) -> None:
-        """Build the Hyperscan databases now (before worker processes fork, so they share them)."""
+    def compile(self, settled: bool = False) -> None:
+        """Build the Hyperscan database now (before worker processes fork, so they share it); with ``settled``,
+        ``settled()``'s too (a large file read in byte ranges reads most of them with it)."""
         self._db()
-        if self.settled() is not self:
-            self._settled._db()
+        if settled and self.settled() is not self:
+            self.settled()._db()
 
     def _exprs(self) -> list[tuple[bytes, int, int]]:
         """What Hyperscan searches for: (expression, kind, class bits); sets up the tables that
