@@ -698,6 +698,23 @@ BLIND_PROBES = [
     ("probe EU (30 pastes)", "main c05ca52, 2026-12-04", 23, 24, 6, 6,
      "very short pastes (one to five lines, often cut); miss: 'Assertion error (csrc/jit_kernels/impls/"
      "smxx_layout.hpp:87): Unknown rec' cut on a DGX Spark"),
+    ("probe EV (30 pastes)", "main 3a0f935, 2026-12-04", 13, 24, 6, 6,
+     "silent wrong output shown but not named, round three (replies, scores, diffs, tensor prints, two GPUs or "
+     "backends side by side); misses: replies whose words stutter ('hash hash map map') or repeat under six times, "
+     "a reply of escaped newlines, 'Accuracy: 0.550' against 'expected ~0.95', a perplexity table (lower is better), "
+     "a humaneval pass@1 of 0.000 under the eval's name, a relative error printed as tensor(0.1927), transformers' "
+     "declined-DeepGEMM warning quoting the SM100 cause"),
+    ("probe EW (30 pastes)", "main 3a0f935, 2026-12-04", 22, 24, 6, 6,
+     "short pastes as dropped in chat (one to five lines, cut tracebacks); misses: transformers' FP4 guard reworded "
+     "('FP4 (int8-packed e2m1) expert weights need a Blackwell GPU') named the FP8 capability floor, "
+     "`assert get_device_arch_major() in (9, 10)` under DeepGEMM read as a bare assertion"),
+    ("probe EX (30 pastes)", "main 3a0f935, 2026-12-04", 22, 24, 6, 6,
+     "transformers and notebook users (Colab/Jupyter output with ANSI colours, the hub kernel loader, device maps); "
+     "misses: IPython's numbered source lines under a frame read as the failure's words (`self.block_size` named the "
+     "block-size contract), 'hub kernel is missing functions needed by transformers' read as not installed"),
+    ("probe EY (30 pastes)", "main 3a0f935, 2026-12-04", 23, 24, 6, 6,
+     "launch logs as kubectl prints them (workers interleaved, config dumps, retries, restarts); miss: DeepGEMM with "
+     "E8M0 disabled on B200 labelled as float32 scales on SM100 (the tool named its own E8M0 signature; label arguable)"),
 ]
 
 

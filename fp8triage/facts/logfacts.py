@@ -15,7 +15,9 @@ import regex
 
 from ..common import rxcache
 from .vocabulary import DISPATCH_ENV_VARS, normalise_capability
-from ..common.gpus import capability_for
+from . import gpunames
+from .clauses import FIRST_PERSON as _FIRST_PERSON, advice as _advice
+from .gpunames import gpu_facts
 from ..model import Fact, Line
 
 _V = r"v?(?P<v>\d+\.\d+(?:\.\d+)?(?:[.+-]?(?:rc|dev|post|a|b)\d*)*(?:\+[\w.]+)?)"
@@ -37,10 +39,6 @@ class Extractor:
 
 def _one(fact: str, group: str = "v") -> Callable[[regex.Match], list[tuple[str, str]]]:
     return lambda m: [(fact, m.group(group))]
-
-
-# the reporter speaking of what they did ("I set X=0", "we are using"): a setting of the run, not advice
-_FIRST_PERSON = r"(?:i|we|i've|we've|i'm|we're|i am|we are|i have|we have|i also|we also|i just|we just)"
 
 
 def _flag(name: str, fact: str, anchors: tuple[str, ...], pattern: regex.Pattern, trigger: str) -> Extractor:
@@ -311,21 +309,6 @@ EXTRACTORS: list[Extractor] = [
     ),
 ]
 
-# GPU product names: only on lines that say NVIDIA / GeForce / Tesla / GPU, so that "A2" or
-# "L4" in unrelated text is not taken for a GPU.
-GPU_ANCHORS = ("NVIDIA", "GeForce", "Tesla", "Quadro", "GPU", "DGX", "Hardware")
-_GPU_CONTEXT = rxcache.compile(r"NVIDIA|GeForce|Tesla|Quadro|\bGPU|DGX|\bHardware[ \t]*[:=]")
-_GPU_NAME = rxcache.compile(
-    r"(?P<name>(?:NVIDIA\s+)?(?:GeForce\s+|Tesla\s+|Quadro\s+)?"
-    r"(?:RTX\s*PRO\s*\d{4}(?:\s+Blackwell)?(?:\s+(?:Workstation|Server|Max-Q)(?:\s+Edition)?)?"
-    r"|RTX\s*\d{4}(?:\s*Ti|\s*SUPER|\s*D)?(?:\s+Ada(?:\s+Generation)?)?|RTX\s*A\d{4}"
-    r"|GB\d{2,3}|GH200|[BHA]\d{3}|H20|L40S?|L20|L4|A[1-4]0G?|A16|A2|T4|V100|P100|Jetson\s+T\d000|(?:Jetson\s+(?:AGX\s+)?)?Thor"
-    r"|DGX\s*Spark))"
-    r"(?![\w])"
-)
-
-_DEVICE_NAME = rxcache.compile(r"(?<=device_name=)NVIDIA_[\w-]+?(?=,|\.json|\s|$)")
-
 # Which serving stack wrote the log: paths and banners.
 STACK_MARKERS: list[tuple[str, regex.Pattern]] = [
     ("vllm", rxcache.compile(r"\bvllm[/.]|vLLM|\(VllmWorker|\(EngineCore")),
@@ -342,24 +325,6 @@ STACK_MARKERS: list[tuple[str, regex.Pattern]] = [
 # "(VllmWorker" / "(EngineCore" counts only where it is not the line's prefix (``normalise``
 # strips that before the markers look).
 #
-# GPU names: a line that names the maker or a product line (NVIDIA, GeForce, Tesla, Quadro, DGX:
-# how nvidia-smi, torch.cuda.get_device_name and collect_env print a GPU), or a known name right
-# before or after the word GPU ("GPU 0: H100", "H20 96GB GPU"). "GPU" anywhere on the line is not
-# enough ("GPU KV cache usage" is in every vLLM stats line), and a name anywhere on a line that
-# says GPU somewhere cost a quarter of the Hyperscan pass: it has to look for every short name
-# ("L4", "A2") everywhere.
-# The names are those ``gpus.capability_for`` knows, as few short literals as possible (a class
-# such as "[BHA][0-9]{3}" makes Hyperscan look for 3,000 literals).
-_GPU_NAME_WORDS = (r"(?:RTX|GB10|GB20|GB30|GH200|B100|B200|B300|H100|H200|H800|A100|A800|H20|L4|L20|A[1-4]0|A16|A2"
-                   r"|T4|V100|P100|Jetson|DGX)")
-PREFILTER_PATTERNS = (
-    r"NVIDIA|GeForce|Tesla|Quadro|DGX",
-    r"GPU[ \t:=#0-9-]{0,8}" + _GPU_NAME_WORDS,
-    # an environment table's line: "GPU: 4x H100", "GPUs: 8 x H20", "Hardware: 2x RTX PRO 6000 (sm_120)"
-    r"(?:GPUs?|Hardware)[ \t]*[:=][ \t]*\d{1,3}[ \t]*[xX×*][ \t]*(?:NVIDIA[ \t]+)?" + _GPU_NAME_WORDS,
-    r"Hardware[ \t]*[:=][ \t]*(?:NVIDIA[ \t]+)?" + _GPU_NAME_WORDS,
-    _GPU_NAME_WORDS + r"[ \t0-9GBgb-]{0,12}GPU",
-)
 # Stack markers (class STACK: once vLLM, the stack that ranks first, has been named, these
 # lines are not decoded any more).
 STACK_PATTERNS = (
@@ -375,7 +340,7 @@ def triggers() -> list[tuple[str, bool]]:
     (Hyperscan and Python ``re`` read them alike: literals, classes, alternation,
     ``[^\\n]*``, ``\\b``, ``^``)."""
     out = [(ex.trigger, ex.ignore_case) for ex in EXTRACTORS if ex.trigger]
-    out += [(p, False) for p in PREFILTER_PATTERNS]
+    out += [(p, False) for p in gpunames.PREFILTER_PATTERNS]
     return out
 
 
@@ -480,18 +445,7 @@ class LogFacts:
                 for name, value in ex.make(m):
                     if value:
                         yield name, value, ""
-        if any(a in text for a in GPU_ANCHORS) and _GPU_CONTEXT.search(text):
-            if "device_name=" in text:  # vLLM writes the name with underscores: NVIDIA_GeForce_RTX_5090
-                text = _DEVICE_NAME.sub(lambda m: m.group(0).replace("_", " "), text)
-            for m in _GPU_NAME.finditer(text):
-                if _advice(text, m.start()) or _reference(text, m.start(), m.end()):
-                    continue
-                name = " ".join(m.group("name").split())
-                hit = capability_for(name)
-                if hit is None:
-                    continue
-                yield "gpu", name, ""
-                yield "capability", hit[0], f"{name} is {hit[1]}"
+        yield from gpu_facts(text)
 
     @property
     def stack_settled(self) -> bool:
@@ -535,53 +489,6 @@ def _seen_key(fact: tuple[str, str, str]) -> tuple[str, str] | None:
     if not value or (name == "model" and value.lower() in _NOT_MODELS):
         return None
     return name, value.lower()
-
-
-# advice or a condition in the same clause before a match: the value is a suggestion, not a fact
-_ADVICE = rxcache.compile(
-    # (not what the reporter did: "I set VLLM_USE_DEEP_GEMM_E8M0=0", "we are using")
-    r"(?i)(?<!\b" + _FIRST_PERSON + r"\s)"
-    r"\b(?:use|using|set|setting|try|consider|please|should|recommend(?:ed)?|instead|if|unless|when|"
-    r"re-?export|re-?quantize|switch(?:ing)? to|quantized with|upgrade|downgrade|e\.g|such as|for example)\b")
-# (an example the text gives, "(e.g. 4090/H100)", is no fact of this machine either)
-_CLAUSE_END = rxcache.compile(r"(?<!\be\.g)(?<!\bi\.e)[.;!?:,(]\s|—|\s-\s")
-
-
-def _clause_before(text: str, start: int) -> str:
-    """The clause before ``start``: back to the last '. ', '; ', ': ', ', ' or '(' (160 characters at most)."""
-    head = text[max(0, start - 160):start]
-    cut = None
-    for cut in _CLAUSE_END.finditer(head):
-        pass
-    return head[cut.end():] if cut else head
-
-
-_OWN = rxcache.compile(r"(?i)\b(?:our|my)\b")
-
-
-def _advice(text: str, start: int) -> bool:
-    """Whether the clause before ``start`` gives advice (not where it speaks of the reporter's own machine:
-    "set X=0 on our B200 box")."""
-    clause = _clause_before(text, start)
-    if not _ADVICE.search(clause):
-        return False
-    rest = text[start:start + 120]
-    end = _CLAUSE_END.search(rest)
-    return not _OWN.search(clause + (rest[:end.start()] if end else rest))
-
-
-# a GPU a write-up compares against ("Same command on H100 gives 0.912", "on H200 it is fine"): the
-# healthy reference, not the machine that failed
-_REFERENCE = rxcache.compile(r"(?i)\b(?:same (?:command|config|setup|image|script|run)|fine(?![\w-])|correct(?:ly)?|normal(?:ly)?|"
-                             r"works?|worked|healthy|as expected|vs\.?|versus|compared)\b")
-
-
-def _reference(text: str, start: int, end: int) -> bool:
-    """Whether the clause around text[start:end] (to the nearest '. ', '; ', ', ', '(' either side)
-    names it as the healthy reference of a comparison."""
-    tail = text[end:end + 160]
-    stop = _CLAUSE_END.search(tail)
-    return bool(_REFERENCE.search(_clause_before(text, start) + " " + (tail[:stop.start()] if stop else tail)))
 
 
 def _has_anchor(text: str, ex: Extractor) -> bool:

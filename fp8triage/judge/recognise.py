@@ -19,12 +19,13 @@ from dataclasses import dataclass
 import regex
 
 from ..common import rxcache
+from ..common.frames import FRAME, NUMBERED_SOURCE
 from ..catalogue.loader import Catalogue, Signature
 from ..catalogue import scoretables
 from ..catalogue.recognition import TOKEN, Rule, Vocabulary, normalise_assert, vocabulary
 from ..model import Event, EventKind
 
-FRAME_LINE = rxcache.compile(r'^\s*(?:File "[^"]*", line \d+|[^\s:"]+\.pyx?:\d+: in [\w.<>]+\s*$)')
+FRAME_LINE = FRAME  # (Python's, IPython's and pytest's)
 NATIVE_FRAME = rxcache.compile(r"^\s*(?:#\d+\s+0x[0-9a-f]+|frame #\d+:|\d+\s+0x[0-9a-f]+\s)", regex.IGNORECASE)
 SYMPTOM = frozenset({"symptom"})
 # how much a failure kind says about the cause: a missing module or an arch gate names it; a bare
@@ -37,7 +38,7 @@ FAILED = frozenset({"status", "assertion"})
 ASSERT_CHECKS = (
     ("unsupported-arch", rxcache.compile(r"\b(?:arch\w*|capability|is_sm\w*|sm_?\d+|is_(?:hopper|blackwell|ada)|"
                                        r"has_device_capability|get_device_capability|is_device_capability\w*)\b"
-                                       r"|_sm_?\d{2,3}[a-z]?\b|\b(?:sm|cc|cuda_arch)_?(?:version|major|minor)\b|\bget_device_(?:sm|arch)\b"
+                                       r"|_sm_?\d{2,3}[a-z]?\b|\b(?:sm|cc|cuda_arch)_?(?:version|major|minor)\b|\bget_device_(?:sm|arch)\w*|\w_arch_?(?:major|minor)\b"
                                        # no kernel configuration fits this GPU (its shared memory, its SM count)
                                        r"|\bbest_\w*config\w*\s+is\s+not\s+None|\bsmem_?(?:size|capacity)\b"
                                        # a kernel family's support check: assert cutlass_fp8_supported()
@@ -107,6 +108,8 @@ def _failure_text(ev: Event, lines: list[tuple[int, str]]) -> list[tuple[int, st
         if FRAME_LINE.match(t) or NATIVE_FRAME.match(t):
             after_frame = True
             continue
+        if after_frame and NUMBERED_SOURCE.match(t):
+            continue  # IPython prints several numbered source lines under a frame ("    421 if ...", "--> 422 out = ...")
         if after_frame and t[:1] in (" ", "\t") and not t.lstrip().startswith(("^", "~")):
             after_frame = False
             continue  # the source line under a frame (its assert is read separately)

@@ -20,6 +20,7 @@ import regex
 
 from ..catalogue import scoretables
 from ..common import rxcache
+from ..common.frames import FRAME, IPY_SOURCE
 from ..model import Event, EventKind, Line
 
 # Python's header, and IPython's ("ImportError                    Traceback (most recent call last)", no colon)
@@ -28,17 +29,6 @@ CHAIN_MARKER = rxcache.compile(
     r"^\s*(?:During handling of the above exception, another exception occurred:"
     r"|The above exception was the direct cause of the following exception:)"
 )
-# a frame: Python's, and IPython's as notebooks print them ("File /x/y.py:702, in f(...)" from IPython 8,
-# "Cell In[7], line 3", and older "/x/y.py in f(...)" / "<ipython-input-3-..> in <module>")
-FRAME = rxcache.compile(
-    r'^\s*(?:File "(?P<path>[^"]+)", line (?P<line>\d+)(?:, in (?P<func>\S+))?'
-    r'|File (?P<path>(?:/|[A-Za-z]:\\|~/)[^\n:]*?\.pyx?):(?P<line>\d+)(?:, in (?P<func>[\w.<>]+))?'
-    r'|(?P<path>Cell In\s?\[\d*\]),? line (?P<line>\d+)'
-    r'|(?P<path>(?:/|[A-Za-z]:\\|~/)\S*?\.pyx?|<ipython-input-[\w-]+>) in (?P<func>[\w.]+|<[\w\s:]+>)(?:\(|\s*$)'
-    # pytest's short tracebacks (--tb=short, CI logs): "tests/kernels/test_block_fp8.py:45: in test_w8a8_block_fp8"
-    r'|(?P<path>[^\s:"]+\.pyx?):(?P<line>\d+): in (?P<func>[\w.<>]+)\s*$)')
-# IPython's source lines under a frame: "----> 5 from . import _C", "-> 2215 result = ..."
-IPY_SOURCE = rxcache.compile(r"^-*>\s*\d+\s")
 # Exception line: "RuntimeError: msg", "torch.AcceleratorError: msg", "E   RuntimeError: msg" (pytest)
 EXCEPTION_LINE = rxcache.compile(
     r"^(?:E\s+)?(?P<type>(?:[A-Za-z_][\w]*\.)*[A-Za-z_]\w*(?:Error|Exception|Exit|Interrupt|Warning|Failure|Fault|Abort))"

@@ -1,0 +1,55 @@
+"""Where a mention sits in its sentence: advice to the reader ("set X=0", "use an H100"), the
+reporter's own machine ("on our B200 box") or the healthy side of a comparison ("on H100 it works").
+A value said as advice or as the reference is no fact of the machine that failed."""
+from __future__ import annotations
+
+from ..common import rxcache
+
+# the reporter speaking of what they did ("I set X=0", "we are using"): a setting of the run, not advice
+FIRST_PERSON = r"(?:i|we|i've|we've|i'm|we're|i am|we are|i have|we have|i also|we also|i just|we just)"
+
+# advice or a condition in the same clause before a match: the value is a suggestion, not a fact
+_ADVICE = rxcache.compile(
+    # (not what the reporter did: "I set VLLM_USE_DEEP_GEMM_E8M0=0", "we are using")
+    r"(?i)(?<!\b" + FIRST_PERSON + r"\s)"
+    r"\b(?:use|using|set|setting|try|consider|please|should|recommend(?:ed)?|instead|if|unless|when|"
+    r"re-?export|re-?quantize|switch(?:ing)? to|quantized with|upgrade|downgrade|e\.g|such as|for example)\b")
+# (an example the text gives, "(e.g. 4090/H100)", is no fact of this machine either)
+_CLAUSE_END = rxcache.compile(r"(?<!\be\.g)(?<!\bi\.e)[.;!?:,(]\s|—|\s-\s")
+
+
+def clause_before(text: str, start: int) -> str:
+    """The clause before ``start``: back to the last '. ', '; ', ': ', ', ' or '(' (160 characters at most)."""
+    head = text[max(0, start - 160):start]
+    cut = None
+    for cut in _CLAUSE_END.finditer(head):
+        pass
+    return head[cut.end():] if cut else head
+
+
+_OWN = rxcache.compile(r"(?i)\b(?:our|my)\b")
+
+
+def advice(text: str, start: int) -> bool:
+    """Whether the clause before ``start`` gives advice (not where it speaks of the reporter's own machine:
+    "set X=0 on our B200 box")."""
+    clause = clause_before(text, start)
+    if not _ADVICE.search(clause):
+        return False
+    rest = text[start:start + 120]
+    end = _CLAUSE_END.search(rest)
+    return not _OWN.search(clause + (rest[:end.start()] if end else rest))
+
+
+# a GPU a write-up compares against ("Same command on H100 gives 0.912", "on H200 it is fine"): the
+# healthy reference, not the machine that failed
+_REFERENCE = rxcache.compile(r"(?i)\b(?:same (?:command|config|setup|image|script|run)|fine(?![\w-])|correct(?:ly)?|normal(?:ly)?|"
+                             r"works?|worked|healthy|as expected|vs\.?|versus|compared)\b")
+
+
+def reference(text: str, start: int, end: int) -> bool:
+    """Whether the clause around text[start:end] (to the nearest '. ', '; ', ', ', '(' either side)
+    names it as the healthy reference of a comparison."""
+    tail = text[end:end + 160]
+    stop = _CLAUSE_END.search(tail)
+    return bool(_REFERENCE.search(clause_before(text, start) + " " + (tail[:stop.start()] if stop else tail)))
