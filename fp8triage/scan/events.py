@@ -44,8 +44,9 @@ ERRORISH = rxcache.compile(
 )
 # the start of another log record: never a continuation of an exception message
 LOGLIKE = rxcache.compile(r"^(?:\[?(?:INFO|DEBUG|WARNING|WARN|ERROR|CRITICAL|TRACE|FATAL)\]?[:\s]|\d{4}-\d\d-\d\d|\[\d|\d\d:\d\d:\d\d)")
-# a line that prints its value on the next line: a label ("Accuracy:") or a call at a prompt ("torch.allclose(d, ref)")
-VALUE_LABEL = rxcache.compile(r"(?:[:=]|\))\s*(?:#.*)?$")
+# a line that prints its value on the next line: a label ("Accuracy:") or a call at a prompt ("torch.allclose(d, ref)",
+# "llm.generate(p)[0].outputs[0].text": its result indexed)
+VALUE_LABEL = rxcache.compile(r"(?:[:=]|\)(?:\[[^\]\n]{0,20}\]|\.\w+)*)\s*(?:#.*)?$")
 # a rule a script prints between a call and its value
 RULE_LINE = rxcache.compile(r"^\s*[-=_*]{3,}\s*$")
 # what a call or a label prints on the next line: a number, a tensor of one, True/False, NaN/inf (or a rule before it)
