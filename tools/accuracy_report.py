@@ -715,6 +715,21 @@ BLIND_PROBES = [
     ("probe EY (30 pastes)", "main 3a0f935, 2026-12-04", 23, 24, 6, 6,
      "launch logs as kubectl prints them (workers interleaved, config dumps, retries, restarts); miss: DeepGEMM with "
      "E8M0 disabled on B200 labelled as float32 scales on SM100 (the tool named its own E8M0 signature; label arguable)"),
+    ("probe EZ (30 pastes)", "main bce08cb, 2026-12-04", 17, 24, 6, 6,
+     "bare assertions in FP8 code paths and TypeError/AttributeError at DeepGEMM's calls; misses: `assert major in (9, "
+     "10)` in DeepGEMM's get_device_arch; `assert sf.dim() == 2 ...` and a bare assert in pack_ue8m0 under "
+     "transform_sf_into_required_layout named the SF transformation; `assert cutlass_block_fp8_supported()` took the "
+     "pasted GPU line after it as its message; 'NoneType' object is not callable labelled not installed (writers of "
+     "earlier sets labelled it an API mismatch); two labels arguable (SGLang's is_sm100_supported() gate, "
+     "ENABLE_JIT_DEEPGEMM in a dtype assert)"),
+    ("probe FA (30 pastes)", "main bce08cb, 2026-12-04", 22, 23, 7, 7,
+     "prose write-ups and PR descriptions, quoted library source beside the error hit, errors mentioned as fixed; "
+     "miss: a PR's sentence 'every FP8 block model crashes' (DeepGEMM named) ranked above the pybind11 "
+     "'incompatible function arguments' quoted under 'Error before this PR'"),
+    ("probe FB (30 pastes)", "main bce08cb, 2026-12-04", 17, 18, 12, 12,
+     "format confusion: NVFP4, MXFP4, INT8, W4A8, AWQ/GPTQ/Marlin and FP8 KV-cache failures as near misses, FP8 "
+     "failures in logs that name FP4 or INT8 elsewhere; miss: CUTLASS 'Error Internal ... can_implement() failed for "
+     "fp8 e4m3 on sm_89' (wording invented) named the FP8 capability floor"),
 ]
 
 

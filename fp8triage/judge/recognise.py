@@ -80,6 +80,7 @@ class Reading:
     bare: bool = False  # a failure of a CONTEXT_KINDS kind that names no component and no library it failed in
     linked: bool = False  # ``context`` holds the components of this failure's own frames (printed after it)
     said: frozenset[str] = frozenset()  # components the failure's own words name (its message, a failed assert's line)
+    here: str = ""  # a bare assertion's innermost frame and its assert line, lower-cased
 
 
 # a file's path inside a message ("Assertion error (/workspace/deepgemm-src/csrc/apis/gemm.hpp:341)"): where it
@@ -227,7 +228,10 @@ def read(ev: Event, voc: Vocabulary | None = None, context: frozenset[str] = fro
     logical = ev.unwrapped("") if ev.wrapped else lines  # (a frame line a terminal cut, read whole)
     where = [t for _, t in logical if FRAME_LINE.match(t) or NATIVE_FRAME.match(t)][-2:] + asserts
     # the components the failure itself names: its message, or the innermost frame and its source line
-    inner = voc.components_of(set(TOKEN.findall("\n".join(t for _, t in _innermost(ev, lines)))))
+    innermost = _innermost(ev, lines)
+    inner = voc.components_of(set(TOKEN.findall("\n".join(t for _, t in innermost))))
+    here = "" if ev.message.strip() or not asserts else "\n".join(
+        t for _, t in innermost if FRAME_LINE.match(t) or NATIVE_FRAME.match(t) or t.lstrip().startswith("assert"))
     failure = _failure_text(ev, lines)
     ftext = "\n".join(t for _, t in failure)
     for c in ev.chain[-4:]:
@@ -247,7 +251,7 @@ def read(ev: Event, voc: Vocabulary | None = None, context: frozenset[str] = fro
                  or any(t.lstrip().startswith('File "') and not _CALL_MACHINERY.search(t) for _, t in lines))
     bare = elsewhere and not comps and not py_frames and bool(kinds & CONTEXT_KINDS) and not CULPRIT.search(text)
     return Reading(frozenset(comps), frozenset(kinds), formats, ftext.lower(), line, frozenset(inner & comps), context,
-                   "\n".join(where).lower(), bare, linked, frozenset(said & comps))
+                   "\n".join(where).lower(), bare, linked, frozenset(said & comps), here.lower())
 
 
 def fires(rule: Rule, r: Reading, failure: bool) -> bool:
@@ -327,8 +331,10 @@ def format_fits(sig: Signature, r: Reading) -> bool:
 def score(rule: Rule, r: Reading) -> int:
     """How specific a rule hit is: the most telling kind it matched, plus what its rule narrows."""
     kind = max((KIND_RANK.get(k, 1) for k in rule.kinds & r.kinds), default=0)
-    # the component where the failure happened says more than one the traceback passed through
-    return kind + rule.specificity + 2 * bool(rule.components & r.inner)
+    # the component where the failure happened says more than one the traceback passed through; for a bare
+    # assertion, so do the rule's words (``pack_ue8m0`` where it failed, not the ``transform_sf...`` that called it)
+    here = bool(rule.words) and any(w in r.here for w in rule.words)
+    return kind + rule.specificity + 2 * bool(rule.components & r.inner) + here
 
 
 def named(rule: Rule, r: Reading) -> bool:
