@@ -730,6 +730,17 @@ BLIND_PROBES = [
      "format confusion: NVFP4, MXFP4, INT8, W4A8, AWQ/GPTQ/Marlin and FP8 KV-cache failures as near misses, FP8 "
      "failures in logs that name FP4 or INT8 elsewhere; miss: CUTLASS 'Error Internal ... can_implement() failed for "
      "fp8 e4m3 on sm_89' (wording invented) named the FP8 capability floor"),
+    ("probe FC (30 pastes)", "main 51139f8, 2026-12-04", 16, 24, 6, 6,
+     "silent wrong output shown but not named, round four (curl, the OpenAI client, REPLs and notebooks, eval "
+     "printouts, numeric checks, before/after tables); misses: a reply whose word is said three times ('the the "
+     "the') with one doubled word, IPython's 'Out[14]: False' under allclose, pass@1 0.067, evalscope rows without a "
+     "closing '|', 'answers confidently but wrong', 'Accuracy: 0.372' against 0.951 on another line, GPQA 0.13 in a "
+     "one-row table, a 'max rel err 0.5730' line under a header that read as a shape contract"),
+    ("probe FD (30 pastes)", "main 51139f8, 2026-12-04", 21, 24, 6, 6,
+     "imitating real third-party pastes over the labels, forty-first batch; misses: transformers' float32-scale "
+     "refusal reworded ('... refusing it') read no failure kind; the declined-DeepGEMM warning quoting an SM120 "
+     "reason (label arguable); vLLM's older 'No compiled cutlass_scaled_mm for a compute capability less than CUDA "
+     "device capability: 75' on a T4 ruled out with no FP8 finding handed over"),
 ]
 
 

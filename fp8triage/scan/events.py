@@ -50,8 +50,8 @@ VALUE_LABEL = rxcache.compile(r"(?:[:=]|\)(?:\[[^\]\n]{0,20}\]|\.\w+)*)\s*(?:#.*
 # a rule a script prints between a call and its value
 RULE_LINE = rxcache.compile(r"^\s*[-=_*]{3,}\s*$")
 # what a call or a label prints on the next line: a number, a tensor of one, True/False, NaN/inf (or a rule before it)
-# ... or the text a decode call returned, as a REPL prints a string ("'<|im_start|>user ...'")
-VALUE_LINE = rxcache.compile(r"^\s*(?:[-=_*]{3,}|(?:tensor\(\s*)?\[?[-+]?(?:\d[\d.,]*(?:e[-+]?\d+)?|nan|inf|true|false)\b.{0,80}"
+# ... or the text a decode call returned, as a REPL prints a string ("'<|im_start|>user ...'"); IPython's "Out[14]: " before it
+VALUE_LINE = rxcache.compile(r"^\s*(?:Out\[\d*\]:\s*)?(?:[-=_*]{3,}|(?:tensor\(\s*)?\[?[-+]?(?:\d[\d.,]*(?:e[-+]?\d+)?|nan|inf|true|false)\b.{0,80}"
                              r"|\[?b?'[^'\n]{8,}'?\]?|\[?b?\"[^\"\n]{8,}\"?\]?)\s*$", regex.I)
 TABLE_ROWS = 14  # an event under a table's header takes this many lines at most (its rules and rows)
 WARNINGISH = rxcache.compile(r"\bWARNING\b|\bWARN\b|\bWarning\b|\bUserWarning\b|FutureWarning")
