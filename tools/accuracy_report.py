@@ -741,6 +741,21 @@ BLIND_PROBES = [
      "refusal reworded ('... refusing it') read no failure kind; the declined-DeepGEMM warning quoting an SM120 "
      "reason (label arguable); vLLM's older 'No compiled cutlass_scaled_mm for a compute capability less than CUDA "
      "device capability: 75' on a T4 ruled out with no FP8 finding handed over"),
+    ("probe FE (30 pastes)", "main 4428bd3, 2026-12-04", 23, 25, 5, 5,
+     "new wordings of the most variously worded failures (transformers' SM100 guard, CUTLASS and blockwise kernels, "
+     "DeepGEMM's arch refusals, FlashInfer, FP8 attention gates, compressed-tensors); misses: sgl-kernel's 'No "
+     "implemented fp8_scaled_mm for current compute capability: 86' named the FP8 capability floor (label arguable "
+     "on SM86), FlashInfer's fused MoE 'Failed to initialize cutlass TMA WS grouped gemm' named CUTLASS"),
+    ("probe FF (30 pastes)", "main 4428bd3, 2026-12-04", 19, 24, 6, 6,
+     "silent wrong output, round five (eval printouts other than lm_eval's table, expected/got on two lines, score "
+     "lists, RL rollouts); misses: an opencompass table of one model in percent, a one-row GPQA table at 0.167, "
+     "'all at ~random chance', an RL rollout reply of '<think>' and escaped newlines cut by '...', pytest's 'assert "
+     "tensor(0.4431) < 0.001' read as DeepGEMM's device assert (likely)"),
+    ("probe FG (31 pastes)", "main 4428bd3, 2026-12-04", 25, 25, 6, 6,
+     "whole issue threads (body, environment block, two to six comments, a second unrelated error)"),
+    ("probe FH (30 pastes)", "main 4428bd3, 2026-12-04", 24, 24, 6, 6,
+     "other stacks and wrappers (TensorRT-LLM, LMDeploy, TGI, Ray Serve, KServe, Triton server, FlashInfer, torchao, "
+     "FBGEMM, ComfyUI/diffusers)"),
 ]
 
 

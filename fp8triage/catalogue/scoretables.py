@@ -5,7 +5,8 @@ per eval, and one row far below the others (``| B200 | deepgemm | 0.327 |`` unde
 No phrase says "dropped" and no cell is near zero, so the symptom is in the comparison. ``collapsed(text)`` reads
 Markdown tables, box-drawn ones (``│``, ``┃``), and columns aligned with spaces (a DataFrame, with its index
 column): under a header cell that names an eval or an accuracy metric, a score at most ``RATIO`` of the best score
-of its column, where the best is a real score (0.3 or more on a 0-1 scale, 30 or more in percent), is a collapse.
+of its column, where the best is a real score (0.3 or more on a 0-1 scale, 30 or more in percent), is a collapse;
+so is a four-choice eval's score (MMLU, GPQA) at 0.2 or less, below chance, in a table of one row.
 """
 from __future__ import annotations
 
@@ -19,6 +20,9 @@ RULE = rxcache.compile(r"^[\s|│┃┏┓┗┛┣┫┡┩╇┳┻╋╂┠�
 _NUMBER = rxcache.compile(r"^[-+]?(\d{1,3}(?:\.\d+)?)\s*%?$")
 _ALIGNED = rxcache.compile(r"\s{2,}|\t")
 RATIO = 0.6  # a score at most this share of the best score of its column
+# a four-choice eval (chance is 0.25): a score at most CHANCE is a collapse on its own
+FOUR_CHOICE = rxcache.compile(r"(?i)mmlu|gpqa")
+CHANCE = 0.2
 MAX_LINES = 40  # a table read for scores: its first lines
 
 
@@ -64,8 +68,10 @@ def collapsed(text: str) -> bool:
             m = _NUMBER.match(got[i + shift]) if METRIC.search(name) else None
             if m:
                 cols.setdefault(i, []).append(float(m.group(1)))
-        for vals in cols.values():
+        for i, vals in cols.items():
             best = max(vals)
             if len(vals) >= 2 and best >= (0.3 if best <= 1 else 30) and min(vals) <= RATIO * best:
                 return True
+            if FOUR_CHOICE.search(header[i]) and vals[-1] <= (CHANCE if vals[-1] <= 1 else 100 * CHANCE):
+                return True  # a four-choice eval below chance needs no other row to compare with
     return False

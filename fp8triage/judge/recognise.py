@@ -151,6 +151,11 @@ def _states_words(message: str) -> bool:
     return _WORD.search(rest) is not None
 
 
+# pytest's message for a tolerance that failed, with the values it compared: "assert tensor(0.4431, device='cuda:0') < 0.001"
+_TOLERANCE = rxcache.compile(r"assert\s+(?:tensor\(\s*)?-?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?(?:,[^)\n]*)?\)?\s*<=?\s*"
+                             r"(?:0?\.\d+|\d+(?:\.\d+)?e-\d+)(?!\S)", regex.I)  # (a tolerance: under 1, not a count)
+
+
 def _kinds(ev: Event, voc: Vocabulary, failure: list[tuple[int, str]], ftext: str, asserted: bool,
            checks: set[str]) -> tuple[set[str], dict[str, int]]:
     """The failure kinds the failure text states, and the index of the line that states each first."""
@@ -188,6 +193,9 @@ def _kinds(ev: Event, voc: Vocabulary, failure: list[tuple[int, str]], ftext: st
             kinds |= checks
             if "symptom" in checks:
                 kinds.discard("assertion")  # a tolerance that failed is the numeric symptom itself
+        elif _TOLERANCE.match(ev.message.strip()):
+            kinds.add("symptom")  # pytest prints the values it compared: "assert tensor(0.4431, ...) < 0.001"
+            kinds.discard("assertion")
     if ev.lines and scoretables.is_header(ev.lines[0].text):
         # a table of eval results: a cell's "FAIL" or "unsupported" is a row's outcome, not a failure of its own
         kinds &= SYMPTOM
@@ -296,6 +304,13 @@ def states_failure(ev: Event) -> bool:
     # a warning that an FP8 component failed ("Module vllm.third_party.deep_gemm was found but failed
     # to import"): the server goes on, without the component
     return ev.kind is EventKind.WARNING and vocabulary().names_fp8(first.text)
+
+
+def logged_score(ev: Event) -> bool:
+    """A line an eval tool logged at INFO that states a symptom ("evalscope - INFO - aime24 | AveragePass@1 |
+    0.0333"): no failure, but the score it reports collapsed."""
+    return (ev.kind is EventKind.LINE and bool(ev.lines) and ev.lines[0].level == "INFO"
+            and vocabulary().states_symptom(ev.text))
 
 
 def hits(cat: Catalogue, ev: Event, r: Reading) -> list[tuple[Signature, Rule]]:

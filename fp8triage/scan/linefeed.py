@@ -53,6 +53,7 @@ from ..judge.patterns import PAST_SENTENCE
 from .selector import WRAP_WIDTH_MIN, may_be_tail
 
 QUIET_LEVELS = frozenset({"INFO", "DEBUG", "TRACE"})  # an ALERT word on such a line starts no event
+SCORES_LEVEL = "INFO"  # ... but a symptom stated on an INFO line does (eval tools log their scores at INFO)
 
 # An event that starts within PAST_LINES lines after a sentence that puts it in the past ("Before this PR, users
 # saw:"; a fence or a blank line between; judge.patterns.PAST_SENTENCE), or right under such an event, is named,
@@ -67,7 +68,8 @@ def starts_event(bits: int, line: Line) -> bool:
     if bits & EVIDENCE:
         return True
     if line.level in QUIET_LEVELS:
-        return False
+        # (an eval tool logs its scores at INFO: "evalscope - INFO - aime24 | AveragePass@1 | 0.0333")
+        return line.level == SCORES_LEVEL and bool(bits & CUE) and vocabulary().states_symptom(line.text)
     if bits & ALERT:
         return True
     if not bits & CUE:
@@ -186,7 +188,7 @@ class LineFeed:
         known already (``LogFacts.feed_text``). A cue word on a line no logger marked
         informational may start an event: that line is fed as any other."""
         text, w, level = strip(raw, self.fmt)
-        if bits & CUE and level not in QUIET_LEVELS:
+        if bits & CUE and (level not in QUIET_LEVELS or level == SCORES_LEVEL):
             self.feed(raw, lineno, bits)
             return
         self.lineno = lineno

@@ -167,7 +167,7 @@ class Scanner:
             return True
         # a line no logger marked as informational that a rule over component x failure kind claims,
         # or that states a symptom (the library may be named elsewhere in the log: judge.matcher)
-        if not recognise.states_failure(ev):
+        if not (recognise.states_failure(ev) or recognise.logged_score(ev)):
             return False
         reading = recognise.read(ev)
         return "symptom" in reading.kinds or bool(recognise.hits(self.cat, ev, reading))
