@@ -756,6 +756,21 @@ BLIND_PROBES = [
     ("probe FH (30 pastes)", "main 4428bd3, 2026-12-04", 24, 24, 6, 6,
      "other stacks and wrappers (TensorRT-LLM, LMDeploy, TGI, Ray Serve, KServe, Triton server, FlashInfer, torchao, "
      "FBGEMM, ComfyUI/diffusers)"),
+    ("probe FI (30 pastes)", "main 9c473a5, 2026-12-04", 15, 24, 6, 6,
+     "silent wrong output as on-call engineers paste it (canary eval gates, Prometheus counters, diffs of two "
+     "deployments' replies, RL rollout stats); misses: scores written with an arrow ('0.612 -> 0.018'), 'replies never "
+     "terminate', a diff whose reply repeats digits and ends '(max_tokens reached)', Slack prose ('look drunk'), a "
+     "JSON parse-failure rate, an Argo gate's 'result: 0.118 (stable: 0.781)', a scale dump read as a layout contract"),
+    ("probe FJ (30 pastes)", "main 9c473a5, 2026-12-04", 19, 24, 6, 6,
+     "bare assertions and terse checks, round two (asserts as source lines, TORCH_CHECK conditions, C++ asserts); "
+     "misses: a TORCH_CHECK from _scaled_mm_out_cuda (a name the component lacked), 'Expected sm_version >= 90 to be "
+     "true, but got false' read as a layout contract, `assert len(args) == len(self.args)` in DeepGEMM's JIT runtime "
+     "named the JIT compile failure; two labels arguable ('Unknown recipe', `not disable_ue8m0_cast`)"),
+    ("probe FK (30 pastes)", "main 9c473a5, 2026-12-04", 24, 24, 6, 6,
+     "imitating real third-party pastes, messy (wrapped, unindented, ANSI codes, mixed languages, cut, two GPUs)"),
+    ("probe FL (30 pastes)", "main 9c473a5, 2026-12-04", 15, 15, 15, 15,
+     "near misses above all: OOM, NCCL, tokenizer, LoRA, sampling, client and eval mistakes on machines whose logs "
+     "name DeepGEMM, FP8 or UE8M0, beside the FP8 failures they resemble"),
 ]
 
 

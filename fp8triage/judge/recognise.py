@@ -50,6 +50,8 @@ ASSERT_CHECKS = (
                                  r"\b_?(?:is_)?valid\w*\(|\b(?:ceil_div|cdiv|align|round_up)\s*\(", regex.I)),
     # a numeric tolerance a test checks ("assert diff < 0.001", "assert max_err <= 1e-2"): the result was off
     ("symptom", rxcache.compile(r"\bassert\s+\(?\s*\w*(?:diff|err|error|dist|mismatch)\w*\s*\)?\s*<=?\s*[\d.]", regex.I)),
+    # the number of arguments a call passed against what the callee takes: "assert len(args) == len(self.args)"
+    ("api-mismatch", rxcache.compile(r"\blen\(\s*(?:\*?args|kwargs|params|arguments)\s*\)\s*==\s*len\(", regex.I)),
     # an availability check: is_deep_gemm_available(), has_deep_gemm(), has_flashinfer()
     ("not-installed", rxcache.compile(r"\b(?:is_\w+_available|\w+_available)\b|\bhas_\w+\s*\(\s*\)", regex.I)),
 )
@@ -151,9 +153,34 @@ def _states_words(message: str) -> bool:
     return _WORD.search(rest) is not None
 
 
+# a TORCH_CHECK that prints only its condition
+_TORCH_CHECK = rxcache.compile(r"\bexpected (.{1,200}?) to be true, but got false", regex.I)
 # pytest's message for a tolerance that failed, with the values it compared: "assert tensor(0.4431, device='cuda:0') < 0.001"
 _TOLERANCE = rxcache.compile(r"assert\s+(?:tensor\(\s*)?-?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?(?:,[^)\n]*)?\)?\s*<=?\s*"
                              r"(?:0?\.\d+|\d+(?:\.\d+)?e-\d+)(?!\S)", regex.I)  # (a tolerance: under 1, not a count)
+
+
+def _checked(ev: Event, kinds: set[str], ftext: str, assertion: bool, checks: set[str]) -> None:
+    """Add to ``kinds`` (in place) what a failed check says by its condition: a TORCH_CHECK's condition, an
+    assertion's assert line (``checks``) or pytest's compared values."""
+    check = _TORCH_CHECK.search(ftext) if "contract" in kinds else None
+    if check is not None:
+        # torch's "Expected <condition> to be true, but got false": the condition says the kind, not the template
+        said = {kind for kind, rx in ASSERT_CHECKS if rx.search(check.group(1))}
+        if "unsupported-arch" in said and "contract" not in said:
+            kinds.discard("contract")
+    if not assertion:
+        return
+    kinds.add("assertion")
+    if not _states_words(ev.message):
+        # a bare AssertionError, or one whose message only prints values ("1536, 128,
+        # torch.Size([24, 56])"): what its assert line checks is the failure's kind
+        kinds |= checks
+        if "symptom" in checks:
+            kinds.discard("assertion")  # a tolerance that failed is the numeric symptom itself
+    elif _TOLERANCE.match(ev.message.strip()):
+        kinds.add("symptom")  # pytest prints the values it compared: "assert tensor(0.4431, ...) < 0.001"
+        kinds.discard("assertion")
 
 
 def _kinds(ev: Event, voc: Vocabulary, failure: list[tuple[int, str]], ftext: str, asserted: bool,
@@ -185,17 +212,7 @@ def _kinds(ev: Event, voc: Vocabulary, failure: list[tuple[int, str]], ftext: st
             kinds.discard("not-installed")
     if "'nonetype' object has no attribute" in ftext.lower():
         kinds.discard("api-mismatch")  # the module was set to None when its import failed
-    if exc == "AssertionError" or (asserted and ev.is_error and not ev.message.strip()):
-        kinds.add("assertion")
-        if not _states_words(ev.message):
-            # a bare AssertionError, or one whose message only prints values ("1536, 128,
-            # torch.Size([24, 56])"): what its assert line checks is the failure's kind
-            kinds |= checks
-            if "symptom" in checks:
-                kinds.discard("assertion")  # a tolerance that failed is the numeric symptom itself
-        elif _TOLERANCE.match(ev.message.strip()):
-            kinds.add("symptom")  # pytest prints the values it compared: "assert tensor(0.4431, ...) < 0.001"
-            kinds.discard("assertion")
+    _checked(ev, kinds, ftext, exc == "AssertionError" or (asserted and ev.is_error and not ev.message.strip()), checks)
     if ev.lines and scoretables.is_header(ev.lines[0].text):
         # a table of eval results: a cell's "FAIL" or "unsupported" is a row's outcome, not a failure of its own
         kinds &= SYMPTOM
