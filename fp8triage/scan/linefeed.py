@@ -46,7 +46,7 @@ from ..facts.logfacts import LogFacts
 from ..model import Event, Line
 from .normalise import LineFormat, normalise, strip
 from ..common.redact import redact
-from .prefilter import ALERT, CUE, DUMP, EVIDENCE, FACT, PAST, STACK, WARN
+from .prefilter import ALERT, CUE, DUMP, EVIDENCE, FACT, PAST, SCORE, STACK, WARN
 from ..catalogue import scoretables
 from ..catalogue.recognition import vocabulary
 from ..judge.patterns import PAST_SENTENCE
@@ -69,7 +69,7 @@ def starts_event(bits: int, line: Line) -> bool:
         return True
     if line.level in QUIET_LEVELS:
         # (an eval tool logs its scores at INFO: "evalscope - INFO - aime24 | AveragePass@1 | 0.0333")
-        return line.level == SCORES_LEVEL and bool(bits & CUE) and vocabulary().states_symptom(line.text)
+        return line.level == SCORES_LEVEL and bool(bits & SCORE) and vocabulary().states_symptom(line.text)
     if bits & ALERT:
         return True
     if not bits & CUE:
@@ -188,7 +188,7 @@ class LineFeed:
         known already (``LogFacts.feed_text``). A cue word on a line no logger marked
         informational may start an event: that line is fed as any other."""
         text, w, level = strip(raw, self.fmt)
-        if bits & CUE and (level not in QUIET_LEVELS or level == SCORES_LEVEL):
+        if bits & CUE and (level not in QUIET_LEVELS or (level == SCORES_LEVEL and bits & SCORE)):
             self.feed(raw, lineno, bits)
             return
         self.lineno = lineno

@@ -16,7 +16,10 @@ of the bits of every expression found in it:
   (``fp8triage.linefeed``), so a server that warns a lot costs a test per warning;
 * **DUMP**: the header of an environment dump (``collect_env``, ``nvidia-smi``, ...);
 * **STRUCTURAL**: the line may start or continue a traceback (``File "..."`` frames,
-  chained-exception markers).
+  chained-exception markers);
+* **CUE**: a failure kind's cue word; **SCORE**: a symptom's cue word (the line has CUE too): an INFO
+  line is read for a symptom only with this bit (an eval tool logs its scores at INFO), so the INFO
+  lines that carry another kind's cue ("compute capability 9.0" at every start-up) cost no decoding.
 
 Facts are not events: a line whose only bits are FACT or DUMP never starts an event, so a
 server that prints "torch.compile takes 12 s in total" at every restart costs a regex test,
@@ -47,6 +50,7 @@ STACK = 64  # names a serving stack (read for the ``stack`` fact until the first
 CUE = 256  # a failure kind's cue word ("not supported", "NaN output"): starts an event on a line that names FP8 (linefeed.py)
 WARN = 128  # a warning's word (WARNING, UserWarning): starts no event by itself (linefeed.py: a warning no signature claims)
 PAST = 512  # a sentence that may put what follows in the past ("Before this PR, users saw:"): read, starts nothing
+SCORE = 1024  # a symptom's cue word (also CUE): on an INFO line, an eval tool's score may state a symptom (linefeed.py)
 EVENT = EVIDENCE | ALERT  # bits that may start an event
 NOTABLE = EVENT  # the name used before issue 13
 

@@ -34,7 +34,7 @@ from ..catalogue.recognition import kind_cues
 from ..model import Event, Fact, InputInfo, Line, ScanResult
 from .normalise import LineFormat, detect_format
 from .normalise import reset_repeats as _fresh_line_memo
-from .prefilter import (ALERT, CUE, DUMP, EVIDENCE, FACT, LITERAL, LITERAL_CI, LITERAL_TAILED, PAST, REGEX, REGEX_CI,
+from .prefilter import (ALERT, CUE, DUMP, EVIDENCE, FACT, LITERAL, LITERAL_CI, LITERAL_TAILED, PAST, REGEX, REGEX_CI, SCORE,
                              STACK, STRUCTURAL, WARN, Prefilter)
 from .selector import every_line, prefiltered
 from ..judge.persource import judge_sources
@@ -102,6 +102,7 @@ def prefilter_rules(catalogue: Catalogue) -> list[tuple[str, int, int]]:
     rules.extend((t, REGEX_CI if ci else REGEX, FACT) for t, ci in fact_triggers())
     rules.extend((p, REGEX, STACK) for p in STACK_PATTERNS)
     rules.extend((c, LITERAL_CI, CUE) for c in kind_cues())
+    rules.extend((c, LITERAL_CI, SCORE) for c in kind_cues(kind="symptom"))
     rules.extend((c, LITERAL_CI, PAST) for c in PAST_CUES)
     return rules
 

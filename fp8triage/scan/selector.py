@@ -31,7 +31,7 @@ from bisect import bisect_left, bisect_right
 from typing import TYPE_CHECKING, Protocol
 
 from .literal import find as find_literal
-from .prefilter import CUE, FACT, STACK, WARN, Prefilter
+from .prefilter import CUE, FACT, SCORE, STACK, WARN, Prefilter
 
 if TYPE_CHECKING:
     from ..model import Line
@@ -54,7 +54,7 @@ class Sink(Protocol):
 # a line with only these bits can give facts and nothing else (a failure kind's cue word starts an
 # event only on a line that no logger marked informational: ``LineFeed.feed_facts`` feeds such a
 # line as any other)
-FACTS_ONLY = FACT | STACK | CUE
+FACTS_ONLY = FACT | STACK | CUE | SCORE
 
 NEAR = 32 * 1024  # an open event's next candidate line is looked for this far first
 WRAP_WIDTH_MIN = 60  # terminals wrap lines at 80 columns or more: a shorter line has no wrapped tail
