@@ -771,6 +771,22 @@ BLIND_PROBES = [
     ("probe FL (30 pastes)", "main 9c473a5, 2026-12-04", 15, 15, 15, 15,
      "near misses above all: OOM, NCCL, tokenizer, LoRA, sampling, client and eval mistakes on machines whose logs "
      "name DeepGEMM, FP8 or UE8M0, beside the FP8 failures they resemble"),
+    ("probe FM (30 pastes)", "main b1bd13d, 2026-12-04", 15, 24, 6, 6,
+     "silent wrong output, round seven, in a new user's own words and forms; misses: numbers with no word for them "
+     "(a per-layer cos_sim/rel_l2 table, calc_diff(out, ref) printed as Out[9]: 0.087, max_abs_err by shape, a "
+     "perplexity of 2143.7 on its own line under a header, a per-layer norm ratio ending in inf, reward falling while "
+     "logprob_diff rises), 'GPQA diamond drops from 77.5' read with a status rule, a quoted DG_HOST_UNREACHABLE "
+     "outranking the symptom, 'mismatch goes away with VLLM_USE_DEEP_GEMM=0' read as a layout contract"),
+    ("probe FN (30 pastes)", "main b1bd13d, 2026-12-04", 24, 24, 6, 6,
+     "imitating real third-party pastes, wordings read from DeepGEMM v2.1.0 and FlashInfer v0.2.5/v0.3.1 sources"),
+    ("probe FO (30 pastes)", "main b1bd13d, 2026-12-04", 24, 24, 6, 6,
+     "the FP8 failure among other problems (an OOM before it, warning storms, NCCL aborts, a second traceback, the "
+     "wrong half pasted first)"),
+    ("probe FP (30 pastes)", "main b1bd13d, 2026-12-04", 21, 24, 6, 6,
+     "issue classes 2-4 as releases print them (status errors named by a kernel or file, bare asserts, DeepGEMM call "
+     "boundaries); misses (labels arguable): SGLang's `assert is_sm100_supported() or is_sm90_supported()` named the "
+     "FP8 capability floor, torchao's assert whose message says fbgemm_gpu_genai is missing named scaled_mm's "
+     "layout, FlashMLA's 'invalid device function' on SM120 named the missing kernel image"),
 ]
 
 
