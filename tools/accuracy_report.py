@@ -787,6 +787,22 @@ BLIND_PROBES = [
      "boundaries); misses (labels arguable): SGLang's `assert is_sm100_supported() or is_sm90_supported()` named the "
      "FP8 capability floor, torchao's assert whose message says fbgemm_gpu_genai is missing named scaled_mm's "
      "layout, FlashMLA's 'invalid device function' on SM120 named the missing kernel image"),
+    ("probe FQ (30 pastes)", "main 714104f, 2026-12-04", 9, 24, 6, 6,
+     "silent wrong output, round eight: numbers with no word for them on lines of their own; misses: two readings "
+     "in separate lines or tables (lm_eval tables of one row each, 'aime25: 0.12 (was 0.49 on H200)'), metrics that "
+     "are no cue word (max_abs_err, logprob_mean, kl, rougeL, a scale histogram, needle-in-a-haystack by length), a "
+     "per-layer cos_sim table, pytest's short 'E  assert 0.3891 < 0.001' with no AssertionError line"),
+    ("probe FR (30 pastes)", "main 714104f, 2026-12-04", 24, 24, 6, 6,
+     "imitating real third-party pastes, as varied as reporters are (terse, verbose, non-native English, a "
+     "screenshot transcribed, the interesting part in the middle)"),
+    ("probe FS (30 pastes)", "main 714104f, 2026-12-04", 24, 24, 6, 6,
+     "format confusion and ranking: FP8 failures beside FP4/INT8 words, FP4 failures that look like FP8 ones, "
+     "write-ups quoting a raise next to the error hit"),
+    ("probe FT (30 pastes)", "main 714104f, 2026-12-04", 20, 24, 6, 6,
+     "the GPU named only in prose or a table ('our 5090 box', '8xB200', '| GPU | H20 |'), failures where the GPU "
+     "decides; misses: bare DeepGEMM host asserts whose .hpp path picked the signature with no GPU fact to correct "
+     "it (one likely on the wrong one), CUDA_ERROR_INVALID_IMAGE in DeepGEMM's runtime on an A100 named the UE8M0 "
+     "packer"),
 ]
 
 
