@@ -14,9 +14,11 @@ from ..common import rxcache
 
 # a column of eval scores: its header names an eval or an accuracy metric
 METRIC = rxcache.compile(r"(?i)gsm8k|gpqa|mmlu|aime|math[_-]?500|humaneval|mbpp|livecodebench|c-?eval|cmmlu|ifeval"
-                         r"|accuracy|\bacc(?:_norm)?\b|exact[_ ]match|\bstrict|\bflexible|pass@\d|\bscore\b")
+                         r"|accuracy|\bacc(?:_norm)?\b|exact[_ ]match|\bstrict|\bflexible|pass@\d|\bscore\b"
+                         r"|\bcos(?:ine)?_?sim")  # (a per-layer cosine against a reference: 1.0 is right)
 _SEPARATOR = rxcache.compile(r"[|│┃]")
-RULE = rxcache.compile(r"^[\s|│┃┏┓┗┛┣┫┡┩╇┳┻╋╂┠┨━─═┼+:\-]*$")  # a table's rule line: no cells
+# a table's rule line, or the mark of rows left out ("...", "⋮"): no cells
+RULE = rxcache.compile(r"^[\s|│┃┏┓┗┛┣┫┡┩╇┳┻╋╂┠┨━─═┼+:\-]*$|^\s*(?:\.{3}|…|⋮)\s*$")
 _NUMBER = rxcache.compile(r"^[-+]?(\d{1,3}(?:\.\d+)?)\s*%?$")
 _ALIGNED = rxcache.compile(r"\s{2,}|\t")
 RATIO = 0.6  # a score at most this share of the best score of its column

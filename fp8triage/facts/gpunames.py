@@ -35,7 +35,7 @@ _GPU_NAME_WORDS = (r"(?:RTX|GB10|GB20|GB30|GH200|B100|B200|B300|H100|H200|H800|A
                    r"|T4|V100|P100|Jetson|DGX)")
 PREFILTER_PATTERNS = (
     r"NVIDIA|GeForce|Tesla|Quadro|DGX",
-    r"GPU[ \t:=#0-9-]{0,8}" + _GPU_NAME_WORDS,
+    r"GPU[ \t:=#0-9|-]{0,8}" + _GPU_NAME_WORDS,  # (and an environment table's row: "| GPU | H20 x8 |")
     # an environment table's line: "GPU: 4x H100", "GPUs: 8 x H20", "Hardware: 2x RTX PRO 6000 (sm_120)"
     r"(?:GPUs?|Hardware)[ \t]*[:=][ \t]*\d{1,3}[ \t]*[xX×*][ \t]*(?:NVIDIA[ \t]+)?" + _GPU_NAME_WORDS,
     r"Hardware[ \t]*[:=][ \t]*(?:NVIDIA[ \t]+)?" + _GPU_NAME_WORDS,

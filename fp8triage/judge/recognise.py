@@ -158,11 +158,17 @@ _TORCH_CHECK = rxcache.compile(r"\bexpected (.{1,200}?) to be true, but got fals
 # pytest's message for a tolerance that failed, with the values it compared: "assert tensor(0.4431, device='cuda:0') < 0.001"
 _TOLERANCE = rxcache.compile(r"assert\s+(?:tensor\(\s*)?-?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?(?:,[^)\n]*)?\)?\s*<=?\s*"
                              r"(?:0?\.\d+|\d+(?:\.\d+)?e-\d+)(?!\S)", regex.I)  # (a tolerance: under 1, not a count)
+# ... as pytest prints it without an AssertionError line ("E       assert 0.3891 < 0.001")
+_PYTEST_TOLERANCE = rxcache.compile(r"(?m)^E\s+" + _TOLERANCE.pattern, regex.I)
 
 
 def _checked(ev: Event, kinds: set[str], ftext: str, assertion: bool, checks: set[str]) -> None:
     """Add to ``kinds`` (in place) what a failed check says by its condition: a TORCH_CHECK's condition, an
     assertion's assert line (``checks``) or pytest's compared values."""
+    if _PYTEST_TOLERANCE.search(ftext):
+        kinds.add("symptom")  # pytest's short form, no AssertionError line: "E       assert 0.3891 < 0.001"
+        kinds.discard("assertion")
+        return
     check = _TORCH_CHECK.search(ftext) if "contract" in kinds else None
     if check is not None:
         # torch's "Expected <condition> to be true, but got false": the condition says the kind, not the template

@@ -164,7 +164,8 @@ def test_a_known_name_right_next_to_the_word_gpu_is_read(prefilter, text, capabi
 
 @pytest.mark.parametrize("text, capability", [("GPU: 4x H100", "9.0"), ("GPUs: 8 x H20", "9.0"),
                                               ("Hardware: 4x RTX PRO 6000 Blackwell Workstation (sm_120)", "12.0"),
-                                              ("Hardware: B200", "10.0"), ("- GPU: 2x NVIDIA B200", "10.0")])
+                                              ("Hardware: B200", "10.0"), ("- GPU: 2x NVIDIA B200", "10.0"),
+                                              ("| GPU | RTX PRO 6000 Blackwell Workstation |", "12.0"), ("| GPU | H20 x8 |", "9.0")])
 def test_an_environment_tables_gpu_line_with_a_count_is_read(prefilter, text, capability):
     # what a bug report's environment section says: a label, a count, the product
     assert _fact_line(prefilter, text)

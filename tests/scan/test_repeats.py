@@ -124,12 +124,13 @@ def test_a_repeated_fact_line_costs_a_lookup(cat, logs, monkeypatch):
     path, _man = logs["restart-loop"]
     added = []
     real = logfacts.LogFacts._add
-    monkeypatch.setattr(logfacts.LogFacts, "_add", lambda self, *a, **k: added.append(a[0]) or real(self, *a, **k))
-    res = _scan(cat, path)
+    monkeypatch.setattr(logfacts.LogFacts, "_add", lambda self, *a, **k: added.append(a[:2]) or real(self, *a, **k))
+    _scan(cat, path)
     restarts = path.read_text().count("vLLM API server version")
     assert restarts > 20
-    assert any(f.name == "gpu" and "H100" in f.value for f in res.facts)
-    assert added.count("gpu") < restarts  # read again only while a fact is not yet recorded
+    # (the start-up's GPU line is read; which GPU wins depends on the failures planted: one may carry an nvidia-smi dump)
+    assert any(name == "gpu" and "H100" in value for name, value in added)
+    assert sum(name == "gpu" for name, _ in added) < restarts  # read again only while a fact is not yet recorded
 
 
 @pytest.mark.parametrize("mix", ("restart-loop", "crash-loop"))
