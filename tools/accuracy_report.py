@@ -803,6 +803,18 @@ BLIND_PROBES = [
      "decides; misses: bare DeepGEMM host asserts whose .hpp path picked the signature with no GPU fact to correct "
      "it (one likely on the wrong one), CUDA_ERROR_INVALID_IMAGE in DeepGEMM's runtime on an A100 named the UE8M0 "
      "packer"),
+    ("probe FU (30 pastes)", "main d8b8c2b, 2026-12-04", 24, 24, 6, 6,
+     "imitating real third-party pastes over the labels (a fresh writer)"),
+    ("probe FV (30 pastes)", "main d8b8c2b, 2026-12-04", 22, 24, 6, 6,
+     "silent wrong output as GitHub issues describe it (title, paragraph, an eval printout or reply, the command); "
+     "misses: '(cos 0.93)' and a table headed 'cos(deepgemm, triton)', a reply's 'crashes, so not an option' "
+     "beside DeepGEMM ranked the UE8M0 packer's status rule above the collapsed score"),
+    ("probe FW (30 pastes)", "main d8b8c2b, 2026-12-04", 24, 24, 6, 6,
+     "status and launch errors named by a kernel, function, file or library (cuBLASLt, CUTLASS, DeepGEMM's JIT "
+     "runtime, FlashInfer's MoE, Triton), CUDA error codes by number and name"),
+    ("probe FX (30 pastes)", "main d8b8c2b, 2026-12-04", 23, 24, 6, 6,
+     "Chinese, Japanese and Korean write-ups around English logs, and non-native English; miss: DeepGEMM's "
+     "sf.size(-1) layout assert from a user script named test_fp4.py (the file name read as an FP4 format)"),
 ]
 
 

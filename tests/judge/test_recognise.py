@@ -222,6 +222,8 @@ def test_a_failure_that_names_nothing_is_read_with_the_component_the_log_names()
     "B200\uc5d0\uc11c \uc815\ud655\ub3c4\uac00 \uc774\uc0c1\ud558\uac8c \ub0ae\uc2b5\ub2c8\ub2e4.\n",
     # a benchmark line that measures shapes and states wrong numbers: the numbers, not a shape contract
     "shape (m=4096, n=7168, k=2048)   deepgemm vs bf16 ref: cos=0.9213  rel_l2=0.391\n",
+    # a cosine written with a space
+    "the DeepGEMM path disagrees with the Triton path (cos 0.87)\n",
 ])
 def test_a_symptom_in_a_write_up_is_read_with_the_library_it_names(text):
     context = "VLLM_USE_DEEP_GEMM=1 vllm serve deepseek-ai/DeepSeek-R1 -tp 8 on 8x NVIDIA B200\n"
@@ -235,7 +237,7 @@ def test_a_symptom_in_a_write_up_is_read_with_the_library_it_names(text):
                     "gsm8k (5-shot): 0.954 ± 0.006, strict 0.950 stderr 0.006\n",
                     "With VLLM_USE_DEEP_GEMM=1 it answers correctly: 0.95\n",
                     "gsm8k 0.91 on h200 vs 0.93 on b200\n",
-                    "perplexity 9.71 over 2048 samples\n"):
+                    "perplexity 9.71 over 2048 samples\n", "the Triton path gives cos 0.99998\n"):
         assert top(context + healthy) == [], healthy
 
 
