@@ -815,6 +815,18 @@ BLIND_PROBES = [
     ("probe FX (30 pastes)", "main d8b8c2b, 2026-12-04", 23, 24, 6, 6,
      "Chinese, Japanese and Korean write-ups around English logs, and non-native English; miss: DeepGEMM's "
      "sf.size(-1) layout assert from a user script named test_fp4.py (the file name read as an FP4 format)"),
+    ("probe FY (30 pastes)", "main b6da430, 2026-12-04", 23, 24, 6, 6,
+     "imitating real third-party pastes, as unusual as realistic; miss: SGLang's 'FlashAttention v3 Backend requires "
+     "SM>=80 and SM<=90' in a PR write-up with --kv-cache-dtype fp8_e4m3 only in the prose (label arguable: the check "
+     "is not FP8's)"),
+    ("probe FZ (30 pastes)", "main b6da430, 2026-12-04", 24, 24, 6, 6,
+     "silent wrong output, round ten, and a spread of other classes"),
+    ("probe GA (30 pastes)", "main b6da430, 2026-12-04", 21, 24, 6, 6,
+     "bare status lines behind a server prefix, the FP8 component named only by an INFO line, a flag or the GPU; "
+     "misses: 'CUDA error: unspecified launch failure' under SGLang's scheduler frames with FlashInfer's TRT-LLM-gen "
+     "FP8 MoE named only at INFO (the scheduler's frames say where it failed), TRT-LLM's CUTLASS 'Error Internal' on "
+     "an A10G named the FP8 capability floor (label arguable), 'cutlass_fp8 MoE requires block quantization' read "
+     "as an architecture gate"),
 ]
 
 
