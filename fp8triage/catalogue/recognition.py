@@ -158,15 +158,17 @@ def distinctive(name: str) -> bool:
     return len(name) >= 8 and name not in _SHARED_NAMES and bool(_DISTINCT.search(name))
 
 
-def kind_cues(folder: Path | None = None, kind: str | None = None) -> list[str]:
-    """The failure kinds' cue words for the scan's prefilter (kinds.toml only: cheap to read); ``kind``:
-    that kind's only."""
+def kind_cues(folder: Path | None = None) -> dict[str, list[str]]:
+    """Each failure kind's cue words for the scan's prefilter, by kind id (kinds.toml only: cheap to read)."""
     folder = folder or paths.data_dir("signatures") / "recognition"
     kinds = tomllib.loads((folder / "kinds.toml").read_text(encoding="utf-8"))["kind"]
-    cues = {c for k in kinds if kind is None or k["id"] == kind for c in k.get("cues", [])}
-    # a cue outside ASCII as a JSON log line escapes it ("乱码" -> "\\u4e71\\u7801": Docker, Kubernetes)
-    cues |= {json.dumps(c)[1:-1] for c in cues if not c.isascii()}
-    return sorted(cues)
+    out = {}
+    for k in kinds:
+        cues = set(k.get("cues", []))
+        # a cue outside ASCII as a JSON log line escapes it ("乱码" -> "\\u4e71\\u7801": Docker, Kubernetes)
+        cues |= {json.dumps(c)[1:-1] for c in cues if not c.isascii()}
+        out[k["id"]] = sorted(cues)
+    return out
 
 
 def normalise_assert(line: str) -> str:

@@ -14,7 +14,6 @@ FRAME = rxcache.compile(
     r'|(?P<path>(?:/|[A-Za-z]:\\|~/)\S*?\.pyx?|<ipython-input-[\w-]+>) in (?P<func>[\w.]+|<[\w\s:]+>)(?:\(|\s*$)'
     # pytest's short tracebacks (--tb=short, CI logs): "tests/kernels/test_block_fp8.py:45: in test_w8a8_block_fp8"
     r'|(?P<path>[^\s:"]+\.pyx?):(?P<line>\d+): in (?P<func>[\w.<>]+)\s*$)')
-# IPython's source lines under a frame: "----> 5 from . import _C", "-> 2215 result = ..."
-IPY_SOURCE = rxcache.compile(r"^-*>\s*\d+\s")
-# any of IPython's numbered source lines under a frame, the context lines too ("    421     if x:")
+# IPython's numbered source lines under a frame: the failing one ("----> 5 from . import _C", "-> 2215 result = ...")
+# and the context lines around it ("    421     if x:")
 NUMBERED_SOURCE = rxcache.compile(r"^(?:[ \t]+|-*>[ \t]*)\d+[ \t]")

@@ -25,7 +25,6 @@ from ..catalogue import scoretables
 from ..catalogue.recognition import TOKEN, Rule, Vocabulary, normalise_assert, vocabulary
 from ..model import Event, EventKind
 
-FRAME_LINE = FRAME  # (Python's, IPython's and pytest's)
 NATIVE_FRAME = rxcache.compile(r"^\s*(?:#\d+\s+0x[0-9a-f]+|frame #\d+:|\d+\s+0x[0-9a-f]+\s)", regex.IGNORECASE)
 SYMPTOM = frozenset({"symptom"})
 # how much a failure kind says about the cause: a missing module or an arch gate names it; a bare
@@ -108,7 +107,7 @@ def _failure_text(ev: Event, lines: list[tuple[int, str]]) -> list[tuple[int, st
         if i in wrapped and skipped:
             continue  # the tail a terminal cut off a frame or a source line
         skipped = True
-        if FRAME_LINE.match(t) or NATIVE_FRAME.match(t):
+        if FRAME.match(t) or NATIVE_FRAME.match(t):
             after_frame = True
             continue
         if after_frame and NUMBERED_SOURCE.match(t):
@@ -125,7 +124,7 @@ def _innermost(ev: Event, lines: list[tuple[int, str]]) -> list[tuple[int, str]]
     """The failure line(s) and the innermost frame with its source line."""
     out = _failure_text(ev, lines)[-3:]
     for k in range(len(lines) - 1, -1, -1):
-        if FRAME_LINE.match(lines[k][1]) or NATIVE_FRAME.match(lines[k][1]):
+        if FRAME.match(lines[k][1]) or NATIVE_FRAME.match(lines[k][1]):
             out += lines[k:k + 2]
             break
     return out
@@ -257,12 +256,12 @@ def read(ev: Event, voc: Vocabulary | None = None, context: frozenset[str] = fro
     checks = {kind for kind, rx in ASSERT_CHECKS for s in asserts if rx.search(s)}
     # where it failed: the innermost frames (path and function, not the code under them), the assert
     logical = ev.unwrapped("") if ev.wrapped else lines  # (a frame line a terminal cut, read whole)
-    where = [t for _, t in logical if FRAME_LINE.match(t) or NATIVE_FRAME.match(t)][-2:] + asserts
+    where = [t for _, t in logical if FRAME.match(t) or NATIVE_FRAME.match(t)][-2:] + asserts
     # the components the failure itself names: its message, or the innermost frame and its source line
     innermost = _innermost(ev, lines)
     inner = voc.components_of(set(TOKEN.findall("\n".join(t for _, t in innermost))))
     here = "" if ev.message.strip() or not asserts else "\n".join(
-        t for _, t in innermost if FRAME_LINE.match(t) or NATIVE_FRAME.match(t) or t.lstrip().startswith("assert"))
+        t for _, t in innermost if FRAME.match(t) or NATIVE_FRAME.match(t) or t.lstrip().startswith("assert"))
     failure = _failure_text(ev, lines)
     ftext = "\n".join(t for _, t in failure)
     for c in ev.chain[-4:]:
@@ -329,10 +328,13 @@ def states_failure(ev: Event) -> bool:
     return ev.kind is EventKind.WARNING and vocabulary().names_fp8(first.text)
 
 
+SCORES_LEVEL = "INFO"  # the level eval tools log their scores at
+
+
 def logged_score(ev: Event) -> bool:
     """A line an eval tool logged at INFO that states a symptom ("evalscope - INFO - aime24 | AveragePass@1 |
     0.0333"): no failure, but the score it reports collapsed."""
-    return (ev.kind is EventKind.LINE and bool(ev.lines) and ev.lines[0].level == "INFO"
+    return (ev.kind is EventKind.LINE and bool(ev.lines) and ev.lines[0].level == SCORES_LEVEL
             and vocabulary().states_symptom(ev.text))
 
 

@@ -20,7 +20,7 @@ import regex
 
 from ..catalogue import scoretables
 from ..common import rxcache
-from ..common.frames import FRAME, IPY_SOURCE
+from ..common.frames import FRAME, NUMBERED_SOURCE
 from ..model import Event, EventKind, Line
 
 # Python's header, and IPython's ("ImportError                    Traceback (most recent call last)", no colon)
@@ -317,7 +317,7 @@ class Assembler:
         if not stripped:
             b.add(line)  # after a chain marker, or inside frames (rare): keep going
             return True
-        if text[:1] in (" ", "\t") or stripped.startswith("^") or stripped.startswith("~") or IPY_SOURCE.match(stripped):
+        if text[:1] in (" ", "\t") or stripped.startswith("^") or stripped.startswith("~") or NUMBERED_SOURCE.match(text):
             b.add(line)  # source line or caret marker under a frame
             return True
         if stripped == "...":

@@ -50,10 +50,10 @@ from .prefilter import ALERT, CUE, DUMP, EVIDENCE, FACT, PAST, SCORE, STACK, WAR
 from ..catalogue import scoretables
 from ..catalogue.recognition import vocabulary
 from ..judge.patterns import PAST_SENTENCE
+from ..judge.recognise import SCORES_LEVEL  # (a symptom on such a line starts an event: eval tools log scores at INFO)
 from .selector import WRAP_WIDTH_MIN, may_be_tail
 
 QUIET_LEVELS = frozenset({"INFO", "DEBUG", "TRACE"})  # an ALERT word on such a line starts no event
-SCORES_LEVEL = "INFO"  # ... but a symptom stated on an INFO line does (eval tools log their scores at INFO)
 
 # An event that starts within PAST_LINES lines after a sentence that puts it in the past ("Before this PR, users
 # saw:"; a fence or a blank line between; judge.patterns.PAST_SENTENCE), or right under such an event, is named,

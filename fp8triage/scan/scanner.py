@@ -101,8 +101,9 @@ def prefilter_rules(catalogue: Catalogue) -> list[tuple[str, int, int]]:
     rules.extend((p, REGEX, STRUCTURAL) for p in STRUCTURAL_PATTERNS)
     rules.extend((t, REGEX_CI if ci else REGEX, FACT) for t, ci in fact_triggers())
     rules.extend((p, REGEX, STACK) for p in STACK_PATTERNS)
-    rules.extend((c, LITERAL_CI, CUE) for c in kind_cues())
-    rules.extend((c, LITERAL_CI, SCORE) for c in kind_cues(kind="symptom"))
+    cues = kind_cues()
+    rules.extend((c, LITERAL_CI, CUE) for c in sorted(set().union(*cues.values())))
+    rules.extend((c, LITERAL_CI, SCORE) for c in cues.get("symptom", ()))
     rules.extend((c, LITERAL_CI, PAST) for c in PAST_CUES)
     return rules
 
