@@ -827,6 +827,21 @@ BLIND_PROBES = [
      "FP8 MoE named only at INFO (the scheduler's frames say where it failed), TRT-LLM's CUTLASS 'Error Internal' on "
      "an A10G named the FP8 capability floor (label arguable), 'cutlass_fp8 MoE requires block quantization' read "
      "as an architecture gate"),
+    ("probe GB (30 pastes)", "main 8eb5105, 2026-12-04", 20, 24, 6, 6,
+     "silent wrong output written up with eval tables, backend comparisons and printed numbers; misses: lm_eval's "
+     "table (header 'Tasks ... Metric ... Value') read as no table, so an MMLU 0.48 against 'expected ~0.87' below it "
+     "and a gsm8k 0.82 against '0.9560' in the next sentence were not compared, a per-layer table headed "
+     "'||dg|| / ||triton|| | cos' (the norm bars split its cells), a pytest 'assert tensor(0.2761) < 0.001' read as "
+     "no symptom"),
+    ("probe GC (30 pastes)", "main 8eb5105, 2026-12-04", 24, 24, 6, 6,
+     "a known failure as another release words it, and TypeError/AttributeError/ImportError at DeepGEMM, "
+     "FlashInfer and sgl-kernel call boundaries (the writer notes its rewordings stay close to known ones)"),
+    ("probe GD (30 pastes)", "main 8eb5105, 2026-12-04", 15, 15, 15, 15,
+     "near misses: FP8 servers failing for other reasons (OOM, NCCL, tokenizer, AWQ/GPTQ/Marlin, NVFP4/MXFP4, "
+     "INT8 on V100, driver, port, gated repo) and real FP8 failures hidden in noisy logs"),
+    ("probe GE (30 pastes)", "main 8eb5105, 2026-12-04", 24, 24, 6, 6,
+     "terse on-call pastes: kubectl, Ray worker and docker compose prefixes, tracebacks cut to their last lines, "
+     "a Slack sentence above"),
 ]
 
 
