@@ -842,6 +842,28 @@ BLIND_PROBES = [
     ("probe GE (30 pastes)", "main 8eb5105, 2026-12-04", 24, 24, 6, 6,
      "terse on-call pastes: kubectl, Ray worker and docker compose prefixes, tracebacks cut to their last lines, "
      "a Slack sentence above"),
+    ("probe GF (30 pastes)", "main 8eb5105, 2026-12-04", 20, 24, 6, 6,
+     "silent wrong output as other eval tools print it (SGLang's few-shot gsm8k, simple-evals, evalscope, vLLM's "
+     "logprob tests); misses: a test's \"{'accuracy': 0.198}\" with 'AssertionError: 0.198 not greater than 0.94', "
+     "'Accuracy too low: 0.127 < 0.870 - 0.080', simple-evals' '| gpqa | 0.217 |' beside 'expected ~0.68' (drops "
+     "read against a threshold or a stated baseline), DeepGEMM's dtype/rank assert in the packed-UE8M0 layout helper "
+     "named the UE8M0 packer (label arguable)"),
+    ("probe GG (30 pastes)", "main 8eb5105, 2026-12-04", 20, 24, 6, 6,
+     "generic status and launch errors inside FP8 components and bare assertions shown as their source line; "
+     "misses: FBGEMM's f8f8bf16_rowwise 'cutlass cannot initialize' read as torch._scaled_mm's, SGLang's "
+     "'assert C.dtype == torch.bfloat16 and deep_gemm_wrapper.ENABLE_JIT_DEEPGEMM' (DeepGEMM switched off) read as "
+     "a layout contract, 'assert column_major_scales and scale_tma_aligned' with no rule, 'assert "
+     "_valid_deep_gemm(...)' after a TP=16 shard named the layout contract (label arguable)"),
+    ("probe GH (30 pastes)", "main 8eb5105, 2026-12-04", 22, 24, 6, 6,
+     "prose: PR descriptions, issue write-ups and forum answers around a short log, quoting library source; misses: "
+     "a sentence naming DeepGEMM's arch list ranked above 'Unknown SF transformation' under an EngineCore prefix, "
+     "vLLM's 'No compiled cutlass_scaled_mm' on an A100 ruled out by the capability with nothing in its place"),
+    ("probe GI (30 pastes)", "main 8eb5105, 2026-12-04", 20, 24, 6, 6,
+     "unusual but realistic pastes (Jupyter, Windows/WSL, SkyPilot, RunPod, ANSI colours, HTML-escaped text); "
+     "misses: FBGEMM's f8f8bf16_rowwise 'cutlass cannot initialize' read as torch._scaled_mm's, TRT-LLM's 'Failed to "
+     "initialize cutlass gemm. Error: Error Internal' on an A10G with the FP8 runner named on the next lines, the "
+     "DeepGEMM-off assert of SGLang read as a block-size contract, 'Unsupported architecture or scaling factor "
+     "types' with E8M0 off named the E8M0 switch (label arguable)"),
 ]
 
 

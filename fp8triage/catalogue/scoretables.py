@@ -7,6 +7,12 @@ Markdown tables, box-drawn ones (``│``, ``┃``), and columns aligned with spa
 column): under a header cell that names an eval or an accuracy metric, a score at most ``RATIO`` of the best score
 of its column, where the best is a real score (0.3 or more on a 0-1 scale, 30 or more in percent), is a collapse;
 so is a four-choice eval's score (MMLU, GPQA) at 0.2 or less, below chance, in a table of one row.
+
+lm_eval prints one row per task, filter and metric, the score in its "Value" column: those rows are compared by
+task, filter and metric. Two runs are often pasted as two tables under one header each, with a caption between
+("B200, VLLM_USE_DEEP_GEMM=1:"): a header seen again takes up the scores read under it before. A short note
+after a table's rows may state the score it should have been ("expected ~0.87 (H200 gives 0.8712)"): its scores
+are read as one more row of every column.
 """
 from __future__ import annotations
 
@@ -15,12 +21,20 @@ from ..common import rxcache
 # a column of eval scores: its header names an eval or an accuracy metric
 METRIC = rxcache.compile(r"(?i)gsm8k|gpqa|mmlu|aime|math[_-]?500|humaneval|mbpp|livecodebench|c-?eval|cmmlu|ifeval"
                          r"|accuracy|\bacc(?:_norm)?\b|exact[_ ]match|\bstrict|\bflexible|pass@\d|\bscore\b"
-                         r"|\bcos(?:ine)?_?sim")  # (a per-layer cosine against a reference: 1.0 is right)
+                         r"|\bcos(?:ine)?(?:_?sim\w*)?\b")  # (a per-layer cosine against a reference: 1.0 is right)
 _SEPARATOR = rxcache.compile(r"[|│┃]")
 # a table's rule line, or the mark of rows left out ("...", "⋮"): no cells
 RULE = rxcache.compile(r"^[\s|│┃┏┓┗┛┣┫┡┩╇┳┻╋╂┠┨━─═┼+:\-]*$|^\s*(?:\.{3}|…|⋮)\s*$")
 _NUMBER = rxcache.compile(r"^[-+]?(\d{1,3}(?:\.\d+)?)\s*%?$")
 _ALIGNED = rxcache.compile(r"\s{2,}|\t")
+# a norm written with bars in a header ("||dg|| / ||ref||"): its bars are not cell borders
+_NORM = rxcache.compile(r"\|\|(?=\S)([^|\n]{1,30}?)(?<=\S)\|\|")
+# lm_eval's columns: the metric a row reports, and its score
+_LM_METRIC = rxcache.compile(r"(?i)^metric$")
+_LM_VALUE = rxcache.compile(r"(?i)^value$")
+# a score in a note after a table: 0.xx, or a percentage (not a version: "0.10.1")
+_REFERENCE = rxcache.compile(r"(?<![\w.])(?:0\.\d{2,4}|[1-9]\d(?:\.\d+)?\s*%)(?![\d.])")
+NOTE_MAX = 200  # a note after a table's rows: at most this long
 RATIO = 0.6  # a score at most this share of the best score of its column
 # a four-choice eval (chance is 0.25): a score at most CHANCE is a collapse on its own
 FOUR_CHOICE = rxcache.compile(r"(?i)mmlu|gpqa")
@@ -32,7 +46,7 @@ def cells(line: str) -> list[str] | None:
     """The cells of a table line (None: not a table line): split at "|", "│" or "┃" (two cells or more), else at
     runs of two spaces or a tab (three cells or more)."""
     if _SEPARATOR.search(line):
-        got = [c.strip() for c in _SEPARATOR.split(line.strip())]
+        got = [c.strip() for c in _SEPARATOR.split(_NORM.sub(r"‖\1‖", line.strip()))]
         if got and not got[0]:
             got = got[1:]
         if got and not got[-1]:
@@ -42,38 +56,101 @@ def cells(line: str) -> list[str] | None:
     return got if len(got) >= 3 else None
 
 
+def _names_scores(got: list[str]) -> bool:
+    """Does a header's cell name an eval or a metric, or is it lm_eval's ("Metric", "Value")?"""
+    return any(METRIC.search(c) for c in got) or _lm_eval(got) is not None
+
+
+def _lm_eval(header: list[str]) -> tuple[int, int] | None:
+    """lm_eval's header: (the index of its "Metric" cell, of its "Value" cell)."""
+    m = next((i for i, c in enumerate(header) if _LM_METRIC.match(c)), None)
+    v = next((i for i, c in enumerate(header) if _LM_VALUE.match(c)), None)
+    return None if m is None or v is None else (m, v)
+
+
 def is_header(line: str) -> bool:
     """A table line of names only, one of them an eval or an accuracy metric (a line with a score is a row)."""
     got = cells(line)
-    return got is not None and any(METRIC.search(c) for c in got) and not any(_NUMBER.match(c) for c in got)
+    return got is not None and _names_scores(got) and not any(_NUMBER.match(c) for c in got)
 
 
-def collapsed(text: str) -> bool:
-    """Does a table in ``text`` show one row's eval score collapsed against another row's?"""
-    header: list[str] | None = None
-    cols: dict[int, list[float]] = {}
-    for line in text.splitlines()[:MAX_LINES]:
+def is_note(line: str) -> bool:
+    """May ``line`` be a caption or a note between or after a table's rows: short, and no table line?"""
+    return len(line) <= NOTE_MAX and cells(line) is None
+
+
+def states_score(line: str) -> bool:
+    """Does a note state a score ("expected ~0.87", "H200 gives 87.1%")?"""
+    return _REFERENCE.search(line) is not None
+
+
+def _fraction(value: float) -> float:
+    return value / 100 if value > 1 else value
+
+
+class _Reader:
+    """The tables of a text, line by line: each column's scores (by header), and the notes' scores."""
+
+    def __init__(self) -> None:
+        self.header: list[str] | None = None
+        self.last: list[str] | None = None  # the header of the rows before a note (rows after it may go on)
+        self.cols: dict = {}  # column key -> (the cell that names its eval, its scores)
+        self.tables: dict[tuple, dict] = {}  # a header seen before -> its columns
+        self.refs: list[float] = []  # the scores notes after a table's rows state (0-1)
+        self.task = ""  # lm_eval: the task of the rows that leave it blank
+
+    def feed(self, line: str) -> bool:
         if not line.strip() or RULE.match(line):
-            continue
+            return False
         got = cells(line)
         if got is None:
-            header, cols = None, {}
-            continue
-        if header is None or not any(_NUMBER.match(c) for c in got):
-            if any(METRIC.search(c) for c in got):
-                header, cols = got, {}
-            continue
+            if self.cols and self.header is not None and len(line) <= NOTE_MAX:
+                self.refs += [_fraction(float(m.group().rstrip("% "))) for m in _REFERENCE.finditer(line)]
+            self.header, self.last = None, self.header or self.last
+            return self._collapsed()
+        if self.header is None and self.last is not None and len(got) == len(self.last) and any(_NUMBER.match(c) for c in got):
+            self.header = self.last  # rows of the same table after a caption ("same command with X=0:")
+        if self.header is None or not any(_NUMBER.match(c) for c in got):
+            if _names_scores(got):
+                self.header = got
+                self.cols = self.tables.setdefault(tuple(got), {})
+            return False
+        self._row(got)
+        return self._collapsed()
+
+    def _row(self, got: list[str]) -> None:
+        header = self.header
         shift = len(got) - len(header)  # a DataFrame's index column makes one cell more
         if shift not in (0, 1):
-            continue
+            return
+        lm = _lm_eval(header)
+        if lm is not None and shift == 0:  # lm_eval: the Value of a row whose metric is an accuracy
+            self.task = got[0] or self.task
+            m = _NUMBER.match(got[lm[1]])
+            if m and METRIC.search(got[lm[0]]):
+                key = (self.task, *got[1:lm[0] + 1])
+                self.cols.setdefault(key, (self.task, []))[1].append(float(m.group(1)))
+            return
         for i, name in enumerate(header):
             m = _NUMBER.match(got[i + shift]) if METRIC.search(name) else None
             if m:
-                cols.setdefault(i, []).append(float(m.group(1)))
-        for i, vals in cols.items():
-            best = max(vals)
-            if len(vals) >= 2 and best >= (0.3 if best <= 1 else 30) and min(vals) <= RATIO * best:
+                self.cols.setdefault(i, (name, []))[1].append(float(m.group(1)))
+
+    def _collapsed(self) -> bool:
+        for name, vals in self.cols.values():
+            if not vals:
+                continue
+            refs = [r * 100 if max(vals) > 1 else r for r in self.refs]
+            best = max(vals + refs)
+            if len(vals) + len(refs) >= 2 and best >= (0.3 if best <= 1 else 30) and min(vals) <= RATIO * best:
                 return True
-            if FOUR_CHOICE.search(header[i]) and vals[-1] <= (CHANCE if vals[-1] <= 1 else 100 * CHANCE):
+            if FOUR_CHOICE.search(name) and vals[-1] <= (CHANCE if vals[-1] <= 1 else 100 * CHANCE):
                 return True  # a four-choice eval below chance needs no other row to compare with
-    return False
+        return False
+
+
+def collapsed(text: str) -> bool:
+    """Does a table in ``text`` show one row's eval score collapsed against another row's (or against a score
+    a note after it states)?"""
+    reader = _Reader()
+    return any(reader.feed(line) for line in text.splitlines()[:MAX_LINES])

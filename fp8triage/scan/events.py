@@ -84,10 +84,33 @@ MAX_CHAIN = 64  # chained exceptions kept per traceback (the first and the newes
 
 
 def table_row(b: _Builder, line: Line) -> bool:
-    """Is ``line`` a row (or a rule) of the table whose header started the event ``b`` (scoretables.py)?"""
+    """Is ``line`` a row (or a rule) of the table whose header started the event ``b`` (scoretables.py), or, once it
+    has a row, a blank line, a caption or a note between its rows or after them (two in a row at most: "B200,
+    VLLM_USE_DEEP_GEMM=1:" before a second run's table, "expected ~0.87" after the rows)?"""
     if not b.lines or not scoretables.is_header(b.lines[0].text):
         return False
-    return scoretables.cells(line.text) is not None or (bool(line.text.strip()) and bool(scoretables.RULE.match(line.text)))
+    if _in_table(line.text):
+        return True
+    text = line.text
+    if (len(b.lines) < 2 or line.level is not None or TRACEBACK_START.search(text) or LOGLIKE.match(text)
+            or ERRORISH.search(text) or not (not text.strip() or scoretables.is_note(text))):
+        return False
+    before = b.lines[:-1] if b.lines[-1] is line else b.lines  # (linefeed.py asks once the line was added)
+    return any(_in_table(ln.text) for ln in before[-2:])
+
+
+def _after_table(b: _Builder | None, lines: list[Line] | None = None) -> bool:
+    """Does the table event ``b`` end (``lines``: these of its lines end) in a blank line or a caption after its
+    rows ("B200, DeepGEMM on:"), which only a table goes on from?"""
+    lines = lines if lines is not None else (b.lines if b is not None else [])
+    if b is None or b.kind is not EventKind.LINE or len(lines) < 2 or not scoretables.is_header(lines[0].text):
+        return False
+    last = lines[-1].text.rstrip()
+    return not last or (last.endswith(":") and not _in_table(last) and not scoretables.states_score(last))
+
+
+def _in_table(text: str) -> bool:
+    return scoretables.cells(text) is not None or (bool(text.strip()) and bool(scoretables.RULE.match(text)))
 
 
 @dataclass
@@ -166,6 +189,8 @@ class Assembler:
             b = self.open.get(self._last)
             if b is not None and b.kind is EventKind.TRACEBACK and self._continue(b, line):
                 return
+        if w is not None and _after_table(self.open.get(None)):
+            self._close(None)  # a caption or note goes on with its table at once, not after another worker's lines
         self._last = w
         b = self.open.get(w)
         if b is not None:
@@ -483,8 +508,8 @@ class Assembler:
     @staticmethod
     def _event(b: _Builder, w: str | None) -> Event:
         lines = list(b.lines)
-        # trailing blank lines are not part of the event
-        while len(lines) > 1 and not lines[-1].text.strip():
+        # trailing blank lines are not part of the event, nor a table's captions that no table followed
+        while len(lines) > 1 and (not lines[-1].text.strip() or _after_table(b, lines)):
             lines.pop()
         message = b.message
         if b.kind is EventKind.TRACEBACK and b.exc_type is None and not message:

@@ -221,6 +221,8 @@ class LineFeed:
         open_ = self.asm.open
         before = open_.get(w)
         prov, self._prov = self._prov, None
+        if prov is not None and prov[1].awaits_value and lineno == prov[2] + 1 and w != prov[0] and not raw.strip():
+            self._prov, prov = (prov[0], prov[1], lineno), None  # a blank line between a prefixed table's rows and its note
         if prov is not None and (lineno != prov[2] + 1 or not (may_be_tail(raw, 0, len(raw))
                                                               or (prov[1].awaits_value and w == prov[0]))):
             self._drop(prov)  # this line cannot be its tail (or the value its worker printed next): as if it had started nothing

@@ -45,3 +45,40 @@ def test_headers_and_cells():
     assert not is_header("INFO 08-01 09:00:00 [core.py:77] gsm8k done")  # not a table
     assert cells("a-03   8x H200   0.936") == ["a-03", "8x H200", "0.936"]
     assert cells("two words only") is None
+
+
+LM_EVAL_HEAD = ("|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value |   |Stderr|\n"
+                "|-----|------:|----------------|-----:|-----------|---|-----:|---|-----:|\n")
+
+
+def _lm_row(value: str, task: str = "gsm8k", filt: str = "flexible-extract") -> str:
+    return f"|{task}|      3|{filt}|     5|exact_match|↑  |{value}|±  |0.0057|\n"
+
+
+def test_lm_eval_header_is_a_header_and_its_rows_are_compared_by_task_and_metric():
+    assert is_header(LM_EVAL_HEAD.splitlines()[0])
+    # two runs pasted as two tables, a caption between: the header seen again takes up the first run's scores
+    two_runs = ("H200:\n" + LM_EVAL_HEAD + _lm_row("0.9553") + "\nB200, VLLM_USE_DEEP_GEMM=1 (e8m0 scales):\n"
+                + LM_EVAL_HEAD + _lm_row("0.2381"))
+    assert collapsed(two_runs)
+    assert not collapsed(two_runs.replace("0.2381", "0.9492"))  # the runs agree
+    # the second run's rows under a caption, no header of their own
+    assert collapsed(LM_EVAL_HEAD + _lm_row("0.0152") + "\nsame command with VLLM_USE_DEEP_GEMM=0:\n" + _lm_row("0.8757"))
+    # rows of different metrics are not compared with each other
+    assert not collapsed(LM_EVAL_HEAD + _lm_row("0.9553") + _lm_row("0.4100", task="gsm8k_cot", filt="strict-match"))
+
+
+def test_a_note_after_the_rows_gives_the_score_it_should_have_been():
+    table = LM_EVAL_HEAD.replace("Tasks", "Groups") + _lm_row("0.4812", task="mmlu")
+    assert collapsed(table + "\nexpected ~0.87 (H200 gives 0.8712). Server log is clean.")
+    assert not collapsed(table + "\nexpected ~0.52 on this model.")  # close to what it should be
+    assert not collapsed(table + "\nran on vllm 0.10.1.1")  # a version is no score
+
+
+def test_a_norm_written_with_bars_does_not_split_the_header():
+    table = ("| layer | module | ||dg|| / ||triton|| | cos |\n|---|---|---|---|\n"
+             "| 0 | self_attn.q_a_proj | 1.0003 | 0.99999 |\n| 10 | mlp.experts (w2) | 2.0913 | 0.6120 |\n"
+             "| 60 | lm_head | - | 0.1045 |")
+    assert cells(table.splitlines()[0]) == ["layer", "module", "‖dg‖ / ‖triton‖", "cos"]
+    assert collapsed(table)
+    assert not collapsed(table.replace("0.6120", "0.9990").replace("0.1045", "0.9987"))
