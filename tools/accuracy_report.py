@@ -864,6 +864,21 @@ BLIND_PROBES = [
      "initialize cutlass gemm. Error: Error Internal' on an A10G with the FP8 runner named on the next lines, the "
      "DeepGEMM-off assert of SGLang read as a block-size contract, 'Unsupported architecture or scaling factor "
      "types' with E8M0 off named the E8M0 switch (label arguable)"),
+    ("probe GJ (30 pastes)", "main b266c5b, 2026-12-04", 16, 23, 7, 7,
+     "silent wrong output reported against a threshold or a baseline; misses: unittest's '0.612 not greater than "
+     "0.9' and 'Accuracy too low: 0.427 < 0.850' (drops short of zero), \"{'accuracy': 0.034}\" and JSON's "
+     "'\"exact_match,custom-extract\": 0.0718' (the quote and the filter suffix), 'DEEPGEMM_SCALE_UE8M0=false "
+     "gives back 0.86', E8M0 forced on Hopper ruled out by the capability (label arguable), SGLang's scale_fmt "
+     "warning named the precision loss before an MMLU at chance (label arguable)"),
+    ("probe GK (30 pastes)", "main b266c5b, 2026-12-04", 23, 24, 6, 6,
+     "imitating real third-party pastes (a fresh writer: new user, maintainer, CI bot, on-call SRE); miss: a CI "
+     "test's 'cosine similarity ... too low: 0.8127 < 0.99' above a shape line read as a layout contract"),
+    ("probe GL (30 pastes)", "main b266c5b, 2026-12-04", 24, 24, 6, 6,
+     "FP8 failures at unusual layers: inductor's scaled-mm lowering, Triton fp8 dtypes, FP8 attention kernels, "
+     "FlashInfer's TRT-LLM-gen MoE, CUTLASS grouped GEMM, compressed-tensors schemes"),
+    ("probe GM (30 pastes)", "main b266c5b, 2026-12-04", 14, 14, 16, 16,
+     "near misses, round two: INT8, AWQ, GPTQ, Marlin, bitsandbytes, NVFP4/MXFP4, routing, LoRA, speculative "
+     "decoding, graph-capture OOM, driver, NCCL, chat templates and tokenizers, healthy evals"),
 ]
 
 

@@ -12,9 +12,16 @@ lm_eval prints one row per task, filter and metric, the score in its "Value" col
 task, filter and metric. Two runs are often pasted as two tables under one header each, with a caption between
 ("B200, VLLM_USE_DEEP_GEMM=1:"): a header seen again takes up the scores read under it before. A short note
 after a table's rows may state the score it should have been ("expected ~0.87 (H200 gives 0.8712)"): its scores
-are read as one more row of every column.
+are read as one more row of every column. A table may also put one eval in each row, its runs in the columns
+("| eval | h200 | b200 |"): a row's scores are compared with each other.
+
+``below_threshold(text)`` reads a test that checked a score against its threshold: "0.198 not greater than 0.94"
+(unittest), "Accuracy too low: 0.427 < 0.850" (a threshold is a floor below the real score, so a score at most
+``BELOW_RATIO`` of it is far below), where an eval or a metric is named.
 """
 from __future__ import annotations
+
+import regex
 
 from ..common import rxcache
 
@@ -33,9 +40,17 @@ _NORM = rxcache.compile(r"\|\|(?=\S)([^|\n]{1,30}?)(?<=\S)\|\|")
 _LM_METRIC = rxcache.compile(r"(?i)^metric$")
 _LM_VALUE = rxcache.compile(r"(?i)^value$")
 # a score in a note after a table: 0.xx, or a percentage (not a version: "0.10.1")
-_REFERENCE = rxcache.compile(r"(?<![\w.])(?:0\.\d{2,4}|[1-9]\d(?:\.\d+)?\s*%)(?![\d.])")
+_REFERENCE = rxcache.compile(r"(?<![\w.])(?:0\.\d{2,4}|[1-9]\d(?:\.\d+)?\s*%)(?!\d|\.\d)")
 NOTE_MAX = 200  # a note after a table's rows: at most this long
+# a header whose first cell heads a column of evals: each row is one eval, its cells the runs compared
+_EVAL_COLUMN = rxcache.compile(r"(?i)^(?:evals?|tasks?|benchmarks?|datasets?)$")
+# a score checked against its threshold: "0.198 not greater than 0.94" (unittest), "Accuracy too low: 0.127 < 0.870
+# - 0.080", "assert 0.127 >= 0.79" (pytest's rewrite of a failed ">=")
+_SCORE = r"(?:0?\.\d+|[1-9]\d?(?:\.\d+)?)"
+_BELOW = rxcache.compile(rf"(?<![\w.])(?P<x>{_SCORE})\s*%?\s*(?:not greater than(?: or equal to)?|<=?)\s*\(?(?P<y>{_SCORE})(?![\d.])"
+                         rf"|\bassert\s+(?P<x2>{_SCORE})\s*>=?\s*\(?(?P<y2>{_SCORE})(?![\d.])", regex.I)
 RATIO = 0.6  # a score at most this share of the best score of its column
+BELOW_RATIO = 0.8  # a score checked against its threshold (a floor below the real score): at most this share of it
 # a four-choice eval (chance is 0.25): a score at most CHANCE is a collapse on its own
 FOUR_CHOICE = rxcache.compile(r"(?i)mmlu|gpqa")
 CHANCE = 0.2
@@ -58,7 +73,13 @@ def cells(line: str) -> list[str] | None:
 
 def _names_scores(got: list[str]) -> bool:
     """Does a header's cell name an eval or a metric, or is it lm_eval's ("Metric", "Value")?"""
-    return any(METRIC.search(c) for c in got) or _lm_eval(got) is not None
+    return any(METRIC.search(c) for c in got) or _lm_eval(got) is not None or _transposed(got)
+
+
+def _transposed(header: list[str]) -> bool:
+    """A header whose first cell heads a column of evals ("| eval | run-a | run-b |"), not lm_eval's (with a
+    "Metric" cell)."""
+    return bool(header) and _EVAL_COLUMN.match(header[0]) is not None and not any(_LM_METRIC.match(c) for c in header)
 
 
 def _lm_eval(header: list[str]) -> tuple[int, int] | None:
@@ -77,6 +98,19 @@ def is_header(line: str) -> bool:
 def is_note(line: str) -> bool:
     """May ``line`` be a caption or a note between or after a table's rows: short, and no table line?"""
     return len(line) <= NOTE_MAX and cells(line) is None
+
+
+def below_threshold(text: str, around: str | None = None) -> bool:
+    """Does ``text`` check an eval score against its threshold and find it far below (at most ``BELOW_RATIO`` of
+    a real score)? Only where the text (or ``around`` it: the test's source line) names an eval or a metric
+    ("accuracy", "gsm8k"): a tolerance checked the other way ("rel_diff 0.27 < 0.001") is not a score."""
+    if not METRIC.search(text) and not (around and METRIC.search(around)):
+        return False
+    for m in _BELOW.finditer(text):
+        x, y = float(m.group("x") or m.group("x2")), float(m.group("y") or m.group("y2"))
+        if (x <= 1) == (y <= 1) and y >= (0.3 if y <= 1 else 30) and x <= BELOW_RATIO * y:
+            return True
+    return False
 
 
 def states_score(line: str) -> bool:
@@ -124,6 +158,12 @@ class _Reader:
         if shift not in (0, 1):
             return
         lm = _lm_eval(header)
+        if lm is None and _transposed(header) and METRIC.search(got[0]):  # one eval a row, its runs in the cells
+            for c in got[1:]:
+                m = _NUMBER.match(c)
+                if m:
+                    self.cols.setdefault(("eval", got[0]), (got[0], []))[1].append(float(m.group(1)))
+            return
         if lm is not None and shift == 0:  # lm_eval: the Value of a row whose metric is an accuracy
             self.task = got[0] or self.task
             m = _NUMBER.match(got[lm[1]])

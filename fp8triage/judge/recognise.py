@@ -161,6 +161,12 @@ _TOLERANCE = rxcache.compile(r"assert\s+(?:tensor\(\s*)?-?(?:\d+\.?\d*|\.\d+)(?:
 _PYTEST_TOLERANCE = rxcache.compile(r"(?m)^E\s+" + _TOLERANCE.pattern, regex.I)
 
 
+def states_symptom(text: str) -> bool:
+    """Does ``text`` state a numeric symptom: in words or a table (``Vocabulary.states_symptom``), or as a
+    tolerance that failed, with the values compared ("assert tensor(0.2761, ...) < 0.001")?"""
+    return vocabulary().states_symptom(text) or _TOLERANCE.search(text) is not None
+
+
 def _checked(ev: Event, kinds: set[str], ftext: str, assertion: bool, checks: set[str]) -> None:
     """Add to ``kinds`` (in place) what a failed check says by its condition: a TORCH_CHECK's condition, an
     assertion's assert line (``checks``) or pytest's compared values."""
@@ -224,6 +230,12 @@ def _kinds(ev: Event, voc: Vocabulary, failure: list[tuple[int, str]], ftext: st
         if not kinds and len(ev.lines) > 2 and scoretables.collapsed("\n".join(t for _, t in failure)):
             kinds.add("symptom")  # one row's score collapsed against another's
             first.setdefault("symptom", failure[0][0] if failure else 0)
+    if scoretables.below_threshold(ftext, ev.text) or (exc == "AssertionError" and voc.states_symptom(ev.message)):
+        # a check of the numbers that failed: an eval's score far below its threshold ("0.198 not greater than 0.94"),
+        # a similarity too low; the symptom itself, and the shape it measured is no contract
+        kinds.add("symptom")
+        kinds -= {"assertion", "contract"}
+        first.setdefault("symptom", 0)
     if "symptom" in kinds and "contract" in kinds and not ev.is_error:
         # a line that states wrong numbers ("shape (m=4096, ...) deepgemm vs bf16 ref: cos=0.92") names shapes it
         # measured, not a shape it was refused

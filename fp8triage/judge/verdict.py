@@ -10,7 +10,7 @@ import regex
 
 from ..catalogue.loader import Catalogue, Signature
 from ..common import rxcache
-from ..catalogue.recognition import FP8_FORMATS, vocabulary
+from ..catalogue.recognition import FP8_FORMATS
 from . import recognise
 from .claims import Claims, Group, Hit
 from .matcher import rule_hits
@@ -194,7 +194,6 @@ def _read_in_context(cat: Catalogue, claims: Claims, facts: Mapping[str, Fact],
     context = frozenset(c for name, c in CONTEXT_FACTS.items() if name in facts)
     symptoms: dict[str, list[Hit]] = {}
     linked: dict[str, list[Hit]] = {}
-    voc = vocabulary()
     frames_after = _frames_after(groups) if groups else {}
     for g in groups:
         if g.fingerprint in claims.claimed:
@@ -211,7 +210,7 @@ def _read_in_context(cat: Catalogue, claims: Claims, facts: Mapping[str, Fact],
         text = g.event.text
         if g.event.wrapped:  # a phrase a terminal or the write-up's line breaks cut in two
             text = "\n".join([text, *(t for _, t in g.event.unwrapped(" "))])
-        if not (g.event.is_error or recognise.CRASH.search(text) or voc.states_symptom(text)):
+        if not (g.event.is_error or recognise.CRASH.search(text) or recognise.states_symptom(text)):
             continue  # (a check first: a chatty log has many unclaimed warnings)
         reading = recognise.read(g.event, context=context | frozenset(claims.context), elsewhere=True)
         for h in rule_hits(cat, g, reading):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from fp8triage.catalogue.scoretables import cells, collapsed, is_header
+from fp8triage.catalogue.scoretables import below_threshold, cells, collapsed, is_header
 
 MARKDOWN = """| GPU | backend | gsm8k strict-match |
 |------|---------|--------------------|
@@ -82,3 +82,31 @@ def test_a_norm_written_with_bars_does_not_split_the_header():
     assert cells(table.splitlines()[0]) == ["layer", "module", "‖dg‖ / ‖triton‖", "cos"]
     assert collapsed(table)
     assert not collapsed(table.replace("0.6120", "0.9990").replace("0.1045", "0.9987"))
+
+
+@pytest.mark.parametrize("text", [
+    'self.assertGreater(metrics["accuracy"], 0.94)\nAssertionError: 0.198 not greater than 0.94',  # unittest
+    "E       AssertionError: Accuracy too low: 0.427 < 0.850 - 0.080",  # vLLM's gsm8k test
+    "E       assert 0.127 >= (0.87 - 0.08)  # gsm8k",  # pytest's rewrite of a failed '>='
+])
+def test_a_score_far_below_its_threshold(text):
+    assert below_threshold(text)
+
+
+@pytest.mark.parametrize("text", [
+    "AssertionError: Accuracy too low: 0.861 < 0.870",  # just under: a flaky run, not a collapse
+    "AssertionError: 0.41 not greater than 0.9",  # no eval or metric named: a throughput ratio, say
+    "E  assert rel_diff 0.2761 < 0.001  # accuracy check",  # a tolerance the other way round
+])
+def test_no_score_far_below_its_threshold(text):
+    assert not below_threshold(text)
+
+
+def test_a_table_of_one_eval_a_row_compares_its_runs():
+    table = "| eval | h200 | b200 |\n|---|---|---|\n| gpqa | 0.671 | 0.217 |\n| mmlu | 0.871 | 0.866 |"
+    assert is_header(table.splitlines()[0])
+    assert collapsed(table)
+    assert not collapsed(table.replace("0.217", "0.664"))
+    # one run only: the note after it says what it should have been
+    one = "| eval | sglang-dsv3 |\n|------|------|\n| gpqa | 0.217 |\n\nExpected ~0.68. H200 gives 0.671."
+    assert collapsed(one)
