@@ -879,6 +879,24 @@ BLIND_PROBES = [
     ("probe GM (30 pastes)", "main b266c5b, 2026-12-04", 14, 14, 16, 16,
      "near misses, round two: INT8, AWQ, GPTQ, Marlin, bitsandbytes, NVFP4/MXFP4, routing, LoRA, speculative "
      "decoding, graph-capture OOM, driver, NCCL, chat templates and tokenizers, healthy evals"),
+    ("probe GN (30 pastes)", "main 88183d9, 2026-12-04", 20, 24, 6, 6,
+     "silent wrong output with the evidence spread over the paste; misses: 'gpqa_diamond: 0.412 ; the model card "
+     "reports 0.80' (a score against a stated reference), endless output shown only as 'finish_reason=length' on "
+     "every request, perplexity 7.31 against 41.87 on two lines, a PR's sentence on float32 weight_scale_inv read "
+     "as a layout contract above its 'GSM8K 0.91 -> 0.04'"),
+    ("probe GO (30 pastes)", "main 88183d9, 2026-12-04", 20, 24, 6, 6,
+     "TensorRT-LLM, FBGEMM, torch._scaled_mm and torchao users; misses: 'assert get_sm_version() in (89, 90)' "
+     "(a membership test), TRT-LLM's 'FMHA kernels are not found (... DATA_TYPE_E4M3 ... sm 120)', a weight-shape "
+     "assert naming no FP8 component (arguable), TRT-LLM's TRTLLM_DG_ENABLED=0 A/B not read as DeepGEMM"),
+    ("probe GP (30 pastes)", "main 88183d9, 2026-12-04", 17, 24, 6, 6,
+     "bare assertions in FP8 code paths as releases word them; misses: 'assert self.deepgemm_input_quant_op is not "
+     "None', 'assert self.block_shape == self.DEEPGEMM_BLOCK_SHAPE', 'assert deep_gemm_sm120.is_supported(), (...)', "
+     "the DeepGEMM-off half of 'C.dtype == torch.bfloat16 and deep_gemm_wrapper.ENABLE_JIT_DEEPGEMM', torchao's "
+     "'_is_fbgemm_gpu_genai_available() and is_sm_at_least_90()' on an A100, SGLang's 'is_sm100_supported() or "
+     "is_sm90_supported()' with no GPU named (label arguable), 'assert deep_gemm_wrapper.DEEPGEMM_SCALE_UE8M0' "
+     "named the UE8M0 packer as likely (label arguable)"),
+    ("probe GQ (30 pastes)", "main 88183d9, 2026-12-04", 24, 24, 6, 6,
+     "imitating real third-party pastes (another fresh writer), six of them 110-130 lines of server start-up"),
 ]
 
 

@@ -258,6 +258,15 @@ EXTRACTORS: list[Extractor] = [
         _one("quantization"),
         trigger=r"\bquantization[=:]|--quantization[ \t]|quant_method",
     ),
+    # a hub checkpoint whose name says FP8 ("neuralmagic/Meta-Llama-3.1-70B-Instruct-FP8-dynamic", "Qwen/Qwen3-30B-A3B-FP8"),
+    # named anywhere (a write-up's prose, a download line): the checkpoint's format, as the model argument's name says it
+    Extractor(
+        "fp8-checkpoint-named",
+        ("-FP8", "-fp8", "-Fp8"),
+        rxcache.compile(r"(?<![\w./-])[A-Za-z0-9][\w.-]{1,38}/[\w.-]{1,80}?-(?i:fp8)(?:[-_.][\w.-]*)?(?![\w/-]|\.py\b)"),
+        lambda m: [("quantization", "fp8")],
+        trigger=r"-[Ff][Pp]8",
+    ),
     # a mixture-of-experts architecture named in the log ("Resolved architecture: Qwen3MoeForCausalLM",
     # "loaded FP8: MixtralForCausalLM")
     Extractor(

@@ -321,8 +321,10 @@ def _handed_over(cat: Catalogue, claims: Claims, facts: Mapping[str, Fact], find
         found = have.get(target.id)
         if found is not None and found.strength == "strong":
             continue  # found on evidence of its own as strong as a handed-over message
-        if not (any(_fp8_path(h.group.event) for h in hits) or set(claims.context) - _SHARED_WITH_INT8):
-            continue  # nothing in the evidence or elsewhere in the log shows an FP8 path
+        quant = facts.get("quantization")
+        if not (any(_fp8_path(h.group.event) for h in hits) or set(claims.context) - _SHARED_WITH_INT8
+                or (quant is not None and "fp8" in str(quant.value).lower())):
+            continue  # nothing in the evidence, elsewhere in the log or in the checkpoint shows an FP8 path
         # a weak finding of the target (a rule over a wrapper's "worker died" line) takes the message too
         f = make_finding(target, facts, hits + claims.primary.get(target.id, []) if found is not None else hits, [])
         if f.status is Status.RULED_OUT:
