@@ -897,6 +897,23 @@ BLIND_PROBES = [
      "named the UE8M0 packer as likely (label arguable)"),
     ("probe GQ (30 pastes)", "main 88183d9, 2026-12-04", 24, 24, 6, 6,
      "imitating real third-party pastes (another fresh writer), six of them 110-130 lines of server start-up"),
+    ("probe GR (30 pastes)", "main 73dca20, 2026-12-04", 19, 24, 6, 6,
+     "one to five lines, no traceback and no file names; misses: DeepGEMM named only in the user's sentence beside "
+     "an nvcc JIT failure and beside a guard's sentence (its component not tied to the error), DeepGEMM's old "
+     "'mn % 4 == 0 and num_groups == 1' assert, 'FP4 expert weights require SM100+' read as FP8's capability "
+     "floor, 'unknown scale factor transformation' spelled out read as a status error"),
+    ("probe GS (30 pastes)", "main 73dca20, 2026-12-04", 15, 15, 15, 15,
+     "format confusion: FP4, INT8, W4A8, FP8 KV cache, FP8 attention and MXFP8 failures beside block-FP8 GEMM ones, "
+     "half of them negatives"),
+    ("probe GT (30 pastes)", "main 73dca20, 2026-12-04", 24, 24, 6, 6,
+     "ranking: cascades after the FP8 failure, a harmless warning before it, retry loops, quoted source and diffs, "
+     "the wrong error pasted first"),
+    ("probe GU (30 pastes)", "main 73dca20, 2026-12-04", 18, 24, 6, 6,
+     "CUDA errors by number and name in FP8 kernels, compute-sanitizer, CUDA_LAUNCH_BLOCKING reruns; misses: "
+     "errors 700, 716 and 710 inside DeepGEMM named the UE8M0 packer (one on a Hopper kernel) or the SF "
+     "transformation, GPUs not named 'NVIDIA ...' ('RTX PRO 6000 Blackwell Workstation', 'RTX 3090') left no "
+     "capability, CUTLASS 'Error Misaligned Operand' on an L40S read as torch._scaled_mm's layout (labels of four "
+     "arguable)"),
 ]
 
 

@@ -42,6 +42,10 @@ _LM_VALUE = rxcache.compile(r"(?i)^value$")
 # a score in a note after a table: 0.xx, or a percentage (not a version: "0.10.1")
 _REFERENCE = rxcache.compile(r"(?<![\w.])(?:0\.\d{2,4}|[1-9]\d(?:\.\d+)?\s*%)(?!\d|\.\d)")
 NOTE_MAX = 200  # a note after a table's rows: at most this long
+# a score, then the one it should have been: "0.412 ; the model card reports 0.80", "0.48 (expected ~0.87)"
+_VERSUS = rxcache.compile(r"(?<![\w.])(?P<x>0?\.\d+|[1-9]\d?(?:\.\d+)?)(?!\d|\.\d)[^\n\d]{0,60}?\b(?:expected|model card|card|reports?"
+                          r"|reported|baseline|reference|should be|vs\.?|versus|compared to|gets?|gives?|scores?)\b[^\n\d]{0,30}?"
+                          r"(?P<y>0?\.\d+|[1-9]\d?(?:\.\d+)?)(?!\d|\.\d)", regex.I)
 # a header whose first cell heads a column of evals: each row is one eval, its cells the runs compared
 _EVAL_COLUMN = rxcache.compile(r"(?i)^(?:evals?|tasks?|benchmarks?|datasets?)$")
 # a score checked against its threshold: "0.198 not greater than 0.94" (unittest), "Accuracy too low: 0.127 < 0.870
@@ -110,6 +114,20 @@ def below_threshold(text: str, around: str | None = None) -> bool:
         x, y = float(m.group("x") or m.group("x2")), float(m.group("y") or m.group("y2"))
         if (x <= 1) == (y <= 1) and y >= (0.3 if y <= 1 else 30) and x <= BELOW_RATIO * y:
             return True
+    return False
+
+
+def below_reference(text: str) -> bool:
+    """Does a sentence give an eval's score beside the score it should have been, far below it ("gpqa_diamond:
+    0.412 ; the model card reports 0.80", "MMLU 0.48 (expected ~0.87)")? The eval is named before the score."""
+    for line in text.splitlines():
+        if not METRIC.search(line):
+            continue
+        for m in _VERSUS.finditer(line):
+            x, y = float(m.group("x")), float(m.group("y"))
+            if (METRIC.search(line[:m.start()]) and (x <= 1) == (y <= 1) and y >= (0.3 if y <= 1 else 30)
+                    and x <= RATIO * y):
+                return True
     return False
 
 

@@ -23,6 +23,9 @@ from ..model import Fact, Line
 _V = r"v?(?P<v>\d+\.\d+(?:\.\d+)?(?:[.+-]?(?:rc|dev|post|a|b)\d*)*(?:\+[\w.]+)?)"
 
 
+FP8_CHECKPOINT = "fp8-checkpoint"  # (a name kept, not a fact: the quantization where nothing else states it)
+
+
 @dataclass(frozen=True)
 class Extractor:
     name: str
@@ -169,13 +172,13 @@ EXTRACTORS: list[Extractor] = [
         # DeepGEMM switched off, and then the run is fine (a write-up's A/B: "with VLLM_USE_DEEP_GEMM=0 it
         # goes back to 0.85"): the symptom it describes is read with DeepGEMM named
         "deepgemm-off-recovers", "deepgemm_named",
-        ("deep_gemm", "deepgemm"),
+        ("deep_gemm", "deepgemm", "dg_enabled"),
         rxcache.compile(
-            r"(?:use_deep_?gemm\w*|enable_jit_deep_?gemm|disable_deep_?gemm\w*|deep_?gemm_scale_ue8m0)\s*[=:]\s*[\"']?(?:0|1|false|true)\b"
+            r"(?:use_deep_?gemm\w*|enable_jit_deep_?gemm|disable_deep_?gemm\w*|deep_?gemm_scale_ue8m0|trtllm_dg_enabled)\s*[=:]\s*[\"']?(?:0|1|false|true)\b"
             r"[^\n]{0,160}?(?:\bfine\b|\bcorrect\b|\bnormal\b|recover|goes back|back to|gives? back|\bworks?\b|\bfix(?:es|ed)?\b|\b0\.[5-9]\d)"
             r"|(?:\bfix(?:es|ed)?\b|goes away|recovers?|\bfine\b|\bcorrect\b)[^\n]{0,80}?"
             r"(?:use_deep_?gemm\w*|enable_jit_deep_?gemm|disable_deep_?gemm\w*)\s*[=:]", regex.I),
-        r"deep[_ -]?gemm",
+        r"deep[_ -]?gemm|dg_enabled",
     ),
     _flag(
         # a CUTLASS or CuTe kernel run or compiled with an FP8 dtype ("cute.compile() with
@@ -259,12 +262,13 @@ EXTRACTORS: list[Extractor] = [
         trigger=r"\bquantization[=:]|--quantization[ \t]|quant_method",
     ),
     # a hub checkpoint whose name says FP8 ("neuralmagic/Meta-Llama-3.1-70B-Instruct-FP8-dynamic", "Qwen/Qwen3-30B-A3B-FP8"),
-    # named anywhere (a write-up's prose, a download line): the checkpoint's format, as the model argument's name says it
+    # named anywhere (a write-up's prose, a download line): the checkpoint's format where nothing else states one
+    # (``finish``), as the model argument's name says it
     Extractor(
         "fp8-checkpoint-named",
         ("-FP8", "-fp8", "-Fp8"),
         rxcache.compile(r"(?<![\w./-])[A-Za-z0-9][\w.-]{1,38}/[\w.-]{1,80}?-(?i:fp8)(?:[-_.][\w.-]*)?(?![\w/-]|\.py\b)"),
-        lambda m: [("quantization", "fp8")],
+        lambda m: [(FP8_CHECKPOINT, m.group())],
         trigger=r"-[Ff][Pp]8",
     ),
     # a mixture-of-experts architecture named in the log ("Resolved architecture: Qwen3MoeForCausalLM",
@@ -381,7 +385,7 @@ class LogFacts:
     @property
     def facts(self) -> list[Fact]:
         return [Fact(name, value, f"log {ln.source}:{ln.lineno}" + (f" ({note})" if note else ""), "log")
-                for name, value, ln, note in self.raw]
+                for name, value, ln, note in self.raw if name != FP8_CHECKPOINT]
 
     def merge(self, other: "LogFacts") -> None:
         """Add the facts of a scan of later lines (the first value of a fact still wins)."""
@@ -488,6 +492,9 @@ class LogFacts:
                 out.append(Fact("quantization", "fp8", f"{model.source} (model name says FP8)", "log"))
             if "moe" not in names and regex.search(r"(?i)\bA\d+(?:\.\d+)?B\b|moe|mixtral|deepseek-(?:v[234]|r1)|-A\d+B", m):
                 out.append(Fact("moe", "true", f"{model.source} (model name names a mixture of experts)", "log"))
+        named = next(((v, ln) for n, v, ln, _ in self.raw if n == FP8_CHECKPOINT), None)
+        if named is not None and not any(f.name == "quantization" for f in out):
+            out.append(Fact("quantization", "fp8", f"log {named[1].source}:{named[1].lineno} (checkpoint {named[0]} says FP8)", "log"))
         return out
 
 

@@ -37,7 +37,7 @@ FAILED = frozenset({"status", "assertion"})
 ASSERT_CHECKS = (
     ("unsupported-arch", rxcache.compile(r"\b(?:arch\w*|capability|is_sm\w*|sm_?\d+|is_(?:hopper|blackwell|ada)|"
                                        r"has_device_capability|get_device_capability|is_device_capability\w*)\b"
-                                       r"|_sm_?\d{2,3}[a-z]?\b|\b(?:sm|cc|cuda_arch)_?(?:version|major|minor)\b|\bget_device_(?:sm|arch)\w*|\w_arch_?(?:major|minor)\b"
+                                       r"|_sm_?\d{2,3}[a-z]?\b|(?:\b|_)(?:sm|cc|cuda_arch)_?(?:version|major|minor)\b|\bget_device_(?:sm|arch)\w*|\w_arch_?(?:major|minor)\b"
                                        # no kernel configuration fits this GPU (its shared memory, its SM count)
                                        r"|\bbest_\w*config\w*\s+is\s+not\s+None|\bsmem_?(?:size|capacity)\b"
                                        # a kernel family's support check: assert cutlass_fp8_supported()
@@ -45,6 +45,8 @@ ASSERT_CHECKS = (
                                        # a capability's major number checked alone: "assert major >= 9, f'{major}.{minor}'"
                                        r"|\b(?:cc_?|device_|gpu_)?major\s*(?:>=|==|>)\s*(?:[89]|1[0-2])\b", regex.I)),
     ("contract", rxcache.compile(r"\.(?:shape|size|stride|dim|ndim|dtype|is_contiguous)\b|%|\bdivisible\b|\bcontiguous\b|"
+                                 # a block shape against the one a kernel takes: "assert self.block_shape == self.DEEPGEMM_BLOCK_SHAPE"
+                                 r"\bblock_(?:shape|size)\b\s*[!=]=|"
                                  # an alignment in blocks: "assert ceil_div(hidden_size, block * 4) == ..."
                                  r"\b_?(?:is_)?valid\w*\(|\b(?:ceil_div|cdiv|align|round_up)\s*\(", regex.I)),
     # a numeric tolerance a test checks ("assert diff < 0.001", "assert max_err <= 1e-2"): the result was off
@@ -52,8 +54,21 @@ ASSERT_CHECKS = (
     # the number of arguments a call passed against what the callee takes: "assert len(args) == len(self.args)"
     ("api-mismatch", rxcache.compile(r"\blen\(\s*(?:\*?args|kwargs|params|arguments)\s*\)\s*==\s*len\(", regex.I)),
     # an availability check: is_deep_gemm_available(), has_deep_gemm(), has_flashinfer()
-    ("not-installed", rxcache.compile(r"\b(?:is_\w+_available|\w+_available)\b|\bhas_\w+\s*\(\s*\)", regex.I)),
+    ("not-installed", rxcache.compile(r"\b(?:is_\w+_available|\w+_available)\b|\bhas_\w+\s*\(\s*\)"
+                                      # a kernel or op that was never loaded: "assert self.deepgemm_input_quant_op is not None"
+                                      r"|\b\w*(?:_op|_ops|_kernel|_kernels|_fn|_func|_impl|_module|_lib|deep_?gemm\w*)\s+is\s+not\s+None\b", regex.I)),
 )
+# a switch among an assert's conditions: the library turned off ("C.dtype == torch.bfloat16 and
+# deep_gemm_wrapper.ENABLE_JIT_DEEPGEMM"); it is what failed, before a dtype or a shape beside it
+SWITCH = rxcache.compile(r"\b[A-Z0-9_]*(?:ENABLE|USE)_[A-Z0-9_]*(?:DEEP_?GEMM|JIT|FLASHINFER|CUTLASS)[A-Z0-9_]*\b")
+
+
+def assert_checks(asserts: list[str]) -> set[str]:
+    """What the source lines of failed asserts check (``ASSERT_CHECKS``, ``SWITCH``)."""
+    checks = {kind for kind, rx in ASSERT_CHECKS for s in asserts if rx.search(s)}
+    if any(SWITCH.search(s) for s in asserts):
+        checks = (checks - {"contract"}) | {"not-installed"}
+    return checks
 # a C++ assertion that prints its condition: "Assertion error (csrc/apis/gemm.hpp:96): <condition>"
 CPP_CONDITION = rxcache.compile(r"Assertion error \([^)\n]*\.(?:hpp|cuh|cpp|cu|h):\d+\):\s*([^\n]*(?:==|!=|<=|>=|<|>)[^\n]*)")
 # a failure that names no component (a segfault, an abort, "CUDA error: unspecified launch failure", a
@@ -230,7 +245,8 @@ def _kinds(ev: Event, voc: Vocabulary, failure: list[tuple[int, str]], ftext: st
         if not kinds and len(ev.lines) > 2 and scoretables.collapsed("\n".join(t for _, t in failure)):
             kinds.add("symptom")  # one row's score collapsed against another's
             first.setdefault("symptom", failure[0][0] if failure else 0)
-    if scoretables.below_threshold(ftext, ev.text) or (exc == "AssertionError" and voc.states_symptom(ev.message)):
+    if (scoretables.below_threshold(ftext, ev.text) or scoretables.below_reference(ftext)
+            or (exc == "AssertionError" and voc.states_symptom(ev.message))):
         # a check of the numbers that failed: an eval's score far below its threshold ("0.198 not greater than 0.94"),
         # a similarity too low; the symptom itself, and the shape it measured is no contract
         kinds.add("symptom")
@@ -265,7 +281,7 @@ def read(ev: Event, voc: Vocabulary | None = None, context: frozenset[str] = fro
     for s in asserts:  # the source line of a failed assert: its component, and what it checks
         comps |= voc.asserts.get(normalise_assert(s), set())
     asserted = bool(asserts)
-    checks = {kind for kind, rx in ASSERT_CHECKS for s in asserts if rx.search(s)}
+    checks = assert_checks(asserts)
     # where it failed: the innermost frames (path and function, not the code under them), the assert
     logical = ev.unwrapped("") if ev.wrapped else lines  # (a frame line a terminal cut, read whole)
     where = [t for _, t in logical if FRAME.match(t) or NATIVE_FRAME.match(t)][-2:] + asserts

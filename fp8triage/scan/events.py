@@ -40,7 +40,8 @@ CPP_ASSERT = rxcache.compile(
 )
 DEVICE_ASSERT = rxcache.compile(r"block: \[\d+,\d+,\d+\], thread: \[\d+,\d+,\d+\] Assertion|device-side assert")
 ERRORISH = rxcache.compile(
-    r"\b(?:ERROR|FATAL|CRITICAL)\b|\b[Ee]rror\b|\bfailed\b|\bFailed\b|\bException\b|\bfatal\b|Aborting|Segmentation fault|[Ss]egfault|\bSIGSEGV\b|Illegal instruction"
+    # (not "there is no error", "runs without error": a sentence that says nothing failed)
+    r"\b(?:ERROR|FATAL|CRITICAL)\b|(?<!\b(?:[Nn]o|[Ww]ithout|[Aa]ny) )\b[Ee]rror\b|\bfailed\b|\bFailed\b|\bException\b|\bfatal\b|Aborting|Segmentation fault|[Ss]egfault|\bSIGSEGV\b|Illegal instruction"
 )
 # the start of another log record: never a continuation of an exception message
 LOGLIKE = rxcache.compile(r"^(?:\[?(?:INFO|DEBUG|WARNING|WARN|ERROR|CRITICAL|TRACE|FATAL)\]?[:\s]|\d{4}-\d\d-\d\d|\[\d|\d\d:\d\d:\d\d)")

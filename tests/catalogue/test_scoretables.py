@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from fp8triage.catalogue.scoretables import below_threshold, cells, collapsed, is_header
+from fp8triage.catalogue.scoretables import below_reference, below_threshold, cells, collapsed, is_header
 
 MARKDOWN = """| GPU | backend | gsm8k strict-match |
 |------|---------|--------------------|
@@ -110,3 +110,11 @@ def test_a_table_of_one_eval_a_row_compares_its_runs():
     # one run only: the note after it says what it should have been
     one = "| eval | sglang-dsv3 |\n|------|------|\n| gpqa | 0.217 |\n\nExpected ~0.68. H200 gives 0.671."
     assert collapsed(one)
+
+
+def test_a_score_beside_the_one_it_should_have_been():
+    assert below_reference("gpqa_diamond (simple-evals): 0.412 ; the model card reports 0.80.")
+    assert below_reference("MMLU comes out at 0.48 (expected ~0.87)")
+    assert not below_reference("MMLU comes out at 0.85 (expected ~0.87)")  # close to it
+    assert not below_reference("latency 0.41 s vs 0.95 s on H200")  # no eval named
+    assert not below_reference("0.80 expected; gsm8k gave 0.31")  # the eval is named after the first number

@@ -7,6 +7,7 @@ import pytest
 
 from fp8triage.catalogue.recognition import vocabulary
 from fp8triage.drivers.batch import scan_text
+from fp8triage.judge import recognise
 
 
 def top(text: str, **kw):
@@ -137,6 +138,36 @@ def test_a_bare_assertion_is_read_by_what_its_assert_line_checks():
     )
     got = top(text)
     assert got and got[0][0] == "fp8-unsupported-capability", got
+
+
+@pytest.mark.parametrize("line, kinds", [
+    # a library switched off beside a dtype check: the switch is what failed
+    ("assert C.dtype == torch.bfloat16 and deep_gemm_wrapper.ENABLE_JIT_DEEPGEMM", {"not-installed"}),
+    ("assert self.deepgemm_input_quant_op is not None", {"not-installed"}),  # a kernel that was never loaded
+    ("assert self.block_shape == self.DEEPGEMM_BLOCK_SHAPE", {"contract"}),  # the block shape a kernel takes
+    ("assert get_sm_version() in (89, 90)", {"unsupported-arch"}),  # the architecture, as a membership test
+    ("assert x.dim() == 2", {"contract"}),
+])
+def test_what_an_assert_line_checks(line, kinds):
+    assert recognise.assert_checks([line]) == kinds
+
+
+def test_a_bare_assertion_that_a_switch_failed_names_the_library_missing():
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/x/sglang/srt/layers/quantization/fp8_kernel.py", line 1012, in w8a8_block_fp8_matmul_deepgemm\n'
+        "    assert C.dtype == torch.bfloat16 and deep_gemm_wrapper.ENABLE_JIT_DEEPGEMM\n"
+        "AssertionError\n"
+    )
+    got = top(text)
+    assert got and got[0][0] == "deepgemm-not-installed", got
+
+
+def test_a_sentence_that_says_there_was_no_error_is_no_error():
+    res = scan_text("On B200 there is no error, DeepGEMM only consumes packed UE8M0 scales: GSM8K 0.91 -> 0.04.\n",
+                    source="pr.md")
+    assert res.findings and res.findings[0].id == "ue8m0-silent-corruption"
+    assert not res.unknown
 
 
 def test_a_crash_that_names_nothing_is_read_with_what_the_log_said_was_running():
@@ -881,3 +912,19 @@ def test_an_fp8_kv_cache_beside_another_formats_failure_is_no_fp8_claim():
             "(kv cache dtype fp8)\n")
     assert not [f for f in top(text) if f[1] in ("likely", "confirmed")], top(text)
 
+
+
+A100_NO_CUTLASS = """Trying to serve `RedHatAI/Qwen2.5-72B-Instruct-FP8-dynamic` on our old 4x A100 node, it dies when the first batch runs:
+
+(VllmWorker rank=0 pid=2211) ERROR 03-02 11:14:09 [multiproc_executor.py:527]   File "/opt/venv/lib/python3.12/site-packages/vllm/_custom_ops.py", line 790, in cutlass_scaled_mm
+(VllmWorker rank=0 pid=2211) ERROR 03-02 11:14:09 [multiproc_executor.py:527]     torch.ops._C.cutlass_scaled_mm(out, a, b, scale_a, scale_b, bias)
+(VllmWorker rank=0 pid=2211) ERROR 03-02 11:14:09 [multiproc_executor.py:527] RuntimeError: No compiled cutlass_scaled_mm for a compute capability less than CUDA device capability: 80
+"""
+
+
+def test_a_failure_ruled_out_by_the_gpu_names_its_floor_when_the_checkpoint_says_fp8():
+    # vLLM's "No compiled cutlass_scaled_mm" on an A100: no FP8 there at all, as the FP8 checkpoint named in the
+    # sentence above it says; an INT8 checkpoint's same message is no FP8 failure
+    got = top(A100_NO_CUTLASS)
+    assert got and got[0][0] == "fp8-unsupported-capability", got
+    assert not top(A100_NO_CUTLASS.replace("Instruct-FP8-dynamic", "Instruct-quantized.w8a8"))
