@@ -914,6 +914,23 @@ BLIND_PROBES = [
      "transformation, GPUs not named 'NVIDIA ...' ('RTX PRO 6000 Blackwell Workstation', 'RTX 3090') left no "
      "capability, CUTLASS 'Error Misaligned Operand' on an L40S read as torch._scaled_mm's layout (labels of four "
      "arguable)"),
+    ("probe GV (30 pastes)", "main 3ad8ef1, 2026-12-04", 23, 24, 6, 6,
+     "GitHub threads: a first post and one or two replies, the failure spread over them; miss: a symptom write-up "
+     "whose healthy reference GPU (H100) was named before the failing B200 on the same line, so the capability "
+     "ruled the silent failure out"),
+    ("probe GW (30 pastes)", "main 3ad8ef1, 2026-12-04", 15, 24, 6, 6,
+     "silent wrong output in uncommon forms; misses: 'word_perplexity' pairs, finish_reason 'length' on every "
+     "request (jq or JSON), RL metrics (ppo_kl, log_ppl_diff, mismatch_kl, 'reward collapses'), 'cos=0.61 "
+     "norm_ratio=1.74' per expert, a token-id dump with its first divergence, per-layer '||a-b|| / ||b||' values, a "
+     "key repeated inside a JSON tool call, torch's 'Tensor-likes are not close!'"),
+    ("probe GX (30 pastes)", "main 3ad8ef1, 2026-12-04", 20, 24, 6, 6,
+     "one to five lines, round two; misses: 'Assertion error: Unknown recipe' with no layout.hpp path and 'deep gemm' "
+     "spelled with a space, DeepGEMM's old 'mn % 4 == 0 and num_groups == 1', nvcc's 'Unsupported gpu architecture "
+     "compute_100f' in DeepGEMM's JIT named the architecture gate, cuBLASLt's NOT_SUPPORTED line with "
+     "torch._scaled_mm named only in the sentence"),
+    ("probe GY (30 pastes)", "main 3ad8ef1, 2026-12-04", 23, 23, 7, 7,
+     "GPUs named every way (nvidia-smi tables, collect_env, K8s node labels, Ray resources, prose) over the labels "
+     "whose verdict depends on the GPU"),
 ]
 
 

@@ -72,8 +72,8 @@ def assert_checks(asserts: list[str]) -> set[str]:
 # a C++ assertion that prints its condition: "Assertion error (csrc/apis/gemm.hpp:96): <condition>"
 CPP_CONDITION = rxcache.compile(r"Assertion error \([^)\n]*\.(?:hpp|cuh|cpp|cu|h):\d+\):\s*([^\n]*(?:==|!=|<=|>=|<|>)[^\n]*)")
 # a failure that names no component (a segfault, an abort, "CUDA error: unspecified launch failure", a
-# LocalEntryNotFoundError) may be read with what the log said was running (``context``), for these kinds
-CONTEXT_KINDS = frozenset({"status", "not-installed", "unsupported-arch"})
+# LocalEntryNotFoundError, "Failed to compile the JIT kernel") may be read with what the log said was running (``context``), for these kinds
+CONTEXT_KINDS = frozenset({"status", "not-installed", "unsupported-arch", "compile"})
 CRASH = rxcache.compile(r"\bsegfault|segmentation fault|\bSIGSEGV\b|\bSIGILL\b|illegal instruction|core dumped"
                         r"|fatal python error", regex.I)
 # ... unless it names the library it failed in ("Segmentation fault in libnccl.so.2 ncclCommInitRank"; torch's
