@@ -129,15 +129,22 @@ def test_the_error_the_reporter_hit_outranks_a_message_quoted_from_the_source():
     assert not quoted or quoted[0].strength == "weak"
 
 
-def test_a_bare_assertion_is_read_by_what_its_assert_line_checks():
+@pytest.mark.parametrize("path, func, line, expected", [
+    ("quantization/fp8_utils.py", "apply_w8a8_block_fp8_linear", "assert is_sm90_supported() or is_sm100_supported()",
+     "fp8-unsupported-capability"),
+    # a library switched off beside a dtype check: DeepGEMM is missing
+    ("quantization/fp8_kernel.py", "w8a8_block_fp8_matmul_deepgemm",
+     "assert C.dtype == torch.bfloat16 and deep_gemm_wrapper.ENABLE_JIT_DEEPGEMM", "deepgemm-not-installed"),
+])
+def test_a_bare_assertion_is_read_by_what_its_assert_line_checks(path, func, line, expected):
     text = (
         "Traceback (most recent call last):\n"
-        '  File "/x/sglang/srt/layers/quantization/fp8_utils.py", line 90, in apply_w8a8_block_fp8_linear\n'
-        "    assert is_sm90_supported() or is_sm100_supported()\n"
+        f'  File "/x/sglang/srt/layers/{path}", line 90, in {func}\n'
+        f"    {line}\n"
         "AssertionError\n"
     )
     got = top(text)
-    assert got and got[0][0] == "fp8-unsupported-capability", got
+    assert got and got[0][0] == expected, got
 
 
 @pytest.mark.parametrize("line, kinds", [
@@ -150,17 +157,6 @@ def test_a_bare_assertion_is_read_by_what_its_assert_line_checks():
 ])
 def test_what_an_assert_line_checks(line, kinds):
     assert recognise.assert_checks([line]) == kinds
-
-
-def test_a_bare_assertion_that_a_switch_failed_names_the_library_missing():
-    text = (
-        "Traceback (most recent call last):\n"
-        '  File "/x/sglang/srt/layers/quantization/fp8_kernel.py", line 1012, in w8a8_block_fp8_matmul_deepgemm\n'
-        "    assert C.dtype == torch.bfloat16 and deep_gemm_wrapper.ENABLE_JIT_DEEPGEMM\n"
-        "AssertionError\n"
-    )
-    got = top(text)
-    assert got and got[0][0] == "deepgemm-not-installed", got
 
 
 def test_a_sentence_that_says_there_was_no_error_is_no_error():
