@@ -931,6 +931,23 @@ BLIND_PROBES = [
     ("probe GY (30 pastes)", "main 3ad8ef1, 2026-12-04", 23, 23, 7, 7,
      "GPUs named every way (nvidia-smi tables, collect_env, K8s node labels, Ray resources, prose) over the labels "
      "whose verdict depends on the GPU"),
+    ("probe GZ (30 pastes)", "main 79af969, 2026-12-04", 20, 24, 6, 6,
+     "imitating real third-party pastes (a fresh writer), GitHub templates and Slack posts; misses: FlashInfer's 'FP8 "
+     "prefill (batch_prefill_fp8_sm90) requires SM90' named the capability floor, vLLM's older 'No compiled "
+     "cutlass_scaled_mm ... 75' on a T4 (label arguable), a reworded transformers SM100 float32-scale guard, a "
+     "GPQA drop whose A/B reads 'VLLM_USE_DEEP_GEMM=0 on the B200 -> 0.68'"),
+    ("probe HA (30 pastes)", "main 79af969, 2026-12-04", 12, 18, 12, 12,
+     "silent wrong output in the forms reporters use most, with the reference GPU named, and near misses in the "
+     "same forms; misses: SGLang's 'Accuracy: 0.163' with the H100's 0.935 on a later line, A/B bullet lines "
+     "('- B200 x8: GPQA-diamond 31.8' under '- H200 x8: ... 80.3') and '=0 restores 80.1', two GPUs' scores in one "
+     "sentence with no 'expected', 'GB300: 0.52' lines, a 'the the the 1 1 1' reply, 'rel diff 0.62' and "
+     "assert_close's 'Mismatched elements: ... (100.0%)'"),
+    ("probe HB (30 pastes)", "main 79af969, 2026-12-04", 24, 24, 6, 6,
+     "crash labels as older and newer releases word them, in vLLM V1 EngineCore, SGLang scheduler and transformers "
+     "logs"),
+    ("probe HC (30 pastes)", "main 79af969, 2026-12-04", 11, 11, 19, 19,
+     "near misses, round three, written to look like FP8 failures (low eval scores from a chat template, asserts "
+     "in non-FP8 code, CUDA errors from attention or NCCL), and a few real FP8 failures"),
 ]
 
 

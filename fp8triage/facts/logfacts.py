@@ -175,7 +175,7 @@ EXTRACTORS: list[Extractor] = [
         ("deep_gemm", "deepgemm", "dg_enabled"),
         rxcache.compile(
             r"(?:use_deep_?gemm\w*|enable_jit_deep_?gemm|disable_deep_?gemm\w*|deep_?gemm_scale_ue8m0|trtllm_dg_enabled)\s*[=:]\s*[\"']?(?:0|1|false|true)\b"
-            r"[^\n]{0,160}?(?:\bfine\b|\bcorrect\b|\bnormal\b|recover|goes back|back to|gives? back|\bworks?\b|\bfix(?:es|ed)?\b|\b0\.[5-9]\d)"
+            r"[^\n]{0,160}?(?:\bfine\b|\bcorrect\b|\bnormal\b|recover|goes back|back to|gives? back|restores?|\bworks?\b|\bfix(?:es|ed)?\b|\b0\.[5-9]\d)"
             r"|(?:\bfix(?:es|ed)?\b|goes away|recovers?|\bfine\b|\bcorrect\b)[^\n]{0,80}?"
             r"(?:use_deep_?gemm\w*|enable_jit_deep_?gemm|disable_deep_?gemm\w*)\s*[=:]", regex.I),
         r"deep[_ -]?gemm|dg_enabled",
