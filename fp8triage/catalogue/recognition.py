@@ -102,7 +102,7 @@ class Vocabulary:
         below the others, a score checked far below its threshold: ``scoretables``)."""
         return (any(kid == "symptom" and pat is not None and pat.search(text) for kid, _, pat in self.kinds)
                 or scoretables.collapsed(text) or scoretables.below_threshold(text)
-                or scoretables.below_reference(text))
+                or scoretables.below_reference(text) or scoretables.gpus_apart(text))
 
     def components_in(self, text: str) -> set[str]:
         """The components ``text`` names: by their identifiers (``components_of``) or their phrases."""

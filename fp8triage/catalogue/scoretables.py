@@ -17,7 +17,8 @@ are read as one more row of every column. A table may also put one eval in each 
 
 ``below_threshold(text)`` reads a test that checked a score against its threshold: "0.198 not greater than 0.94"
 (unittest), "Accuracy too low: 0.427 < 0.850" (a threshold is a floor below the real score, so a score at most
-``BELOW_RATIO`` of it is far below), where an eval or a metric is named.
+``BELOW_RATIO`` of it is far below), where an eval or a metric is named. ``below_reference`` and ``gpus_apart``
+read a sentence: a score beside the one it should have been, one eval's scores on two GPUs.
 """
 from __future__ import annotations
 
@@ -42,6 +43,9 @@ _LM_VALUE = rxcache.compile(r"(?i)^value$")
 # a score in a note after a table: 0.xx, or a percentage (not a version: "0.10.1")
 _REFERENCE = rxcache.compile(r"(?<![\w.])(?:0\.\d{2,4}|[1-9]\d(?:\.\d+)?\s*%)(?!\d|\.\d)")
 NOTE_MAX = 200  # a note after a table's rows: at most this long
+# a GPU's name, then its score (no number between them): "H200 gets GPQA-diamond 0.69", "B200 node it gets 0.27"
+_GPU_SCORE = rxcache.compile(r"\b(?P<gpu>G?[BH]\d{3}|H20|A100|L40S?)\b[^\n\d]{0,40}?(?<![\w.])(?P<s>0\.\d{2,4}|[1-9]\d(?:\.\d+)?)(?!\d|\.\d)",
+                             regex.I)
 # a score, then the one it should have been: "0.412 ; the model card reports 0.80", "0.48 (expected ~0.87)"
 _VERSUS = rxcache.compile(r"(?<![\w.])(?P<x>0?\.\d+|[1-9]\d?(?:\.\d+)?)(?!\d|\.\d)[^\n\d]{0,60}?\b(?:expected|model card|card|reports?"
                           r"|reported|baseline|reference|should be|vs\.?|versus|compared to|gets?|gives?|scores?)\b[^\n\d]{0,30}?"
@@ -128,6 +132,21 @@ def below_reference(text: str) -> bool:
             if (METRIC.search(line[:m.start()]) and (x <= 1) == (y <= 1) and y >= (0.3 if y <= 1 else 30)
                     and x <= RATIO * y):
                 return True
+    return False
+
+
+def gpus_apart(text: str) -> bool:
+    """Does a sentence that names an eval give one score on one GPU and a far lower one on another ("on H200 it
+    gets GPQA-diamond 0.69, on the B200 node 0.27")? Each score follows its GPU's name."""
+    for line in text.splitlines():
+        if not METRIC.search(line):
+            continue
+        seen = [(m.group("gpu").upper(), float(m.group("s"))) for m in _GPU_SCORE.finditer(line)]
+        for i, (gpu, x) in enumerate(seen):
+            for other, y in seen[i + 1:]:
+                lo, hi = min(x, y), max(x, y)
+                if other != gpu and (lo <= 1) == (hi <= 1) and hi >= (0.3 if hi <= 1 else 30) and lo <= RATIO * hi:
+                    return True
     return False
 
 

@@ -245,7 +245,7 @@ def _kinds(ev: Event, voc: Vocabulary, failure: list[tuple[int, str]], ftext: st
         if not kinds and len(ev.lines) > 2 and scoretables.collapsed("\n".join(t for _, t in failure)):
             kinds.add("symptom")  # one row's score collapsed against another's
             first.setdefault("symptom", failure[0][0] if failure else 0)
-    if (scoretables.below_threshold(ftext, ev.text) or scoretables.below_reference(ftext)
+    if (scoretables.below_threshold(ftext, ev.text) or scoretables.below_reference(ftext) or scoretables.gpus_apart(ftext)
             or (exc == "AssertionError" and voc.states_symptom(ev.message))):
         # a check of the numbers that failed: an eval's score far below its threshold ("0.198 not greater than 0.94"),
         # a similarity too low; the symptom itself, and the shape it measured is no contract

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from fp8triage.catalogue.scoretables import below_reference, below_threshold, cells, collapsed, is_header
+from fp8triage.catalogue.scoretables import below_reference, below_threshold, cells, collapsed, gpus_apart, is_header
 
 MARKDOWN = """| GPU | backend | gsm8k strict-match |
 |------|---------|--------------------|
@@ -118,3 +118,10 @@ def test_a_score_beside_the_one_it_should_have_been():
     assert not below_reference("MMLU comes out at 0.85 (expected ~0.87)")  # close to it
     assert not below_reference("latency 0.41 s vs 0.95 s on H200")  # no eval named
     assert not below_reference("0.80 expected; gsm8k gave 0.31")  # the eval is named after the first number
+
+
+def test_one_eval_on_two_gpus_in_a_sentence():
+    assert gpus_apart("same ckpt on H200 gets GPQA-diamond 0.69, on the B200 node it gets 0.27. no errors")
+    assert not gpus_apart("gsm8k: H200 0.95, B200 0.94")  # they agree
+    assert not gpus_apart("H100 80GB, torch 2.8, gsm8k 0.91")  # one GPU, one score
+    assert not gpus_apart("B200 latency 0.21 s, H200 latency 0.62 s")  # no eval named
