@@ -43,18 +43,18 @@ _LM_VALUE = rxcache.compile(r"(?i)^value$")
 # a score in a note after a table: 0.xx, or a percentage (not a version: "0.10.1")
 _REFERENCE = rxcache.compile(r"(?<![\w.])(?:0\.\d{2,4}|[1-9]\d(?:\.\d+)?\s*%)(?!\d|\.\d)")
 NOTE_MAX = 200  # a note after a table's rows: at most this long
+_SCORE = r"(?:0?\.\d+|[1-9]\d?(?:\.\d+)?)"  # a score in a sentence: 0-1 or percent
 # a GPU's name, then its score (no number between them): "H200 gets GPQA-diamond 0.69", "B200 node it gets 0.27"
 _GPU_SCORE = rxcache.compile(r"\b(?P<gpu>G?[BH]\d{3}|H20|A100|L40S?)\b[^\n\d]{0,40}?(?<![\w.])(?P<s>0\.\d{2,4}|[1-9]\d(?:\.\d+)?)(?!\d|\.\d)",
                              regex.I)
 # a score, then the one it should have been: "0.412 ; the model card reports 0.80", "0.48 (expected ~0.87)"
-_VERSUS = rxcache.compile(r"(?<![\w.])(?P<x>0?\.\d+|[1-9]\d?(?:\.\d+)?)(?!\d|\.\d)[^\n\d]{0,60}?\b(?:expected|model card|card|reports?"
-                          r"|reported|baseline|reference|should be|vs\.?|versus|compared to|gets?|gives?|scores?)\b[^\n\d]{0,30}?"
-                          r"(?P<y>0?\.\d+|[1-9]\d?(?:\.\d+)?)(?!\d|\.\d)", regex.I)
+_VERSUS = rxcache.compile(rf"(?<![\w.])(?P<x>{_SCORE})(?!\d|\.\d)[^\n\d]{{0,60}}?\b(?:expected|model card|card|reports?"
+                          rf"|reported|baseline|reference|should be|vs\.?|versus|compared to|gets?|gives?|scores?)\b[^\n\d]{{0,30}}?"
+                          rf"(?P<y>{_SCORE})(?!\d|\.\d)", regex.I)
 # a header whose first cell heads a column of evals: each row is one eval, its cells the runs compared
 _EVAL_COLUMN = rxcache.compile(r"(?i)^(?:evals?|tasks?|benchmarks?|datasets?)$")
 # a score checked against its threshold: "0.198 not greater than 0.94" (unittest), "Accuracy too low: 0.127 < 0.870
 # - 0.080", "assert 0.127 >= 0.79" (pytest's rewrite of a failed ">=")
-_SCORE = r"(?:0?\.\d+|[1-9]\d?(?:\.\d+)?)"
 _BELOW = rxcache.compile(rf"(?<![\w.])(?P<x>{_SCORE})\s*%?\s*(?:not greater than(?: or equal to)?|<=?)\s*\(?(?P<y>{_SCORE})(?![\d.])"
                          rf"|\bassert\s+(?P<x2>{_SCORE})\s*>=?\s*\(?(?P<y2>{_SCORE})(?![\d.])", regex.I)
 RATIO = 0.6  # a score at most this share of the best score of its column
@@ -116,7 +116,7 @@ def below_threshold(text: str, around: str | None = None) -> bool:
         return False
     for m in _BELOW.finditer(text):
         x, y = float(m.group("x") or m.group("x2")), float(m.group("y") or m.group("y2"))
-        if (x <= 1) == (y <= 1) and y >= (0.3 if y <= 1 else 30) and x <= BELOW_RATIO * y:
+        if _far_below(x, y, BELOW_RATIO):
             return True
     return False
 
@@ -129,8 +129,7 @@ def below_reference(text: str) -> bool:
             continue
         for m in _VERSUS.finditer(line):
             x, y = float(m.group("x")), float(m.group("y"))
-            if (METRIC.search(line[:m.start()]) and (x <= 1) == (y <= 1) and y >= (0.3 if y <= 1 else 30)
-                    and x <= RATIO * y):
+            if METRIC.search(line[:m.start()]) and _far_below(x, y):
                 return True
     return False
 
@@ -144,8 +143,7 @@ def gpus_apart(text: str) -> bool:
         seen = [(m.group("gpu").upper(), float(m.group("s"))) for m in _GPU_SCORE.finditer(line)]
         for i, (gpu, x) in enumerate(seen):
             for other, y in seen[i + 1:]:
-                lo, hi = min(x, y), max(x, y)
-                if other != gpu and (lo <= 1) == (hi <= 1) and hi >= (0.3 if hi <= 1 else 30) and lo <= RATIO * hi:
+                if other != gpu and _far_below(min(x, y), max(x, y)):
                     return True
     return False
 
@@ -153,6 +151,12 @@ def gpus_apart(text: str) -> bool:
 def states_score(line: str) -> bool:
     """Does a note state a score ("expected ~0.87", "H200 gives 87.1%")?"""
     return _REFERENCE.search(line) is not None
+
+
+def _far_below(low: float, high: float, ratio: float = RATIO) -> bool:
+    """Is ``low`` at most ``ratio`` of ``high``, a real score (0.3 or more on a 0-1 scale, 30 or more in percent),
+    both on one scale?"""
+    return (low <= 1) == (high <= 1) and high >= (0.3 if high <= 1 else 30) and low <= ratio * high
 
 
 def _fraction(value: float) -> float:
@@ -219,7 +223,7 @@ class _Reader:
                 continue
             refs = [r * 100 if max(vals) > 1 else r for r in self.refs]
             best = max(vals + refs)
-            if len(vals) + len(refs) >= 2 and best >= (0.3 if best <= 1 else 30) and min(vals) <= RATIO * best:
+            if len(vals) + len(refs) >= 2 and _far_below(min(vals), best):
                 return True
             if FOUR_CHOICE.search(name) and vals[-1] <= (CHANCE if vals[-1] <= 1 else 100 * CHANCE):
                 return True  # a four-choice eval below chance needs no other row to compare with

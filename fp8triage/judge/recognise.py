@@ -69,6 +69,8 @@ def assert_checks(asserts: list[str]) -> set[str]:
     if any(SWITCH.search(s) for s in asserts):
         checks = (checks - {"contract"}) | {"not-installed"}
     return checks
+
+
 # a C++ assertion that prints its condition: "Assertion error (csrc/apis/gemm.hpp:96): <condition>"
 CPP_CONDITION = rxcache.compile(r"Assertion error \([^)\n]*\.(?:hpp|cuh|cpp|cu|h):\d+\):\s*([^\n]*(?:==|!=|<=|>=|<|>)[^\n]*)")
 # a failure that names no component (a segfault, an abort, "CUDA error: unspecified launch failure", a

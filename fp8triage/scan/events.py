@@ -94,7 +94,7 @@ def table_row(b: _Builder, line: Line) -> bool:
         return True
     text = line.text
     if (len(b.lines) < 2 or line.level is not None or TRACEBACK_START.search(text) or LOGLIKE.match(text)
-            or ERRORISH.search(text) or not (not text.strip() or scoretables.is_note(text))):
+            or ERRORISH.search(text) or (text.strip() and not scoretables.is_note(text))):
         return False
     before = b.lines[:-1] if b.lines[-1] is line else b.lines  # (linefeed.py asks once the line was added)
     return any(_in_table(ln.text) for ln in before[-2:])
