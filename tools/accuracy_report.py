@@ -948,6 +948,32 @@ BLIND_PROBES = [
     ("probe HC (30 pastes)", "main 79af969, 2026-12-04", 11, 11, 19, 19,
      "near misses, round three, written to look like FP8 failures (low eval scores from a chat template, asserts "
      "in non-FP8 code, CUDA errors from attention or NCCL), and a few real FP8 failures"),
+    ("probe HD (30 pastes)", "main 758345b, 2026-12-04", 19, 24, 5, 6,
+     "vLLM 0.12-0.14 and SGLang 0.5.x issues as filed, with environment blocks; misses: an old DeepGEMM's API named "
+     "not-installed first (label arguable), FP32 scales on SM100 named the E8M0 switch's own signature (arguable), "
+     "'!!!!' replies and gsm8k 0.000 with the B300 named only in prose, FlashAttention's 'kv_cache_dtype not "
+     "supported' selector, FlashInfer MoE's 'does not support block quantization'; the `likely` on a negative was "
+     "an INT8 W8A8 model's CUTLASS error whose message suggests FP8 instead"),
+    ("probe HE (30 pastes)", "main 758345b, 2026-12-04", 17, 24, 6, 6,
+     "silent wrong output as reporters describe it; misses: the failing GPU named only in a sentence ('word salad on "
+     "GB300', 'On the B200 every answer is'), so neither the GPU nor a rule tied the symptom to it (3), a "
+     "perplexity table and three lm_eval tables by GPU, a modest drop named e8m0-precision-loss (arguable, 2), a "
+     "per-module rel_err table on GB10"),
+    ("probe HF (30 pastes)", "main 758345b, 2026-12-04", 21, 24, 5, 6,
+     "DeepGEMM at the centre (direct use, its tests, JIT, CUDA errors); misses: an NVRTC compile failure whose final "
+     "error is CUDA_ERROR_INVALID_IMAGE, two write-ups with no cue beyond a cosine table or calc_diff; the `likely` "
+     "on a negative is DeepGEMM's BF16 GEMM asserting its input dtype"),
+    ("probe HG (30 pastes)", "main 758345b, 2026-12-04", 23, 24, 6, 6,
+     "odd formatting (CJK prose, Windows paths, ANSI codes, JSON log records, 8 interleaved ranks, truncated lines); "
+     "miss: FlashAttention's 'does not support fp8 kv-cache on this device' cut at 132 columns"),
+    ("probe HH (30 pastes)", "main 758345b, 2026-12-04", 15, 15, 14, 15,
+     "near misses, round four, beside 15 FP8 failures worded unusually; the `likely` on a negative was a 'Failed to "
+     "import DeepGemm kernels' warning beside a chat-template error the reporter asked about"),
+    ("probe HI (30 pastes)", "main 758345b, 2026-12-04", 18, 24, 6, 6,
+     "the labels met least, several stacks each; misses: an old or shadowing DeepGEMM install named not-installed "
+     "(3, labels arguable), FlashInfer's 'No supported CUDA architectures found for major versions [10, 12]', a paste "
+     "with an earlier quoted error and a later one, sgl-kernel's 'mat_b must be a column major tensor' with the op "
+     "named only on the line before"),
 ]
 
 

@@ -49,7 +49,7 @@ def gpu_facts(text: str):
         if "device_name=" in text:  # vLLM writes the name with underscores: NVIDIA_GeForce_RTX_5090
             text = _DEVICE_NAME.sub(lambda m: m.group(0).replace("_", " "), text)
         for m in _GPU_NAME.finditer(text):
-            if advice(text, m.start()) or reference(text, m.start(), m.end()):
+            if advice(text, m.start()) or reference(text, m.start(), m.end()) or _LABELLED_HEALTHY.match(text, m.end()):
                 continue
             name = " ".join(m.group("name").split())
             hit = capability_for(name)
@@ -57,3 +57,68 @@ def gpu_facts(text: str):
                 continue
             yield "gpu", name, ""
             yield "capability", hit[0], f"{name} is {hit[1]}"
+
+
+# GPU names in a reporter's sentence, with no maker's name on the line: "on the B200 nodes", "8x GB300",
+# "our H20 boxes", "B300 node:". Only names that nothing else is called (not "L4", "A2", "T4"), and only
+# where the sentence puts a machine there (after "on", before "node", with a count).
+_PROSE_NAMES = (r"(?:GB[123]00|GB10|GH200|B[123]00|H[128]00|H20|A[18]00|L40S|RTX[ ]?PRO[ ]?6000(?:[ ]Blackwell)?"
+                r"|RTX[ ]?50[6-9]0|RTX[ ]?40[6-9]0|RTX[ ]?3090|DGX[ ]?Spark)")
+_MACHINE = (r"(?i:nodes?|box(?:es)?|machines?|servers?|pools?|hosts?|instances?|clusters?|cards?|systems?|rigs?|"
+            r"GPUs?|VMs?|pods?|workers?)")
+_PROSE_GPU = rxcache.compile(
+    r"(?i:\b(?:on|with|using|across|from|to|in|onto)\s+(?:(?:the|our|my|a|an|one|two|four|eight|both|all|\d{1,3})\s+)?)"
+    r"(?:\d{1,3}\s*[x×]\s*)?(?P<name>" + _PROSE_NAMES + r")(?![\w-])"
+    r"|(?<![\w.])\d{1,3}\s*[x×]\s*(?P<name>" + _PROSE_NAMES + r")(?![\w-])"
+    r"|(?<![\w.-])(?P<name>" + _PROSE_NAMES + r")(?:\s+(?:SXM\d?|PCIe|NVL\d*))?(?:\s*[x×]\s*\d{1,3})?\s+" + _MACHINE + r"\b"
+    r"|^\W{0,4}(?P<name>" + _PROSE_NAMES + r")(?:\s*[x×]\s*\d{1,3})?\s*:"
+)
+PROSE_TRIGGER = _PROSE_NAMES
+# where a comparison's sides part: a sentence's or a clause's end, a bracket, a contrast ("but", "than", "vs")
+_BOUNDARY = rxcache.compile(r"(?i)[.;!?](?=\s|$)|[,()\n]|\b(?:but|while|whereas|however|than|vs\.?|versus|"
+                            r"compared (?:to|with)|against|unlike)\b")
+_COMPARED = rxcache.compile(r"(?i)than|vs\.?|versus|compared (?:to|with)|against|unlike")
+# the side of a comparison that works: "fine on the H20 boxes", "an H100 node scores fine", "H200 (reference)"
+_HEALTHY = rxcache.compile(r"(?i)\b(?:same (?:command|config|setup|image|script|run|export|checkpoint|model|request|prompt|"
+                           r"input|flags|launch|weights|code|commit|version|container|args|arguments)s?|fine|"
+                           r"correct(?:ly)?|normal(?:ly)?|works?|worked|healthy|as expected|good|coherent|matches)\b")
+_LABELLED_HEALTHY = rxcache.compile(r"(?i)\s*(?:\(\s*(?:the\s+)?(?:reference|baseline|healthy|good|fine|ok)\b"
+                                    r"|(?:\s+as(?:\s+the)?)?\s+(?:reference|baseline)\b)")
+_NAMED_REFERENCE = rxcache.compile(r"(?i)\b(?:reference|baseline)\W{0,3}(?:(?:on|the|an?)\W{1,3})?$")
+# what may stand between "than" / "vs" and the GPU it compares with: "than on 8x H200", "vs the H100 node"
+_COMPARED_GAP = rxcache.compile(r"(?i)\W*(?:(?:on|with|the|an?|our|\d{1,3}\s*[x×]?)\W+){0,3}")
+# its side says it went wrong there ("is word salad on GB300", "on the B200 every answer is", "lower on 8x B200")
+_WENT_WRONG = rxcache.compile(
+    r"(?i)\b(?:garbage|gibberish|garbled|word salad|nonsense|wrong|nan|broken|breaks|fails?|failed|failing|crash\w*|"
+    r"errors? out|collapses?|collapsed|drops?|dropped|lower|worse|degrad\w*|repeat\w*|only on|bad|incoherent|"
+    r"every answer|empty|not work(?:ing)?|doesn'?t work|does not work)\b|!!!")
+
+
+def _side(text: str, start: int, end: int) -> tuple[str, str, str]:
+    """The words of the comparison side a name sits in, the boundary that opens it and what stands
+    between that boundary and the name."""
+    opened, side_start = "", max(0, start - 200)
+    for b in _BOUNDARY.finditer(text, side_start, start):
+        opened, side_start = b.group(), b.end()
+    stop = _BOUNDARY.search(text, end, end + 200)
+    return text[side_start:stop.start() if stop else min(len(text), end + 200)], opened, text[side_start:start]
+
+
+def prose_gpus(text: str):
+    """(name, role) for each GPU a sentence of ``text`` names as a machine without the maker's name: role
+    "failing" (its side of the sentence says it went wrong there), "reference" (the healthy side of a
+    comparison: "fine on the H20 boxes", "than on 8x H200", "H200 (reference)") or "plain"; a suggestion
+    ("try it on an H100") is left out."""
+    for m in _PROSE_GPU.finditer(text):
+        start, end = m.start("name"), m.end("name")
+        side, opened, gap = _side(text, start, end)
+        compared = _COMPARED.fullmatch(opened) and _COMPARED_GAP.fullmatch(gap)
+        if advice(text, start):
+            continue
+        name = " ".join(m.group("name").split())
+        if capability_for(name) is None:
+            continue
+        if compared or _HEALTHY.search(side) or _LABELLED_HEALTHY.match(text, end) or _NAMED_REFERENCE.search(gap):
+            yield name, "reference"
+        else:
+            yield name, "failing" if _WENT_WRONG.search(side) else "plain"

@@ -18,12 +18,15 @@ from .vocabulary import DISPATCH_ENV_VARS, normalise_capability
 from . import gpunames
 from .clauses import FIRST_PERSON as _FIRST_PERSON, advice as _advice
 from .gpunames import gpu_facts
+from ..common.gpus import capability_for
 from ..model import Fact, Line
 
 _V = r"v?(?P<v>\d+\.\d+(?:\.\d+)?(?:[.+-]?(?:rc|dev|post|a|b)\d*)*(?:\+[\w.]+)?)"
 
 
 FP8_CHECKPOINT = "fp8-checkpoint"  # (a name kept, not a fact: the quantization where nothing else states it)
+PROSE_GPU = "prose-gpu"  # (a GPU a sentence names, "failing:B200": the GPU where no line states the machine's)
+_KEPT = (FP8_CHECKPOINT, PROSE_GPU)
 
 
 @dataclass(frozen=True)
@@ -271,6 +274,18 @@ EXTRACTORS: list[Extractor] = [
         lambda m: [(FP8_CHECKPOINT, m.group())],
         trigger=r"-[Ff][Pp]8",
     ),
+    # a write-up's words for a block-FP8 checkpoint ("our compressed-tensors FP8_BLOCK export", "a block FP8 checkpoint",
+    # "the FP8 weights"): the checkpoint's format where nothing else states one, as a hub name with -FP8 says it
+    Extractor(
+        "fp8-checkpoint-said",
+        ("fp8",),
+        rxcache.compile(r"(?i)\b(?:fp8[_-](?:block|dynamic)|block[- ]?(?:wise[- ])?(?:scaled[- ])?fp8|"
+                        r"fp8 (?:block[- ]?(?:wise|scaled)?[- ])?(?:checkpoint|model|export|weights|quantized model))\b"),
+        lambda m: [(FP8_CHECKPOINT, m.group())],
+        trigger=r"[Ff][Pp]8[_ -](?:[Bb][Ll][Oo][Cc][Kk]|[Dd][Yy][Nn][Aa][Mm][Ii][Cc]|[Cc]heckpoint|[Mm]odel|[Ee]xport|[Ww]eights|quantized model)"
+                r"|[Bb]lock[- ]?(?:wise[- ])?(?:scaled[- ])?[Ff][Pp]8",
+        ignore_case=True,
+    ),
     # a mixture-of-experts architecture named in the log ("Resolved architecture: Qwen3MoeForCausalLM",
     # "loaded FP8: MixtralForCausalLM")
     Extractor(
@@ -354,6 +369,7 @@ def triggers() -> list[tuple[str, bool]]:
     ``[^\\n]*``, ``\\b``, ``^``)."""
     out = [(ex.trigger, ex.ignore_case) for ex in EXTRACTORS if ex.trigger]
     out += [(p, False) for p in gpunames.PREFILTER_PATTERNS]
+    out.append((gpunames.PROSE_TRIGGER, False))
     return out
 
 
@@ -385,7 +401,7 @@ class LogFacts:
     @property
     def facts(self) -> list[Fact]:
         return [Fact(name, value, f"log {ln.source}:{ln.lineno}" + (f" ({note})" if note else ""), "log")
-                for name, value, ln, note in self.raw if name != FP8_CHECKPOINT]
+                for name, value, ln, note in self.raw if name not in _KEPT]
 
     def merge(self, other: "LogFacts") -> None:
         """Add the facts of a scan of later lines (the first value of a fact still wins)."""
@@ -459,6 +475,8 @@ class LogFacts:
                     if value:
                         yield name, value, ""
         yield from gpu_facts(text)
+        for name, role in gpunames.prose_gpus(text):
+            yield PROSE_GPU, f"{role}:{name}", ""
 
     @property
     def stack_settled(self) -> bool:
@@ -492,10 +510,31 @@ class LogFacts:
                 out.append(Fact("quantization", "fp8", f"{model.source} (model name says FP8)", "log"))
             if "moe" not in names and regex.search(r"(?i)\bA\d+(?:\.\d+)?B\b|moe|mixtral|deepseek-(?:v[234]|r1)|-A\d+B", m):
                 out.append(Fact("moe", "true", f"{model.source} (model name names a mixture of experts)", "log"))
+        out += self._prose_gpu(out)
         named = next(((v, ln) for n, v, ln, _ in self.raw if n == FP8_CHECKPOINT), None)
         if named is not None and not any(f.name == "quantization" for f in out):
-            out.append(Fact("quantization", "fp8", f"log {named[1].source}:{named[1].lineno} (checkpoint {named[0]} says FP8)", "log"))
+            out.append(Fact("quantization", "fp8", f"log {named[1].source}:{named[1].lineno} (names an FP8 checkpoint: {named[0]})", "log"))
         return out
+
+
+    def _prose_gpu(self, out: list[Fact]) -> list[Fact]:
+        """The GPU a write-up's sentences name, where no line states the machine's GPU or capability: the
+        first named where it went wrong, else the one named (none where the sentences name GPUs of more than
+        one generation, the healthy reference included, and none says which one failed)."""
+        if any(f.name in ("gpu", "capability") for f in out):
+            return []
+        said = [(v.split(":", 1), ln) for n, v, ln, _ in self.raw if n == PROSE_GPU]
+        failing = [(name, ln) for (role, name), ln in said if role == "failing"]
+        plain = [(name, ln) for (role, name), ln in said if role == "plain"]
+        one_generation = len({capability_for(name) for (_, name), _ in said}) == 1
+        pick = failing[0] if failing else plain[0] if plain and one_generation else None
+        if pick is None:
+            return []
+        name, ln = pick
+        cc, arch = capability_for(name)
+        where = f"log {ln.source}:{ln.lineno}"
+        return [Fact("gpu", name, f"{where} (named in a sentence)", "log"),
+                Fact("capability", cc, f"{where} ({name} is {arch})", "log")]
 
 
 def _seen_key(fact: tuple[str, str, str]) -> tuple[str, str] | None:

@@ -78,7 +78,9 @@ def _exc_ok(p: Pattern, ev: Event) -> bool:
 OTHER_FAILURE = rxcache.compile(
     r"OutOfMemoryError|out of memory|CUDA_ERROR_OUT_OF_MEMORY|CUBLAS_STATUS_ALLOC_FAILED|NCCL error|ncclInternalError|"
     r"ncclSystemError|ncclUnhandledCudaError|KeyboardInterrupt|Address already in use|Connection refused|"
-    r"No space left on device|Too many open files|DistStoreError|TimeoutError|timed out",
+    r"No space left on device|Too many open files|DistStoreError|TimeoutError|timed out|"
+    # the KV cache that does not fit, a chat template the tokenizer lacks
+    r"No available memory for the cache blocks|chat template",
     regex.IGNORECASE,
 )
 

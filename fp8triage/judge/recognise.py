@@ -14,7 +14,7 @@ only when the facts support it (verdict.py).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import regex
 
@@ -266,6 +266,11 @@ def _kinds(ev: Event, voc: Vocabulary, failure: list[tuple[int, str]], ftext: st
     return kinds, first
 
 
+# a format the message suggests instead of the one that failed: "Int8 not supported on SM120. Use FP8 quantization
+# instead"
+_INSTEAD = rxcache.compile(r"\b(?:use|try|switch to|consider)\b[^.;\n]{0,60}?\binstead\b", regex.I)
+
+
 def read(ev: Event, voc: Vocabulary | None = None, context: frozenset[str] = frozenset(), linked: bool = False,
          elsewhere: bool = False) -> Reading:
     """What ``ev`` names and states. ``context``: components named before it (symptom rules take them);
@@ -303,7 +308,8 @@ def read(ev: Event, voc: Vocabulary | None = None, context: frozenset[str] = fro
     kinds, first = _kinds(ev, voc, failure, ftext, asserted, checks)
     said_text = _PATHS.sub(" ", "\n".join([ftext, *asserts]))
     said = voc.components_in(said_text)
-    formats = voc.formats_of(_KV_CACHE.sub(" ", text))  # (an FP8 KV cache is the cache's format, not the kernel's)
+    # (an FP8 KV cache is the cache's format, not the kernel's; "Use FP8 quantization instead" is advice)
+    formats = voc.formats_of(_INSTEAD.sub(" ", _KV_CACHE.sub(" ", text)))
     line = min((first[k] for k in kinds if k in first), default=len(ev.lines) - 1)
     # (Python frames that name no FP8 component say where it failed: elsewhere)
     # (a REPL's own frame and torch's operator dispatch say nothing of where: `>>> torch.ops.fbgemm.f8f8bf16_rowwise(...)`)
@@ -312,6 +318,14 @@ def read(ev: Event, voc: Vocabulary | None = None, context: frozenset[str] = fro
     bare = elsewhere and not comps and not py_frames and bool(kinds & CONTEXT_KINDS) and not CULPRIT.search(text)
     return Reading(frozenset(comps), frozenset(kinds), formats, ftext.lower(), line, frozenset(inner & comps), context,
                    "\n".join(where).lower(), bare, linked, frozenset(said & comps), here.lower())
+
+
+def with_paste(r: Reading, formats: frozenset[str], words: str) -> Reading:
+    """A symptom line read with what its paste names on other lines: the FP8 checkpoint's format and the GPU
+    (a rule over "NaN from an FP8 model on a B200" takes them from the write-up's first sentence)."""
+    if not formats:
+        return r
+    return replace(r, formats=r.formats | formats, low=f"{r.low}\n{words}")
 
 
 def fires(rule: Rule, r: Reading, failure: bool) -> bool:

@@ -195,6 +195,7 @@ def _read_in_context(cat: Catalogue, claims: Claims, facts: Mapping[str, Fact],
     symptoms: dict[str, list[Hit]] = {}
     linked: dict[str, list[Hit]] = {}
     frames_after = _frames_after(groups) if groups else {}
+    written: tuple[frozenset[str], str] | None = None
     for g in groups:
         if g.fingerprint in claims.claimed:
             continue
@@ -205,7 +206,7 @@ def _read_in_context(cat: Catalogue, claims: Claims, facts: Mapping[str, Fact],
                 if not h.sig.silent:
                     linked.setdefault(h.sig.id, []).append(h)
             continue
-        if not (context or claims.context):
+        if not (context or claims.context or "gpu" in facts):
             continue
         text = g.event.text
         if g.event.wrapped:  # a phrase a terminal or the write-up's line breaks cut in two
@@ -213,12 +214,32 @@ def _read_in_context(cat: Catalogue, claims: Claims, facts: Mapping[str, Fact],
         if not (g.event.is_error or recognise.CRASH.search(text) or recognise.states_symptom(text)):
             continue  # (a check first: a chatty log has many unclaimed warnings)
         reading = recognise.read(g.event, context=context | frozenset(claims.context), elsewhere=True)
+        if "symptom" in reading.kinds and not reading.formats and "gpu" in facts and not reading.context:
+            if written is None:
+                written = _written(groups, facts)
+            reading = recognise.with_paste(reading, *written)
         for h in rule_hits(cat, g, reading):
             if h.sig.silent and "symptom" in reading.kinds:
                 symptoms.setdefault(h.sig.id, []).append(h)
             elif reading.bare and not h.sig.silent:
                 linked.setdefault(h.sig.id, []).append(h)
     return symptoms, linked
+
+
+def _written(groups: list[Group], facts: Mapping[str, Fact]) -> tuple[frozenset[str], str]:
+    """The FP8 formats and the GPU a paste names outside its symptom lines (a write-up's first line names the
+    FP8_BLOCK checkpoint and the B200, a later one the NaN): the formats of the checkpoint's quantization fact
+    and of every line, and the GPU's name and ``smNNN`` target."""
+    quant = facts.get("quantization")
+    formats = FP8_FORMATS & recognise.vocabulary().formats_of(str(quant.value)) if quant is not None else frozenset()
+    if not formats:
+        for g in groups:
+            formats |= FP8_FORMATS & recognise.vocabulary().formats_of(g.event.text)
+            if formats:
+                break
+    cap = facts.get("capability")
+    words = f"{facts['gpu'].value} sm{str(cap.value).replace('.', '')}" if cap is not None else str(facts["gpu"].value)
+    return frozenset(formats), words.lower()
 
 
 def _frames_after(groups: list[Group]) -> dict[int, frozenset[str]]:
@@ -395,7 +416,9 @@ def _behind_other_failure(claims: Claims, groups: list[Group], findings: list[Fi
         return
     for f in findings:
         hits = claims.primary.get(f.id, [])
-        if f.status is Status.LIKELY and hits and not any(h.group.event.is_error for h in hits):
+        # (a sentence of the write-up that names the warning is no error that was printed)
+        if f.status is Status.LIKELY and hits and not any(h.group.event.is_error and not in_prose(h.group.event, h.match)
+                                                          for h in hits):
             f.status = Status.POSSIBLE
 
 

@@ -279,3 +279,43 @@ def test_the_model_a_serve_command_names(cmd, model):
     assert got["model"] == model
     assert got.get("quantization") == ("fp8" if "FP8" in model else None)
     assert "model" not in facts("vllm serve --help")
+
+
+# -- a write-up's GPU, named in a sentence without the maker's name -----------------------------------------
+
+@pytest.mark.parametrize("texts, gpu", [
+    # the side of the comparison that went wrong, wherever the healthy one stands
+    (["our finetune answers fine on the H20 boxes but is word salad on GB300, no errors anywhere"], "GB300"),
+    (["works on H100, garbage on B200"], "B200"),
+    (["GPQA is consistently lower on 8x B200 than on 8x H200 (0.709 vs 0.774)"], "B200"),
+    (["The same export served from an H100 node scores 0.92.", "On the B200 every answer is '!!!!'"], "B200"),
+    (["same request on our H200 pool returns Paris", "and on our B300 nodes it repeats itself"], "B300"),
+    # one machine named, no comparison
+    (["vLLM 0.11.0 on 2x RTX PRO 6000 Blackwell, block FP8 checkpoint"], "RTX PRO 6000 Blackwell"),
+    (["once on an H200 (reference) and once on our DGX Spark (GB10, sm_121):"], "DGX Spark"),
+])
+def test_a_sentence_names_the_machine_that_failed(prefilter, texts, gpu):
+    for text in texts:
+        assert _fact_line(prefilter, text), text
+    assert facts(*texts)["gpu"][0] == gpu
+
+
+def test_a_gpu_named_in_a_sentence_says_so():
+    got = facts("intro line", "works on H100, garbage on B200")
+    assert got["gpu"] == ("B200", "log server.log:2 (named in a sentence)")
+    assert got["capability"][0] == "10.0"
+
+
+@pytest.mark.parametrize("texts", [
+    ["H200 x8: GPQA 0.80", "B200 x8: GPQA 0.31"],  # two generations, neither said to be the failing one
+    ["compares deep_gemm against a bf16 reference on B200", "on H100 (sm_90a) fp32 cos_sim=0.99998"],
+    ["try it on an H100 instead"],  # advice
+    ["We run L4 and A2 in prod"],  # names that are other words too
+])
+def test_a_sentence_that_does_not_say_which_gpu_failed_gives_none(texts):
+    assert "gpu" not in facts(*texts) and "capability" not in facts(*texts)
+
+
+def test_a_gpu_the_log_prints_wins_over_one_a_sentence_names():
+    got = facts("the garbage shows up on our B200 nodes", "INFO Device 0: NVIDIA H100 80GB HBM3")
+    assert got["gpu"][0] == "NVIDIA H100"

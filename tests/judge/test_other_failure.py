@@ -1,0 +1,36 @@
+"""A log whose failure is another one (a chat template, a KV cache that does not fit): an FP8 warning beside it is named, never claimed as the root cause."""
+from __future__ import annotations
+
+import pytest
+
+from fp8triage.drivers.batch import scan_text
+
+WARNING = "(Worker_TP0 pid=410) WARNING 10-29 11:06:20 [fp8.py:457] Failed to import DeepGemm kernels."
+STARTED = "(APIServer pid=1) INFO:     Application startup complete."
+
+
+@pytest.mark.parametrize("error", [
+    "(APIServer pid=1) ERROR 10-29 11:09:13 [serving_chat.py:263] ValueError: As of transformers v4.44, default chat "
+    "template is no longer allowed, so you must provide a chat template if the tokenizer does not define one.",
+    "(EngineCore_DP0 pid=331) ERROR 10-27 08:19:40 [core.py:708] ValueError: No available memory for the cache blocks. "
+    "Try increasing `gpu_memory_utilization` when initializing the engine.",
+])
+def test_an_fp8_warning_beside_another_failure_is_not_the_root_cause(error):
+    question = 'Is the "Failed to import DeepGemm kernels" warning the reason it breaks?'
+    res = scan_text("\n".join([WARNING, STARTED, error, "", question]))
+    found = {f.id: f.status.value for f in res.findings}
+    assert found.get("deepgemm-not-installed") == "possible", found
+    assert "likely" not in found.values()
+
+
+def test_the_warning_alone_is_still_likely():
+    res = scan_text("\n".join([WARNING, "RuntimeError: DeepGEMM backend is not available or outdated."]))
+    assert res.findings and res.findings[0].id == "deepgemm-not-installed"
+    assert res.findings[0].status.value == "likely"
+
+
+def test_a_format_the_message_suggests_instead_is_not_the_one_that_failed():
+    res = scan_text(
+        "INT8 w8a8 model on 4x RTX PRO 6000 Blackwell\n"
+        "RuntimeError: Int8 not supported on SM120. Use FP8 quantization instead, or run on older arch (SM < 100).")
+    assert not any(f.status.value == "likely" for f in res.findings), [(f.id, f.status.value) for f in res.findings]
