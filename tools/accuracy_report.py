@@ -974,6 +974,26 @@ BLIND_PROBES = [
      "(3, labels arguable), FlashInfer's 'No supported CUDA architectures found for major versions [10, 12]', a paste "
      "with an earlier quoted error and a later one, sgl-kernel's 'mat_b must be a column major tensor' with the op "
      "named only on the line before"),
+    ("probe HJ (30 pastes)", "main 4aab0eb, 2026-12-04", 23, 24, 6, 6,
+     "reports with no log lines or almost none (Slack, Discord, GitHub comments, ticket summaries); miss: the SM100 "
+     "float32-scale guard quoted in a sentence that also says 'we no longer get garbage', read as a garbage report"),
+    ("probe HK (30 pastes)", "main 4aab0eb, 2026-12-04", 20, 24, 6, 6,
+     "A/B comparisons between GPU generations, both GPUs named; misses: two hosts' GPUs printed with the symptoms "
+     "under the second host's header, 'vs the same layer on H100' taken for the machine, a write-up whose failing "
+     "GPU was named only in a sentence, a slowdown with DeepGEMM's declined-call warning carrying the SM100 guard "
+     "(label arguable)"),
+    ("probe HL (30 pastes)", "main 4aab0eb, 2026-12-04", 22, 24, 6, 6,
+     "less common stacks (TensorRT-LLM/ModelOpt, LMDeploy, TGI, torchao, FBGEMM, TransformerEngine, custom engines); "
+     "misses: float32 scales on SM100 after the E8M0 cast was switched off named by that case's own signature, not "
+     "the label's, an old DeepGEMM API named not-installed"),
+    ("probe HM (30 pastes)", "main 4aab0eb, 2026-12-04", 24, 24, 6, 6,
+     "long logs (60-150 lines) with healthy noise, cascades after the root cause and restarts"),
+    ("probe HN (30 pastes)", "main 4aab0eb, 2026-12-04", 15, 15, 14, 15,
+     "near misses, round five; the `likely` on a negative: torch's index assert (srcIndex < srcSelectDimSize) from a "
+     "tokenizer that does not fit the model, surfacing as a device-side assert in the FP8 linear's frames"),
+    ("probe HO (30 pastes)", "main 4aab0eb, 2026-12-04", 23, 24, 6, 6,
+     "the arch labels on the hardware where they happen, the GPU given every way; miss: float32 scales on SM100 "
+     "after the E8M0 cast was switched off named by that case's own signature"),
 ]
 
 

@@ -6,7 +6,8 @@ No phrase says "dropped" and no cell is near zero, so the symptom is in the comp
 Markdown tables, box-drawn ones (``│``, ``┃``), and columns aligned with spaces (a DataFrame, with its index
 column): under a header cell that names an eval or an accuracy metric, a score at most ``RATIO`` of the best score
 of its column, where the best is a real score (0.3 or more on a 0-1 scale, 30 or more in percent), is a collapse;
-so is a four-choice eval's score (MMLU, GPQA) at 0.2 or less, below chance, in a table of one row.
+so is a four-choice eval's score (MMLU, GPQA) at 0.2 or less, below chance, in a table of one row. A perplexity
+column reads the other way: a value ``PPL_RATIO`` times the best of its column (a real perplexity) has exploded.
 
 lm_eval prints one row per task, filter and metric, the score in its "Value" column: those rows are compared by
 task, filter and metric. Two runs are often pasted as two tables under one header each, with a caption between
@@ -29,7 +30,13 @@ from ..common import rxcache
 # a column of eval scores: its header names an eval or an accuracy metric
 METRIC = rxcache.compile(r"(?i)gsm8k|gpqa|mmlu|aime|math[_-]?500|humaneval|mbpp|livecodebench|c-?eval|cmmlu|ifeval"
                          r"|accuracy|\bacc(?:_norm)?\b|exact[_ ]match|\bstrict|\bflexible|pass@\d|\bscore\b"
-                         r"|\bcos(?:ine)?(?:_?sim\w*)?\b")  # (a per-layer cosine against a reference: 1.0 is right)
+                         r"|\bcos(?:ine)?(?:_?sim\w*)?\b"  # (a per-layer cosine against a reference: 1.0 is right)
+                         r"|\bppl\b|perplexity")
+# a column where lower is better: a perplexity many times the best one of its column has exploded
+PERPLEXITY = rxcache.compile(r"(?i)\bppl\b|perplexity")
+_PPL_NUMBER = rxcache.compile(r"(?i)^(\d+(?:\.\d+)?|inf|nan)$")
+PPL_RATIO = 2.0  # a perplexity at least this many times the best one of its column
+PPL_REAL = 1000.0  # ... where the best one is a real perplexity
 _SEPARATOR = rxcache.compile(r"[|│┃]")
 # a table's rule line, or the mark of rows left out ("...", "⋮"): no cells
 RULE = rxcache.compile(r"^[\s|│┃┏┓┗┛┣┫┡┩╇┳┻╋╂┠┨━─═┼+:\-]*$|^\s*(?:\.{3}|…|⋮)\s*$")
@@ -183,9 +190,10 @@ class _Reader:
                 self.refs += [_fraction(float(m.group().rstrip("% "))) for m in _REFERENCE.finditer(line)]
             self.header, self.last = None, self.header or self.last
             return self._collapsed()
-        if self.header is None and self.last is not None and len(got) == len(self.last) and any(_NUMBER.match(c) for c in got):
+        numbers = any(_NUMBER.match(c) or _PPL_NUMBER.match(c) for c in got)
+        if self.header is None and self.last is not None and len(got) == len(self.last) and numbers:
             self.header = self.last  # rows of the same table after a caption ("same command with X=0:")
-        if self.header is None or not any(_NUMBER.match(c) for c in got):
+        if self.header is None or not numbers:
             if _names_scores(got):
                 self.header = got
                 self.cols = self.tables.setdefault(tuple(got), {})
@@ -207,19 +215,25 @@ class _Reader:
             return
         if lm is not None and shift == 0:  # lm_eval: the Value of a row whose metric is an accuracy
             self.task = got[0] or self.task
-            m = _NUMBER.match(got[lm[1]])
-            if m and METRIC.search(got[lm[0]]):
+            metric = got[lm[0]]
+            m = (_PPL_NUMBER if PERPLEXITY.search(metric) else _NUMBER).match(got[lm[1]])
+            if m and METRIC.search(metric):
                 key = (self.task, *got[1:lm[0] + 1])
-                self.cols.setdefault(key, (self.task, []))[1].append(float(m.group(1)))
+                name = f"{self.task} {metric}" if PERPLEXITY.search(metric) else self.task
+                self.cols.setdefault(key, (name, []))[1].append(float(m.group(1)))
             return
         for i, name in enumerate(header):
-            m = _NUMBER.match(got[i + shift]) if METRIC.search(name) else None
+            m = (_PPL_NUMBER if PERPLEXITY.search(name) else _NUMBER).match(got[i + shift]) if METRIC.search(name) else None
             if m:
                 self.cols.setdefault(i, (name, []))[1].append(float(m.group(1)))
 
     def _collapsed(self) -> bool:
         for name, vals in self.cols.values():
             if not vals:
+                continue
+            if PERPLEXITY.search(name):  # lower is better: one many times the best has exploded
+                if len(vals) >= 2 and min(vals) < PPL_REAL and max(vals) >= PPL_RATIO * min(vals):
+                    return True
                 continue
             refs = [r * 100 if max(vals) > 1 else r for r in self.refs]
             best = max(vals + refs)

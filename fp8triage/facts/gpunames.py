@@ -77,16 +77,16 @@ PROSE_TRIGGER = _PROSE_NAMES
 # where a comparison's sides part: a sentence's or a clause's end, a bracket, a contrast ("but", "than", "vs")
 _BOUNDARY = rxcache.compile(r"(?i)[.;!?](?=\s|$)|[,()\n]|\b(?:but|while|whereas|however|than|vs\.?|versus|"
                             r"compared (?:to|with)|against|unlike)\b")
-_COMPARED = rxcache.compile(r"(?i)than|vs\.?|versus|compared (?:to|with)|against|unlike")
+_COMPARED = rxcache.compile(r"(?i)than|vs\.?|versus|compared (?:to|with)|unlike")  # (not "against": "compares A against a bf16 reference on B200")
 # the side of a comparison that works: "fine on the H20 boxes", "an H100 node scores fine", "H200 (reference)"
 _HEALTHY = rxcache.compile(r"(?i)\b(?:same (?:command|config|setup|image|script|run|export|checkpoint|model|request|prompt|"
-                           r"input|flags|launch|weights|code|commit|version|container|args|arguments)s?|fine|"
+                           r"input|flags|launch|weights|code|commit|version|container|args|arguments)s?|fine(?![\w-])|"
                            r"correct(?:ly)?|normal(?:ly)?|works?|worked|healthy|as expected|good|coherent|matches)\b")
 _LABELLED_HEALTHY = rxcache.compile(r"(?i)\s*(?:\(\s*(?:the\s+)?(?:reference|baseline|healthy|good|fine|ok)\b"
                                     r"|(?:\s+as(?:\s+the)?)?\s+(?:reference|baseline)\b)")
-_NAMED_REFERENCE = rxcache.compile(r"(?i)\b(?:reference|baseline)\W{0,3}(?:(?:on|the|an?)\W{1,3})?$")
-# what may stand between "than" / "vs" and the GPU it compares with: "than on 8x H200", "vs the H100 node"
-_COMPARED_GAP = rxcache.compile(r"(?i)\W*(?:(?:on|with|the|an?|our|\d{1,3}\s*[x×]?)\W+){0,3}")
+_NAMED_REFERENCE = rxcache.compile(r"(?i)\b(?:reference|baseline)\W{0,3}(?:the\s+)?$")  # "reference H100", "baseline: the H200"
+# what may stand between "than" / "vs" and the GPU it compares with: a few words
+_COMPARED_GAP = rxcache.compile(r"(?i)\W*(?:[\w.-]+\W+){0,5}")  # ("vs the same layer on H100", "than on 8x H200")
 # its side says it went wrong there ("is word salad on GB300", "on the B200 every answer is", "lower on 8x B200")
 _WENT_WRONG = rxcache.compile(
     r"(?i)\b(?:garbage|gibberish|garbled|word salad|nonsense|wrong|nan|broken|breaks|fails?|failed|failing|crash\w*|"

@@ -27,6 +27,9 @@ _V = r"v?(?P<v>\d+\.\d+(?:\.\d+)?(?:[.+-]?(?:rc|dev|post|a|b)\d*)*(?:\+[\w.]+)?)
 FP8_CHECKPOINT = "fp8-checkpoint"  # (a name kept, not a fact: the quantization where nothing else states it)
 PROSE_GPU = "prose-gpu"  # (a GPU a sentence names, "failing:B200": the GPU where no line states the machine's)
 _KEPT = (FP8_CHECKPOINT, PROSE_GPU)
+# a write-up's sentences stand around the lines it pastes; deep in a server log a GPU named in a message is no
+# reporter's sentence
+PROSE_LINES = 300
 
 
 @dataclass(frozen=True)
@@ -518,16 +521,19 @@ class LogFacts:
 
 
     def _prose_gpu(self, out: list[Fact]) -> list[Fact]:
-        """The GPU a write-up's sentences name, where no line states the machine's GPU or capability: the
-        first named where it went wrong, else the one named (none where the sentences name GPUs of more than
-        one generation, the healthy reference included, and none says which one failed)."""
-        if any(f.name in ("gpu", "capability") for f in out):
-            return []
-        said = [(v.split(":", 1), ln) for n, v, ln, _ in self.raw if n == PROSE_GPU]
+        """The GPU a write-up's sentences name (in its first ``PROSE_LINES`` lines), where no line states the
+        machine's GPU or capability: the first named where it went wrong, else the one named (none where the
+        sentences name GPUs of more than one generation, besides the healthy reference, and none says which one
+        failed). Where lines print two boxes' GPUs, the one a sentence says went wrong comes first."""
+        said = [(v.split(":", 1), ln) for n, v, ln, _ in self.raw if n == PROSE_GPU and ln.lineno <= PROSE_LINES]
         failing = [(name, ln) for (role, name), ln in said if role == "failing"]
+        printed = [f for f in out if f.name == "capability"]
+        if printed or any(f.name == "gpu" for f in out):
+            if failing and len({f.value for f in printed}) > 1:
+                _put_first(out, capability_for(failing[0][0])[0])  # two boxes' GPUs printed: the one that failed
+            return []
         plain = [(name, ln) for (role, name), ln in said if role == "plain"]
-        one_generation = len({capability_for(name) for (_, name), _ in said}) == 1
-        pick = failing[0] if failing else plain[0] if plain and one_generation else None
+        pick = failing[0] if failing else plain[0] if len({capability_for(name) for name, _ in plain}) == 1 else None
         if pick is None:
             return []
         name, ln = pick
@@ -535,6 +541,17 @@ class LogFacts:
         where = f"log {ln.source}:{ln.lineno}"
         return [Fact("gpu", name, f"{where} (named in a sentence)", "log"),
                 Fact("capability", cc, f"{where} ({name} is {arch})", "log")]
+
+
+def _put_first(out: list[Fact], capability: str) -> None:
+    """Move the first printed GPU of ``capability`` and its capability ahead of the others (the first value
+    of a fact wins): a write-up that prints both boxes' GPUs and says which one went wrong."""
+    cap = next((f for f in out if f.name == "capability" and f.value == capability), None)
+    if cap is None:
+        return
+    gpu = next((f for f in out if f.name == "gpu" and (capability_for(f.value) or ("",))[0] == capability), None)
+    moved = [cap] + ([gpu] if gpu is not None else [])
+    out[:] = moved + [f for f in out if not any(f is m for m in moved)]
 
 
 def _seen_key(fact: tuple[str, str, str]) -> tuple[str, str] | None:

@@ -228,10 +228,10 @@ def _read_in_context(cat: Catalogue, claims: Claims, facts: Mapping[str, Fact],
 
 def _written(groups: list[Group], facts: Mapping[str, Fact]) -> tuple[frozenset[str], str]:
     """The FP8 formats and the GPU a paste names outside its symptom lines (a write-up's first line names the
-    FP8_BLOCK checkpoint and the B200, a later one the NaN): the formats of the checkpoint's quantization fact
-    and of every line, and the GPU's name and ``smNNN`` target."""
-    quant = facts.get("quantization")
-    formats = FP8_FORMATS & recognise.vocabulary().formats_of(str(quant.value)) if quant is not None else frozenset()
+    FP8_BLOCK checkpoint and the B200, a later one the NaN): the formats of the checkpoint's quantization and
+    model facts and of every line, and the GPU's name and ``smNNN`` target."""
+    said = " ".join(str(facts[n].value) for n in ("quantization", "model") if n in facts)  # ("/models/ft-32b-fp8-block")
+    formats = FP8_FORMATS & recognise.vocabulary().formats_of(said)
     if not formats:
         for g in groups:
             formats |= FP8_FORMATS & recognise.vocabulary().formats_of(g.event.text)
@@ -382,7 +382,7 @@ def _families(cat: Catalogue, claims: Claims, facts: Mapping[str, Fact], finding
                 continue
             results = evaluate_conditions(family, facts)
             if any(r.truth is Truth.FAILS for r in results):
-                break  # the facts say it is not that failure: the case stands alone
+                continue  # the facts say it is not that failure: the next family, else the case stands alone
             fam = have.get(fam_id)
             if fam is None:  # judged on the case's evidence: as probable as the case
                 fam = make_finding(family, facts, hits, [])

@@ -125,3 +125,29 @@ def test_one_eval_on_two_gpus_in_a_sentence():
     assert not gpus_apart("gsm8k: H200 0.95, B200 0.94")  # they agree
     assert not gpus_apart("H100 80GB, torch 2.8, gsm8k 0.91")  # one GPU, one score
     assert not gpus_apart("B200 latency 0.21 s, H200 latency 0.62 s")  # no eval named
+
+
+PPL = """| GPU      | model                 | ppl     |
+|----------|-----------------------|---------|
+| H100 SXM | Qwen3-14B-FP8         | 8.64    |
+| B300     | Qwen3-14B-FP8         | 3071.92 |"""
+
+LM_EVAL_PPL = """|Tasks   |Version|Filter|n-shot|    Metric     |   | Value  |   |Stderr|
+|wikitext|      2|none  |     0|word_perplexity|↓  |   9.104|±  |   N/A|
+|wikitext|      2|none  |     0|word_perplexity|↓  | 412.700|±  |   N/A|"""
+
+
+@pytest.mark.parametrize("table", [PPL, LM_EVAL_PPL], ids=["markdown", "lm_eval"])
+def test_a_perplexity_many_times_the_best_has_exploded(table):
+    assert collapsed(table)
+
+
+@pytest.mark.parametrize("table", [
+    PPL.replace("3071.92", "8.91"),  # the rows agree
+    PPL.replace("8.64", "1500").replace("3071.92", "3400"),  # no real perplexity to start from
+    LM_EVAL_PPL.replace(" 412.700", "   9.350"),
+], ids=["rows-agree", "never-real", "lm_eval-agree"])
+def test_perplexities_that_agree_are_no_collapse(table):
+    # (a lower perplexity is the better one: 8.64 under 12.0 is no accuracy collapse either)
+    assert not collapsed(table)
+    assert not collapsed(PPL.replace("3071.92", "12.0"))

@@ -319,3 +319,11 @@ def test_a_sentence_that_does_not_say_which_gpu_failed_gives_none(texts):
 def test_a_gpu_the_log_prints_wins_over_one_a_sentence_names():
     got = facts("the garbage shows up on our B200 nodes", "INFO Device 0: NVIDIA H100 80GB HBM3")
     assert got["gpu"][0] == "NVIDIA H100"
+
+
+def test_two_boxes_printed_the_one_a_sentence_says_failed_wins():
+    got = facts("### Qwen3-8B-FP8 generates nonsense on B200, fine on H100 (same env, no error)",
+                "- box A: 1x NVIDIA H100 80GB HBM3, box B: 1x NVIDIA B200")
+    assert got["gpu"][0] == "NVIDIA B200" and got["capability"][0] == "10.0"
+    # without the sentence the first printed GPU stays the machine's, as before
+    assert facts("- box A: 1x NVIDIA H100 80GB HBM3, box B: 1x NVIDIA B200")["capability"][0] == "9.0"

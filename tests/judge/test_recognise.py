@@ -415,7 +415,8 @@ def test_a_message_two_failures_share_is_told_apart_by_the_gpu():
 
     text = "RuntimeError: Assertion error (csrc/apis/gemm.hpp:295): Unsupported architecture or scaling factor types\n"
     b200 = [Fact("capability", "10.0", "--fact", "cli")]
-    assert top(text, cli_facts=b200)[0][0] == "deepgemm-e8m0-disabled-on-blackwell"
+    # on a B200: float32 scale factors reached SM100's DeepGEMM (the broader failure), the E8M0 switch right after
+    assert [i for i, _ in top(text, cli_facts=b200)][:2] == ["deepgemm-fp32-sf-sm100", "deepgemm-e8m0-disabled-on-blackwell"]
     ada = [Fact("capability", "8.9", "--fact", "cli")]
     assert top(text, cli_facts=ada)[:1] == [("deepgemm-unsupported-arch", "possible")]
     # no GPU known: the message's own reading first (DeepGEMM has no kernel for this GPU and scale
@@ -440,8 +441,9 @@ def test_a_specific_case_names_the_broader_failure_it_refines_first():
     # a fact that contradicts the broader failure leaves it out: DeepGEMM has SM100 kernels on a B200
     gemm = ("(EngineCore_DP0 pid=811) ERROR [core.py:708] RuntimeError: Assertion error "
             "(/workspace/.deps/deepgemm-src/csrc/apis/gemm.hpp:122): Unsupported architecture or scaling factor types\n")
+    # (and the next one listed is tried: float32 scale factors on SM100)
     got = top(gemm, cli_facts=[Fact("capability", "10.0", "--fact", "cli")])
-    assert got[0][0] == "deepgemm-e8m0-disabled-on-blackwell"
+    assert [i for i, _ in got[:2]] == ["deepgemm-fp32-sf-sm100", "deepgemm-e8m0-disabled-on-blackwell"]
     assert "deepgemm-unsupported-arch" not in [i for i, _ in got]
 
 

@@ -1,0 +1,22 @@
+"""A specific case names the broader failure it refines (Signature.refines): the first family the facts leave
+possible, ranked before it."""
+from __future__ import annotations
+
+from fp8triage.drivers.batch import scan_text
+
+DISPATCH = ("(EngineCore_DP0 pid=811) ERROR 03-22 08:10:44 [core.py:708] RuntimeError: Assertion error "
+            "(/workspace/.deps/deepgemm-src/csrc/apis/gemm.hpp:122): Unsupported architecture or scaling factor types")
+
+
+def _ids(text):
+    return [f.id for f in scan_text(text).findings]
+
+
+def test_fp32_scales_on_sm100_name_the_label_of_that_failure_first():
+    ids = _ids("VLLM_USE_DEEP_GEMM_E8M0=0 on 2x NVIDIA B200\n" + DISPATCH)
+    assert ids[0] == "deepgemm-fp32-sf-sm100"
+    assert "deepgemm-e8m0-disabled-on-blackwell" in ids
+
+
+def test_with_no_gpu_known_the_dispatch_failure_is_the_architecture_first():
+    assert _ids(DISPATCH)[0] == "deepgemm-unsupported-arch"
