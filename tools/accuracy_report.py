@@ -994,6 +994,28 @@ BLIND_PROBES = [
     ("probe HO (30 pastes)", "main 4aab0eb, 2026-12-04", 23, 24, 6, 6,
      "the arch labels on the hardware where they happen, the GPU given every way; miss: float32 scales on SM100 "
      "after the E8M0 cast was switched off named by that case's own signature"),
+    ("probe HP (30 pastes)", "main 4feb128, 2026-12-04", 21, 24, 6, 6,
+     "large MoE checkpoints in vLLM and SGLang with the GPU only in a table cell, a hostname, a node label or an env "
+     "block; misses: FlashInfer's TRT-LLM MoE asserting its scoring function (a plain Python assert), the E8M0 "
+     "switch's dispatch failure with the B200 only in a Slurm partition's name, an 11-point drop on GB200 given only "
+     "by a Helm nodeSelector"),
+    ("probe HQ (30 pastes)", "main 4feb128, 2026-12-04", 24, 24, 6, 6,
+     "first-use pastes: the last lines of a traceback, transcribed screenshots, questions around partial logs"),
+    ("probe HR (30 pastes)", "main 4feb128, 2026-12-04", 20, 24, 6, 6,
+     "transformers users (from_pretrained, generate, pipeline, Trainer), 4.5x to 5.17; misses: DeepGEMM's 'declined "
+     "this call, falling back to Triton' notice ranked before the failure its reason names (3), FP4 experts on "
+     "Hopper read as DeepGEMM's architecture refusal"),
+    ("probe HS (30 pastes)", "main 4feb128, 2026-12-04", 21, 24, 4, 6,
+     "two or three errors in one paste; misses: an earlier attempt's quoted FP8 error ranked before the current one "
+     "(2), a silent collapse whose only traceback is an unrelated port error; the `likely` findings on negatives: "
+     "yesterday's quoted crash before today's KV-cache error, transformers' multi-device DeepGEMM notice before a "
+     "device-mismatch error"),
+    ("probe HT (30 pastes)", "main 4feb128, 2026-12-04", 15, 15, 15, 15,
+     "near misses, round six, beside 15 labelled FP8 failures"),
+    ("probe HU (30 pastes)", "main 4feb128, 2026-12-04", 24, 24, 4, 6,
+     "compressed-tensors, ModelOpt and torchao FP8 checkpoints with their quantization_config; the `likely` "
+     "findings on negatives: a loader's 'Unable to find matching target' after an upgrade, CUDA 719 in a DeepGEMM "
+     "kernel after the driver lost the GPU (Xid 79)"),
 ]
 
 

@@ -175,6 +175,14 @@ EXTRACTORS: list[Extractor] = [
         r"|solved)(?: by| with| after| via| in|,)|no longer|not tried|haven't tried|not run|not tested|just asking|(?:gone|went|goes) away|\brepro|this PR",
     ),
     _flag(
+        # the GPU itself failed: the driver lost it (Xid 79 "GPU has fallen off the bus"), or reported an uncorrectable
+        # memory error: what the libraries raised after it (CUDA 719 in a DeepGEMM kernel) is no bug of theirs
+        "gpu-fault", "gpu_fault",
+        ("fallen off the bus", "Xid", "Uncorrectable ECC", "uncorrectable ECC", "GPU is lost"),
+        rxcache.compile(r"fallen off the bus|\bXid\b[^\n]{0,40}?\b(?:79|48|63|64|74|92|94|95)\b|uncorrectable ECC|GPU is lost", regex.I),
+        r"fallen off the bus|Xid|[Uu]ncorrectable ECC|GPU is lost",
+    ),
+    _flag(
         # DeepGEMM switched off, and then the run is fine (a write-up's A/B: "with VLLM_USE_DEEP_GEMM=0 it
         # goes back to 0.85"): the symptom it describes is read with DeepGEMM named
         "deepgemm-off-recovers", "deepgemm_named",

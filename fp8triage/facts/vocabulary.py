@@ -96,6 +96,8 @@ _SPECS: list[FactSpec] = [
              "what a failure that names no component is read with"),
     FactSpec("not_current", "bool", "the log says the failure is fixed or no longer happens, or was never run (a "
              "question): findings are named, at most possible"),
+    FactSpec("gpu_fault", "bool", "the log shows the GPU itself failed (the driver's Xid 79 'fallen off the bus', an "
+             "uncorrectable ECC error): findings are named, at most possible"),
     FactSpec("multi_device", "bool", "one process spans several CUDA devices"),
     FactSpec("os", "text", "operating system"),
 ]

@@ -207,7 +207,8 @@ PAST_CUES = ("before this pr", "before this change", "before this fix", "before 
              "their log", "fixes #", "closes #", "before (", "before:", "before**", "was:", "were:", "had:",
              "first tried", "initially", "originally", "gave up", "fixed the", "resolved the",
              "solved the", "got rid of", "old error", "old traceback", "old crash", "fixes the", "fixes a",
-             "description says", "other thread", "other issue", "linked issue", "that thread", "that issue")
+             "description says", "other thread", "other issue", "linked issue", "that thread", "that issue",
+             "yesterday", "last time", "last week", "last night")
 # (a sentence that goes on to what happens now introduces the current failure: "Previously it worked, now I get:"; the
 # sentence ends where the quoted error starts: with a colon, or with the verb that it completes, "They had",
 # "... fixed the")
@@ -219,7 +220,9 @@ PAST_SENTENCE = rxcache.compile(
     r" (?:was|were)\s*:|\bi had\s*:|\bfirst tried\b|\b(?:initially|originally) (?:got|had|saw|tried|hit)\b|gave up\b"
     r"|(?:fixed|resolved|solved|got rid of)(?: the| that| this)?\s*$|(?:the )?old (?:error|traceback|crash|failure)"
     r"|\bfixes (?:the |a )?(?:crash|error|failure|bug|assert)|(?:its|the|their) description says"
-    r"|(?:the |that |a )?(?:other|linked) (?:thread|issue|report)|\bthat (?:thread|issue)\b)"
+    r"|(?:the |that |a )?(?:other|linked) (?:thread|issue|report)|\bthat (?:thread|issue)\b"
+    r"|\b(?:yesterday|last (?:time|week|night))(?:'s)?\b[^.;\n]{0,80}?\b(?:(?:i|we) (?:got|had|saw|hit)"
+    r"|(?:crash|error|traceback|failure|log) (?:was|were))\b)"
     r"(?![^\n]*\b(?:now|currently|still|today|this time|instead|mine|ours|my (?:own|log|error|traceback|output))\b)"
     r"(?:[^\n]*?"
     r"(?:[:\uff1a]|\b(?:had|got|saw|hit|was|were|showed|reported|printed|expected|usual|same|the|that|this|with|error)))?"

@@ -273,16 +273,20 @@ def _frames_after(groups: list[Group]) -> dict[int, frozenset[str]]:
 
 
 _REPL = frozenset({"<stdin>", "<console>"})
+_CALL = rxcache.compile(r"\b[A-Za-z_][\w.]*\.[A-Za-z_]\w*\([^()\n]{0,200}\)")  # "sgl_kernel.fp8_scaled_mm(x_q, ...)"
 
 
 def _prompt_before(groups: list[Group]) -> dict[int, frozenset[str]]:
     """id(group) -> the FP8 components of the interpreter statement right before a traceback that names
     none and whose first frame is the interpreter's prompt (a REPL paste: `>>> out =
     torch.ops.fbgemm.f8f8bf16_rowwise(...)`, then the traceback it raised through `<stdin>` and torch's
-    dispatch)."""
+    dispatch), or right before an exception line alone that the call on the line above raised."""
     out: dict[int, frozenset[str]] = {}
     repl = [g for g in groups if g.event.kind is EventKind.TRACEBACK and g.event.is_error and g.event.lines
             and g.event.frames and g.event.frames[0][0] in _REPL]
+    # (or an exception line alone, right under the call that raised it: "sgl_kernel.fp8_scaled_mm(x, w, ...)", then
+    # "RuntimeError: mat_b must be a column major tensor")
+    repl += [g for g in groups if g.event.is_error and g.event.exc_type and not g.event.frames and len(g.event.lines) <= 2]
     if not repl:
         return out
     ends = {(g.event.lines[-1].source, g.event.lines[-1].lineno, g.event.lines[-1].worker): g for g in groups
@@ -290,6 +294,8 @@ def _prompt_before(groups: list[Group]) -> dict[int, frozenset[str]]:
     for g in repl:
         first = g.event.lines[0]
         near = ends.get((first.source, first.lineno - 1, first.worker))
+        if near is not None and not g.event.frames and not _CALL.search(near.event.text):
+            continue  # (the line before a lone exception line is a call, or it says nothing of where it failed)
         if near is not None and not recognise.read(g.event).components:
             comps = recognise.read(near.event).components
             if comps:
@@ -435,13 +441,14 @@ def _yield(cat: Catalogue, findings: list[Finding]) -> None:
 
 
 def order(cat: Catalogue, f: Finding) -> tuple:
-    """How probable a finding is, most first: its status (a yielded one after the others of its status, then one
-    whose evidence was all quoted under a sentence that puts it in the past),
+    """How probable a finding is, most first: its status (a notice after the others of its status, then a yielded
+    one, then one whose evidence was all quoted under a sentence that puts it in the past),
     evidence before facts alone, a failure (an error, an assertion, a traceback) before a warning or a
     symptom line, the failure's own message before frames or a location, then severity and priority."""
     sig = cat.get(f.id)
-    return (f.status.rank, f.yielded, f.quoted, f.strength != "strong" and _contradicted(f), f.from_facts_only, not f.failure,
-            f.strength != "strong", f.severity.rank, -(sig.priority if sig else 50))
+    # (an informational notice, "DeepGEMM declined this call, falling back to Triton", after the failures it names)
+    return (f.status.rank, f.severity is Severity.INFO, f.yielded, f.quoted, f.strength != "strong" and _contradicted(f),
+            f.from_facts_only, not f.failure, f.strength != "strong", f.severity.rank, -(sig.priority if sig else 50))
 
 
 def _contradicted(f: Finding) -> bool:
@@ -515,7 +522,8 @@ def judge(
     ]
     _yield(cat, findings)
     _behind_other_failure(claims, groups, findings)
-    if "not_current" in facts:
+    if "not_current" in facts or "gpu_fault" in facts:
+        # (or the GPU itself failed: what the libraries raised after it says nothing of their bugs)
         # the paste says the failure is behind it, or asks whether it could happen: named, not claimed
         for f in findings:
             if f.status is Status.LIKELY:

@@ -34,3 +34,25 @@ def test_a_format_the_message_suggests_instead_is_not_the_one_that_failed():
         "INT8 w8a8 model on 4x RTX PRO 6000 Blackwell\n"
         "RuntimeError: Int8 not supported on SM120. Use FP8 quantization instead, or run on older arch (SM < 100).")
     assert not any(f.status.value == "likely" for f in res.findings), [(f.id, f.status.value) for f in res.findings]
+
+
+def test_a_gpu_the_driver_lost_makes_what_the_libraries_raised_after_it_possible():
+    error = ("RuntimeError: CUDA driver error (/sgl-kernel/build/_deps/repo-deepgemm-src/csrc/apis/../jit/kernel_runtime"
+             ".hpp:111): 719 (CUDA_ERROR_LAUNCH_FAILED, unspecified launch failure)")
+    alone = {f.id: f.status.value for f in scan_text("8x NVIDIA B200\n" + error).findings}
+    assert "likely" in alone.values(), alone
+    xid = "[Wed Mar 18 02:41:06 2026] NVRM: Xid (PCI:0000:9b:00): 79, pid='<unknown>', GPU has fallen off the bus."
+    res = scan_text("\n".join(["8x NVIDIA B200", error, "", "dmesg:", xid]))
+    assert any(f.name == "gpu_fault" for f in res.facts)
+    assert res.findings and "likely" not in {f.status.value for f in res.findings}
+
+
+def test_a_notice_that_deepgemm_declined_comes_after_the_failure_its_reason_names():
+    reason = "Failed to load `kernels-community/deep-gemm` - check that a build matches the current torch/CUDA."
+    text = (f"DeepGEMM unavailable for this call, falling back to Triton. Reason: {reason}\n"
+            "Traceback (most recent call last):\n"
+            '  File "/venv/lib/python3.12/site-packages/transformers/integrations/deepgemm.py", line 88, in _load\n'
+            f"ImportError: {reason}\n")
+    ids = [f.id for f in scan_text(text).findings]
+    assert "deepgemm-declined-fallback" in ids
+    assert ids[0] != "deepgemm-declined-fallback", ids

@@ -375,6 +375,9 @@ def test_a_score_sentence_cut_by_a_line_break_is_read_whole():
     ("RuntimeError: Assertion error (/workspace/.deps/deepgemm-src/csrc/apis/layout.hpp:59): Unknown SF transformation\n\n"
      "Anyway, this is gone after upgrading to 0.27.0. Closing.\n"),
     ("RuntimeError: mat2 must be col_major\n\nMy mistake. Fixed by passing w.t(), no bug in torch.\n"),
+    # yesterday's error, quoted before today's (which the same paste may show as well)
+    ("Yesterday with experts_implementation=\"deepgemm\" I got\n\n  NotImplementedError: DeepGEMM has no float32 "
+     "scale-factor path on Blackwell (SM100) ...\n"),
     ("ValueError: Weight output_partition_size = 176 is not divisible by weight quantization block_n = 128.\n\n"
      "So resolved by setting TP=8 with EP.\n"),
     ("RuntimeError: bmm_fp8_internal_cublaslt failed: CUBLAS_STATUS_NOT_SUPPORTED\n"
