@@ -175,10 +175,12 @@ def _pin_drift(want: dict, got: dict) -> list[str]:
 
 def leading_at(cat: Catalogue, sig_id: str, got: list[tuple[str, str]]) -> int:
     """Where ``sig_id`` must be among the (id, status) findings to lead them: first, or right after
-    the broader failure it refines (``Signature.refines``), which is named first."""
+    the broader failure it refines (``Signature.refines``), which is named first; an informational notice
+    right after the failure it states in its own words ("DeepGEMM declined this call ... Reason: ...")."""
     own = cat.get(sig_id)
     families = {fid for fid, _ in own.refines} if own is not None else set()
-    return 1 if len(got) > 1 and got[0][0] in families else 0
+    notice = own is not None and own.severity == "info"
+    return 1 if len(got) > 1 and (got[0][0] in families or (notice and got[0][0] != sig_id)) else 0
 
 
 def leads(cat: Catalogue, sig_id: str, got: list[tuple[str, str]]) -> bool:

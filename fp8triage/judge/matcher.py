@@ -141,8 +141,15 @@ def _record(cat: Catalogue, g: Group, matched: list[Hit], claims: Claims) -> Non
     """The best hit claims the group; the others are kept for the facts to choose among (weak) or listed."""
     # the failure's own message beats a signature that only recognised the frames or location,
     # and a signature's own weak pattern beats a rule over component and failure kind
-    best = max(matched, key=lambda h: (h.strong, h.specificity, h.named, h.sig.priority, -cat.signatures.index(h.sig)))
+    rank = lambda h: (h.strong, h.specificity, h.named, h.sig.priority, -cat.signatures.index(h.sig))  # noqa: E731
+    best = max(matched, key=rank)
     claims.primary.setdefault(best.sig.id, []).append(best)
+    failures = [h for h in matched if h is not best and h.sig.severity != "info"]
+    if best.sig.severity == "info" and failures:
+        # a notice that states a failure in its own words ("DeepGEMM declined this call, falling back to Triton.
+        # Reason: ... current device is SM121"): that failure is found too, on the same line
+        second = max(failures, key=rank)
+        claims.primary.setdefault(second.sig.id, []).append(second)
     claims.claimed.add(g.fingerprint)
     if not best.strong and len(matched) > 1:
         # frames, a location or tokens shared by several causes: the facts choose (``verdict.judge``)

@@ -103,7 +103,10 @@ def test_an_informational_finding_is_never_claimed_as_likely():
             "Reason: DeepGEMM requires block-wise quantized FP8 weights. Set `TRANSFORMERS_DISABLE_DEEPGEMM_LINEAR=1` "
             "to skip DeepGEMM for FP8 linear entirely.\n"
             'Generated: "The capital of France is Paris."\n')
-    assert top(text) == [("deepgemm-declined-fallback", "possible")]
+    got = top(text)
+    # (the reason it states is named too, right before it: why DeepGEMM was not used; nothing is claimed)
+    assert ("deepgemm-declined-fallback", "possible") in got
+    assert {st for _, st in got} == {"possible"}
 
 
 def test_evidence_says_what_the_rule_rests_on():
