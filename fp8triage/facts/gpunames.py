@@ -111,13 +111,11 @@ def prose_gpus(text: str):
     ("try it on an H100") is left out."""
     for m in _PROSE_GPU.finditer(text):
         start, end = m.start("name"), m.end("name")
+        name = " ".join(m.group("name").split())
+        if advice(text, start) or capability_for(name) is None:
+            continue
         side, opened, gap = _side(text, start, end)
         compared = _COMPARED.fullmatch(opened) and _COMPARED_GAP.fullmatch(gap)
-        if advice(text, start):
-            continue
-        name = " ".join(m.group("name").split())
-        if capability_for(name) is None:
-            continue
         if compared or _HEALTHY.search(side) or _LABELLED_HEALTHY.match(text, end) or _NAMED_REFERENCE.search(gap):
             yield name, "reference"
         else:

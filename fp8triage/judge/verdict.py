@@ -523,8 +523,8 @@ def judge(
     _yield(cat, findings)
     _behind_other_failure(claims, groups, findings)
     if "not_current" in facts or "gpu_fault" in facts:
-        # (or the GPU itself failed: what the libraries raised after it says nothing of their bugs)
-        # the paste says the failure is behind it, or asks whether it could happen: named, not claimed
+        # the paste says the failure is behind it, or asks whether it could happen, or the GPU itself failed (what
+        # the libraries raised after it says nothing of their bugs): named, not claimed
         for f in findings:
             if f.status is Status.LIKELY:
                 f.status = Status.POSSIBLE
