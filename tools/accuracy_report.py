@@ -1016,6 +1016,26 @@ BLIND_PROBES = [
      "compressed-tensors, ModelOpt and torchao FP8 checkpoints with their quantization_config; the `likely` "
      "findings on negatives: a loader's 'Unable to find matching target' after an upgrade, CUDA 719 in a DeepGEMM "
      "kernel after the driver lost the GPU (Xid 79)"),
+    ("probe HV (30 pastes)", "main c0fa459, 2026-12-04", 24, 24, 6, 6,
+     "bug reports in issue-tracker form: filled GitHub templates with collect_env or check_env output, the error in "
+     "the middle or in a collapsed details block"),
+    ("probe HW (30 pastes)", "main c0fa459, 2026-12-04", 23, 24, 6, 6,
+     "orchestrated deployments: kubectl, Ray and vLLM worker prefixes, 4-8 ranks interleaved, JSON log lines; miss: "
+     "the E8M0 switch's dispatch failure on B200 boxes named as an unsupported architecture"),
+    ("probe HX (30 pastes)", "main c0fa459, 2026-12-04", 13, 19, 11, 11,
+     "silent wrong output and its look-alikes; misses: the same eval command twice, the collapsed run grouped under "
+     "the healthy one; 'the B200s' and 'the new B200 partition' not read as the GPU; an H200 run labelled reference "
+     "read as the machine; hidden-state drift under transformers with no library named; a 4-6 point loss named as "
+     "the precision cost of correct requantization"),
+    ("probe HY (30 pastes)", "main c0fa459, 2026-12-04", 22, 24, 6, 6,
+     "versions and upgrades (pip freeze, stale pins, nightly wheels); misses: FlashInfer's 'Invalid activation "
+     "type' for an FP8 MoE named only by its own case, vLLM's DeepGEMM stub 'does not provide the required APIs' "
+     "with an old deep_gemm installed named as not installed"),
+    ("probe HZ (30 pastes)", "main c0fa459, 2026-12-04", 15, 15, 15, 15,
+     "near misses, round seven (hub errors, shape mismatches, TP divisibility, graph-capture OOM, NVFP4/MXFP4)"),
+    ("probe IA (30 pastes)", "main c0fa459, 2026-12-04", 20, 24, 6, 6,
+     "short reports of one to six lines; misses: the E8M0 switch on a 'gb200 launcher' named as an unsupported "
+     "architecture, LMDeploy's and TransformerEngine's MXFP8 capability gates, SageAttention's SM90 kernel gate"),
 ]
 
 

@@ -61,28 +61,33 @@ def gpu_facts(text: str):
 
 # GPU names in a reporter's sentence, with no maker's name on the line: "on the B200 nodes", "8x GB300",
 # "our H20 boxes", "B300 node:". Only names that nothing else is called (not "L4", "A2", "T4"), and only
-# where the sentence puts a machine there (after "on", before "node", with a count).
+# where the sentence puts a machine there (after "on", before "node", with a count, in brackets after
+# "my spark (GB10)", at the head of a line: "B300 node:", "B200, sglang 0.5.3 docker, ...").
 _PROSE_NAMES = (r"(?:GB[123]00|GB10|GH200|B[123]00|H[128]00|H20|A[18]00|L40S|RTX[ ]?PRO[ ]?6000(?:[ ]Blackwell)?"
                 r"|RTX[ ]?50[6-9]0|RTX[ ]?40[6-9]0|RTX[ ]?3090|DGX[ ]?Spark)")
 _MACHINE = (r"(?i:nodes?|box(?:es)?|machines?|servers?|pools?|hosts?|instances?|clusters?|cards?|systems?|rigs?|"
-            r"GPUs?|VMs?|pods?|workers?)")
+            r"GPUs?|VMs?|pods?|workers?|partitions?|racks?)")
 _PROSE_GPU = rxcache.compile(
-    r"(?i:\b(?:on|with|using|across|from|to|in|onto)\s+(?:(?:the|our|my|a|an|one|two|four|eight|both|all|\d{1,3})\s+)?)"
-    r"(?:\d{1,3}\s*[x×]\s*)?(?P<name>" + _PROSE_NAMES + r")(?![\w-])"
-    r"|(?<![\w.])\d{1,3}\s*[x×]\s*(?P<name>" + _PROSE_NAMES + r")(?![\w-])"
+    r"(?i:\b(?:on|with|using|across|from|to|in|onto)\s+(?:(?:the|our|my|a|an|one|two|four|eight|both|all|\d{1,3})\s+)?(?:(?:single|pair of|new|old|other|spare)\s+)?)"
+    r"(?:\d{1,3}\s*[x×]\s*)?(?P<name>" + _PROSE_NAMES + r")(?:s|'s)?(?![\w-])"
+    r"|(?<![\w.])\d{1,3}\s*[x×]\s*(?P<name>" + _PROSE_NAMES + r")(?:s|'s)?(?![\w-])"
     r"|(?<![\w.-])(?P<name>" + _PROSE_NAMES + r")(?:\s+(?:SXM\d?|PCIe|NVL\d*))?(?:\s*[x×]\s*\d{1,3})?\s+" + _MACHINE + r"\b"
-    r"|^\W{0,4}(?P<name>" + _PROSE_NAMES + r")(?:\s*[x×]\s*\d{1,3})?\s*:"
+    r"|^\W{0,4}(?P<name>" + _PROSE_NAMES + r")(?:\s*[x×]\s*\d{1,3})?\s*[:,]"
+    r"|(?i:\b(?:spark|workstation|desktop|laptop|" + _MACHINE + r")\s*\(\s*(?:\d{1,3}\s*[x×]\s*)?)"
+    r"(?P<name>" + _PROSE_NAMES + r")\s*\)"
 )
 PROSE_TRIGGER = _PROSE_NAMES
 # where a comparison's sides part: a sentence's or a clause's end, a bracket, a contrast ("but", "than", "vs")
 _BOUNDARY = rxcache.compile(r"(?i)[.;!?](?=\s|$)|[,()\n]|\b(?:but|while|whereas|however|than|vs\.?|versus|"
                             r"compared (?:to|with)|against|unlike)\b")
 _COMPARED = rxcache.compile(r"(?i)than|vs\.?|versus|compared (?:to|with)|unlike")  # (not "against": "compares A against a bf16 reference on B200")
-# the side of a comparison that works: "fine on the H20 boxes", "an H100 node scores fine", "H200 (reference)"
+# the side of a comparison that works: "fine on the H20 boxes", "an H100 node scores fine", "H200 (reference)",
+# "an H200 run (reference)"
 _HEALTHY = rxcache.compile(r"(?i)\b(?:same (?:command|config|setup|image|script|run|export|checkpoint|model|request|prompt|"
                            r"input|flags|launch|weights|code|commit|version|container|args|arguments)s?|fine(?![\w-])|"
                            r"correct(?:ly)?|normal(?:ly)?|works?|worked|healthy|as expected|good|coherent|matches)\b")
-_LABELLED_HEALTHY = rxcache.compile(r"(?i)\s*(?:\(\s*(?:the\s+)?(?:reference|baseline|healthy|good|fine|ok)\b"
+_LABELLED_HEALTHY = rxcache.compile(r"(?i)(?:\s+(?:run|node|box|machine|server|host|card|system|setup)s?\b)?"
+                                    r"\s*(?:\(\s*(?:the\s+)?(?:reference|baseline|healthy|good|fine|ok)\b"
                                     r"|(?:\s+as(?:\s+the)?)?\s+(?:reference|baseline)\b)")
 _NAMED_REFERENCE = rxcache.compile(r"(?i)\b(?:reference|baseline)\W{0,3}(?:the\s+)?$")  # "reference H100", "baseline: the H200"
 # what may stand between "than" / "vs" and the GPU it compares with: a few words
@@ -91,7 +96,12 @@ _COMPARED_GAP = rxcache.compile(r"(?i)\W*(?:[\w.-]+\W+){0,5}")  # ("vs the same 
 _WENT_WRONG = rxcache.compile(
     r"(?i)\b(?:garbage|gibberish|garbled|word salad|nonsense|wrong|nan|broken|breaks|fails?|failed|failing|crash\w*|"
     r"errors? out|collapses?|collapsed|drops?|dropped|lower|worse|degrad\w*|repeat\w*|only on|bad|incoherent|"
-    r"every answer|empty|not work(?:ing)?|doesn'?t work|does not work)\b|!!!")
+    r"every answer|empty|not work(?:ing)?|doesn'?t work|does not work|blows? up|blew up|diverg\w*|explod\w*)\b|!!!")
+
+
+# a name that qualifies a thing, not a machine: "copied over from the H200 recipe", "the B200 config"
+_NOT_A_MACHINE = rxcache.compile(r"(?i)\s+(?:recipes?|configs?|yamls?|presets?|profiles?|templates?|launchers?|"
+                                 r"scripts?|docs?|guides?|readme|branch(?:es)?|settings|values)\b")
 
 
 def _side(text: str, start: int, end: int) -> tuple[str, str, str]:
@@ -112,7 +122,7 @@ def prose_gpus(text: str):
     for m in _PROSE_GPU.finditer(text):
         start, end = m.start("name"), m.end("name")
         name = " ".join(m.group("name").split())
-        if advice(text, start) or capability_for(name) is None:
+        if advice(text, start) or capability_for(name) is None or _NOT_A_MACHINE.match(text, end):
             continue
         side, opened, gap = _side(text, start, end)
         compared = _COMPARED.fullmatch(opened) and _COMPARED_GAP.fullmatch(gap)

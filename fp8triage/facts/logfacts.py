@@ -21,7 +21,8 @@ from .gpunames import gpu_facts
 from ..common.gpus import capability_for
 from ..model import Fact, Line
 
-_V = r"v?(?P<v>\d+\.\d+(?:\.\d+)?(?:[.+-]?(?:rc|dev|post|a|b)\d*)*(?:\+[\w.]+)?)"
+# (not the version an upgrade left: "bumped from vllm 0.11.x to 0.24.0")
+_V = r"v?(?P<v>\d+\.\d+(?:\.\d+)?(?:[.+-]?(?:rc|dev|post|a|b)\d*)*(?:\+[\w.]+)?)(?![\w.+-]*\s+(?:to|->|→)\s)"
 
 
 FP8_CHECKPOINT = "fp8-checkpoint"  # (a name kept, not a fact: the quantization where nothing else states it)
@@ -73,8 +74,10 @@ EXTRACTORS: list[Extractor] = [
         "capability-explicit",
         ("capability", "Capability"),
         rxcache.compile(
-            # (not code: "current_platform.is_device_capability(90)" asks, it does not say)
-            r"(?<![\w.])(?:compute|device|CUDA|current|gpu|GPU)[ _]capabilit(?:y|ies)[\s:=]*(?:is\s*)?[`'(]?\s*(?:(?P<major>\d{1,2})\s*[.,]\s*(?P<minor>\d)\b|(?P<cap>sm_?\d{2,3}|\d{2,3})\b)",
+            # (not code: "current_platform.is_device_capability(90)" asks, it does not say; nor a requirement:
+            # "Device compute capability 8.9 or higher required for FP8 execution")
+            r"(?<![\w.])(?:compute|device|CUDA|current|gpu|GPU)[ _]capabilit(?:y|ies)[\s:=]*(?:is\s*)?[`'(]?\s*(?>(?P<major>\d{1,2})\s*[.,]\s*(?P<minor>\d)\b|(?P<cap>sm_?\d{2,3}|\d{2,3})\b)"
+            r"(?!\s*(?:\+|or (?:higher|above|newer|later|greater)))",
             regex.I,
         ),
         _cap,
@@ -352,7 +355,8 @@ EXTRACTORS: list[Extractor] = [
 STACK_MARKERS: list[tuple[str, regex.Pattern]] = [
     ("vllm", rxcache.compile(r"\bvllm[/.]|vLLM|\(VllmWorker|\(EngineCore")),
     ("sglang", rxcache.compile(r"\bsglang[/.]|SGLang|sgl_kernel|sgl-workspace")),
-    ("tensorrt-llm", rxcache.compile(r"tensorrt_llm|TensorRT-LLM|trtllm-build")),
+    # (not FlashInfer's vendored copy of TensorRT-LLM's kernels: ".../flashinfer/data/csrc/nv_internal/tensorrt_llm/")
+    ("tensorrt-llm", rxcache.compile(r"(?<!nv_internal/)tensorrt_llm|TensorRT-LLM|trtllm-build")),
     ("lmdeploy", rxcache.compile(r"\blmdeploy\b")),
     ("transformers", rxcache.compile(r"\btransformers/(?:modeling|integrations|quantizers|models)|from_pretrained")),
 ]
@@ -371,7 +375,10 @@ STACK_PATTERNS = (
     r"|transformers/(?:modeling|integrations|quantizers|models)|from_pretrained",
     r"[^ \t\"\n]\((?:VllmWorker|EngineCore)",  # the marker after the line's start, i.e. not the worker prefix
     r"^\((?:VllmWorker|EngineCore)[^ )\n]*\)",  # "(EngineCore_DP0)": a prefix that normalise keeps
+    r"^\((?:VllmWorker|EngineCore|Worker_[TPDE]P|APIServer|RayWorkerWrapper)",  # one it strips (``_VLLM_PROCESS``)
 )
+# vLLM's process names ("(EngineCore_DP0 pid=9)", "(Worker_TP2 pid=7)"), a line's worker once ``normalise`` strips them
+_VLLM_PROCESS = rxcache.compile(r"(?:VllmWorker|EngineCore|Worker_[TPDE]P|APIServer|RayWorkerWrapper)")
 
 
 def triggers() -> list[tuple[str, bool]]:
@@ -455,8 +462,12 @@ class LogFacts:
         for name, value, note in facts:
             self._add(name, value, line, note)
         for stack in stacks:
-            n, first = self.stack_votes.get(stack, (0, line))
-            self.stack_votes[stack] = (n + 1, first)
+            self.vote(stack, line)
+        self._worker(line)
+
+    def _worker(self, line: Line) -> None:
+        if line.worker and "vllm" not in self.stack_votes and _VLLM_PROCESS.match(line.worker):
+            self.vote("vllm", line)
 
     def repeat(self, text: str) -> bool:
         """Feed ``text`` if it was read before and all it yields is recorded already (a line that a
@@ -501,8 +512,12 @@ class LogFacts:
     def _stack(self, text: str, line: Line) -> None:
         for stack, rx in STACK_MARKERS:
             if rx.search(text):
-                n, first = self.stack_votes.get(stack, (0, line))
-                self.stack_votes[stack] = (n + 1, first)
+                self.vote(stack, line)
+        self._worker(line)
+
+    def vote(self, stack: str, line: Line) -> None:
+        n, first = self.stack_votes.get(stack, (0, line))
+        self.stack_votes[stack] = (n + 1, first)
 
     def finish(self) -> list[Fact]:
         """All facts, plus the stack and what the model name implies."""

@@ -214,11 +214,14 @@ def _read_in_context(cat: Catalogue, claims: Claims, facts: Mapping[str, Fact],
         if not (g.event.is_error or recognise.CRASH.search(text) or recognise.states_symptom(text)):
             continue  # (a check first: a chatty log has many unclaimed warnings)
         reading = recognise.read(g.event, context=context | frozenset(claims.context), elsewhere=True)
-        if "symptom" in reading.kinds and not reading.formats and "gpu" in facts and not reading.context:
+        hits = rule_hits(cat, g, reading)
+        if not hits and "symptom" in reading.kinds and not reading.formats and "gpu" in facts:
+            # what the components named elsewhere do not explain, the paste's FP8 checkpoint and GPU may
             if written is None:
                 written = _written(groups, facts)
             reading = recognise.with_paste(reading, *written)
-        for h in rule_hits(cat, g, reading):
+            hits = rule_hits(cat, g, reading)
+        for h in hits:
             if h.sig.silent and "symptom" in reading.kinds:
                 symptoms.setdefault(h.sig.id, []).append(h)
             elif reading.bare and not h.sig.silent:
@@ -381,7 +384,10 @@ def _families(cat: Catalogue, claims: Claims, facts: Mapping[str, Fact], finding
             continue
         named = frozenset().union(*(recognise.read(h.group.event).components for h in hits))
         if not any(c is None or c in named for _, c in sig.refines):
-            named = frozenset(claims.context)  # the evidence names none: what the log names elsewhere
+            # the evidence names none: what the log names elsewhere, and the switches it turned on
+            # (VLLM_USE_FLASHINFER_MOE_FP8=1: FlashInfer's FP8 MoE ran)
+            on = {n for n, fact in facts.items() if str(fact.value).lower() in ("1", "true")}
+            named = frozenset(claims.context) | recognise.vocabulary().components_of(on)
         for fam_id, component in sig.refines:
             family = cat.get(fam_id)
             if family is None or (component is not None and component not in named):
@@ -448,7 +454,14 @@ def order(cat: Catalogue, f: Finding) -> tuple:
     sig = cat.get(f.id)
     # (an informational notice, "DeepGEMM declined this call, falling back to Triton", after the failures it names)
     return (f.status.rank, f.severity is Severity.INFO, f.yielded, f.quoted, f.strength != "strong" and _contradicted(f),
-            f.from_facts_only, not f.failure, f.strength != "strong", f.severity.rank, -(sig.priority if sig else 50))
+            f.from_facts_only, not f.failure, f.strength != "strong", not _supported(f), f.severity.rank,
+            -(sig.priority if sig else 50))
+
+
+def _supported(f: Finding) -> bool:
+    """A fact bears out a condition that supports it (the E8M0 cast turned off, beside DeepGEMM's "Unsupported
+    architecture or scaling factor types" on an unnamed GPU): it ranks before one that no fact bears out."""
+    return any(r.role == "support" and r.truth is Truth.HOLDS for r in f.conditions)
 
 
 def _contradicted(f: Finding) -> bool:

@@ -32,6 +32,16 @@ def frame_key(path: str, func: str) -> str:
     return f"{p.replace('/', '.')}:{func}"
 
 
+_TAIL_LINES = 8  # a block's lines under its first one that are read for a symptom
+
+
+def _tail(ev: Event) -> str:
+    """The lines under a block of plain log lines' first one, where its symptom may stand ("" for one line)."""
+    if ev.kind is not EventKind.LINE or len(ev.lines) < 2:
+        return ""
+    return "\n" + "\n".join(ln.text for ln in ev.lines[1:_TAIL_LINES])
+
+
 def event_signature_text(ev: Event, headline: str | None = None) -> str:
     """What the fingerprint is computed from, readable (stored next to the fingerprint);
     ``headline``: ``ev.headline``, where the caller has it."""
@@ -39,9 +49,10 @@ def event_signature_text(ev: Event, headline: str | None = None) -> str:
     head = mask(raw)[:400]
     frames = [frame_key(p, f) for p, f in ev.frames[-3:]]
     parts = [ev.kind.value, ev.exc_type or "", head, *frames]
-    if ev.kind is EventKind.LINE and vocabulary().states_symptom(raw):
+    if ev.kind is EventKind.LINE and vocabulary().states_symptom(raw + _tail(ev)):
         # the numbers the mask removes are the symptom ("|gsm8k|...|0.0000|" after a healthy "|0.8597|"
-        # row): a line that states one is not grouped with the same line that does not
+        # row): a line that states one is not grouped with the same line that does not, nor a block whose
+        # next lines do (the same eval command twice, "Accuracy: 0.952" under one, "Accuracy: 0.000" under the other)
         parts.append("symptom")
     return "\n".join(parts)
 
@@ -64,8 +75,9 @@ def reset_repeats() -> None:
 def fingerprint(ev: Event) -> str:
     head = ev.headline
     key = None
-    if len(head) <= _MEMO_HEADLINE and not _PAYS.skip():
-        key = (ev.kind, ev.exc_type, head, tuple(ev.frames[-3:]))
+    tail = _tail(ev)
+    if len(head) + len(tail) <= _MEMO_HEADLINE and not _PAYS.skip():
+        key = (ev.kind, ev.exc_type, head, tuple(ev.frames[-3:]), tail)
         done = _MEMO.get(key)
         _PAYS.count(done is not None)
         if done is not None:

@@ -18,6 +18,8 @@ from fp8triage.catalogue.loader import load_catalogue
 from fp8triage.common.source import Source
 from fp8triage.drivers.follow import Follower
 from fp8triage.drivers.batch import scan_paths
+from fp8triage.judge.verdict import evaluate_conditions
+from fp8triage.model import Truth
 from fp8triage.scan.scanner import Scanner
 
 pytestmark = pytest.mark.slow  # the whole module: `make check` leaves it to `make test`
@@ -140,10 +142,16 @@ def test_bench_mix_four_ways(cat, mix, tmp_path, monkeypatch):
     out = tmp_path / f"{mix}.log"
     man = _mixes().generate(out, 1_500_000, mix, seed=7, plants=3)
     _check(cat, out, monkeypatch, parts=5, warm=16 * 1024)
-    ids = {f[0] for f in _batch(cat, out)["findings"]} | {f[0] for f in _batch(cat, out)["ruled_out"]}
+    res = scan_paths([str(out)], catalogue=cat)
+    ids = {f.id for f in res.findings} | {f.id for f in res.ruled_out}
+    facts = {}
+    for f in res.facts:
+        facts.setdefault(f.name, f)
     for p in man["planted"]:
-        if not p["signature"].startswith("preflight-"):
-            assert p["signature"] in ids, f"{mix}: planted {p['signature']} not found"
+        sig = cat.get(p["signature"])
+        if p["signature"].startswith("preflight-") or any(r.truth is Truth.FAILS for r in evaluate_conditions(sig, facts)):
+            continue  # the mixed log's machine is not the one the excerpt needs (an A100's FP8 gate in an H100 log)
+        assert p["signature"] in ids, f"{mix}: planted {p['signature']} not found"
 
 
 def test_real_worker_processes_merge_exactly(cat, tmp_path, monkeypatch):

@@ -67,6 +67,21 @@ def test_stack_prefers_the_server_over_libraries():
     assert got["stack"][0] == "vllm"
 
 
+def test_the_version_an_upgrade_left_is_not_the_running_one():
+    assert facts("image bumped from vllm 0.11.x to `pip install vllm==0.24.0`")["vllm"][0] == "0.24.0"
+    assert "vllm" not in facts("went from vllm 0.10.2 to the nightly")
+
+
+@pytest.mark.parametrize("prefix", ["(EngineCore_DP0 pid=402) ", "(VllmWorker rank=3 pid=9) ", "(Worker_TP1 pid=5188) "])
+def test_a_log_that_vllm_s_process_names_prefix_is_vllm_s(prefix):
+    """The worker prefix is stripped from the line, yet it is the only mark of the stack in many pasted tails."""
+    from fp8triage.drivers.batch import scan_text
+
+    text = prefix + "ERROR 05-02 11:20:07 [core.py:866] RuntimeError: Invalid activation type.\n"
+    assert {f.name: f.value for f in scan_text(text).facts}.get("stack") == "vllm"
+    assert "stack" not in {f.name for f in scan_text("[rank0]: RuntimeError: Invalid activation type.\n").facts}
+
+
 def test_env_dump_pasted_into_a_log_gives_env_dump_facts(root):
     from fp8triage.drivers.batch import scan_text
 
@@ -293,6 +308,11 @@ def test_the_model_a_serve_command_names(cmd, model):
     # one machine named, no comparison
     (["vLLM 0.11.0 on 2x RTX PRO 6000 Blackwell, block FP8 checkpoint"], "RTX PRO 6000 Blackwell"),
     (["once on an H200 (reference) and once on our DGX Spark (GB10, sm_121):"], "DGX Spark"),
+    (["it runs on my spark (GB10) with the nightly image"], "GB10"),  # the name in brackets after the machine
+    (["the workstation (2x RTX 5090) dies at load"], "RTX 5090"),
+    (["On the B200s every completion comes back empty"], "B200"),  # a plural
+    (["RL run on the new B200 partition: KL blows up from step 0", "Same config on the H100 partition is healthy."], "B200"),
+    (["captured inputs on an H200 run (reference), replayed them on a DGX Spark: wo_a is 25% off"], "DGX Spark"),
 ])
 def test_a_sentence_names_the_machine_that_failed(prefilter, texts, gpu):
     for text in texts:
@@ -311,6 +331,8 @@ def test_a_gpu_named_in_a_sentence_says_so():
     ["compares deep_gemm against a bf16 reference on B200", "on H100 (sm_90a) fp32 cos_sim=0.99998"],
     ["try it on an H100 instead"],  # advice
     ["We run L4 and A2 in prod"],  # names that are other words too
+    ["the flag (B200 only) is on by default"],  # a bracket that is not after a machine
+    ["It was copied over from the H200 recipe."],  # a name that qualifies a thing, not a machine
 ])
 def test_a_sentence_that_does_not_say_which_gpu_failed_gives_none(texts):
     assert "gpu" not in facts(*texts) and "capability" not in facts(*texts)
@@ -327,3 +349,12 @@ def test_two_boxes_printed_the_one_a_sentence_says_failed_wins():
     assert got["gpu"][0] == "NVIDIA B200" and got["capability"][0] == "10.0"
     # without the sentence the first printed GPU stays the machine's, as before
     assert facts("- box A: 1x NVIDIA H100 80GB HBM3, box B: 1x NVIDIA B200")["capability"][0] == "9.0"
+
+
+@pytest.mark.parametrize("line, capability", [
+    ("AssertionError: Device compute capability 8.9 or higher required for FP8 execution.", None),
+    ("AssertionError: Device compute capability 10.0 or higher required for MXFP8 execution.", None),
+    ("torch.cuda.get_device_properties: compute capability 8.6", "8.6"),
+])
+def test_a_capability_a_message_requires_is_not_the_device_s(line, capability):
+    assert facts(line).get("capability", (None,))[0] == capability

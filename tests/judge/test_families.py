@@ -18,5 +18,11 @@ def test_fp32_scales_on_sm100_name_the_label_of_that_failure_first():
     assert "deepgemm-e8m0-disabled-on-blackwell" in ids
 
 
-def test_with_no_gpu_known_the_dispatch_failure_is_the_architecture_first():
-    assert _ids(DISPATCH)[0] == "deepgemm-unsupported-arch"
+def test_with_no_gpu_known_the_dispatch_failure_is_float32_scales_on_sm100_first():
+    """The dispatch refuses float32 scales where the transform let them through: on SM100 with the E8M0 cast off
+    (elsewhere the transform itself refuses first, 'Unknown SF transformation')."""
+    assert _ids(DISPATCH)[:2] == ["deepgemm-fp32-sf-sm100", "deepgemm-e8m0-disabled-on-blackwell"]
+
+
+def test_on_a_gpu_outside_sm100_the_dispatch_failure_is_the_architecture():
+    assert _ids("GPU 0: NVIDIA GeForce RTX 5090\n" + DISPATCH)[0] == "deepgemm-unsupported-arch"

@@ -425,9 +425,9 @@ def test_a_message_two_failures_share_is_told_apart_by_the_gpu():
     assert [i for i, _ in top(text, cli_facts=b200)][:2] == ["deepgemm-fp32-sf-sm100", "deepgemm-e8m0-disabled-on-blackwell"]
     ada = [Fact("capability", "8.9", "--fact", "cli")]
     assert top(text, cli_facts=ada)[:1] == [("deepgemm-unsupported-arch", "possible")]
-    # no GPU known: the message's own reading first (DeepGEMM has no kernel for this GPU and scale
-    # type), the E8M0 switch it may be right after it; neither claimed
-    assert top(text)[:2] == [("deepgemm-unsupported-arch", "possible"), ("deepgemm-e8m0-disabled-on-blackwell", "possible")]
+    # no GPU known: float32 scales on SM100 first (where else the transform refuses them before the dispatch),
+    # the E8M0 switch right after it; neither claimed
+    assert top(text)[:2] == [("deepgemm-fp32-sf-sm100", "possible"), ("deepgemm-e8m0-disabled-on-blackwell", "possible")]
 
 
 def test_a_specific_case_names_the_broader_failure_it_refines_first():

@@ -76,3 +76,14 @@ def test_a_collapsed_score_row_is_not_grouped_with_the_healthy_row_before_it():
     res = scan_text(text, source="p.log")
     assert [f.id for f in res.findings][:1] == ["ue8m0-silent-corruption"]
     assert any(e.text.strip() == collapsed.strip() for e in res.findings[0].evidence)
+
+
+def test_the_same_eval_command_twice_is_not_one_group_when_only_the_second_collapsed():
+    """Two runs of one benchmark command, told apart by the score printed under it: the collapsed run is
+    the evidence, not grouped under the healthy one."""
+    run = "  python3 benchmark/gsm8k/bench_sglang.py --num-questions 500 --port 30000\n  Accuracy: {acc}\n  Invalid: {inv}\n"
+    text = ("Qwen3-235B-A22B-FP8 on 8x B200, only run B adds --moe-runner-backend deep_gemm\n\nrun A:\n"
+            + run.format(acc="0.952", inv="0.000") + "\nrun B:\n" + run.format(acc="0.000", inv="0.994"))
+    res = scan_text(text, source="ab.log")
+    assert [f.id for f in res.findings][:1] == ["ue8m0-silent-corruption"]
+    assert res.findings[0].evidence[0].lineno > 8  # run B's block, not run A's
