@@ -18,3 +18,20 @@ def bench_module(name: str):
     sys.modules[name] = mod
     spec.loader.exec_module(mod)
     return mod
+
+
+def planted_to_find(cat, path: Path, manifest: dict) -> tuple[list[dict], set[str]]:
+    """The plants of a generated log that a scan must find, and the signatures it found or ruled out. A plant
+    whose signature the log's machine contradicts is left out: an A100's FP8 gate planted into an H100 log is
+    not that failure there, and the facts rightly name another signature for it."""
+    from fp8triage.drivers.batch import scan_paths
+    from fp8triage.judge.verdict import evaluate_conditions
+    from fp8triage.model import Truth
+
+    res = scan_paths([str(path)], catalogue=cat)
+    facts: dict = {}
+    for f in res.facts:
+        facts.setdefault(f.name, f)
+    want = [p for p in manifest["planted"] if not p["signature"].startswith("preflight-")
+            and not any(r.truth is Truth.FAILS for r in evaluate_conditions(cat.get(p["signature"]), facts))]
+    return want, {f.id for f in res.findings} | {f.id for f in res.ruled_out}

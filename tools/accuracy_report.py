@@ -1036,6 +1036,29 @@ BLIND_PROBES = [
     ("probe IA (30 pastes)", "main c0fa459, 2026-12-04", 20, 24, 6, 6,
      "short reports of one to six lines; misses: the E8M0 switch on a 'gb200 launcher' named as an unsupported "
      "architecture, LMDeploy's and TransformerEngine's MXFP8 capability gates, SageAttention's SM90 kernel gate"),
+    ("probe IB (30 pastes)", "main 819d794, 2026-12-04", 23, 24, 6, 6,
+     "cluster and job-runner logs (Slurm, SkyPilot, Ray Serve, KServe, Argo) with the GPU in a partition, node "
+     "pool, hostname or instance type; miss: an Argo 'Status: Failed' block read as a DeepGEMM status failure"),
+    ("probe IC (30 pastes)", "main 819d794, 2026-12-04", 23, 24, 6, 6,
+     "write-ups in other languages and machine-translated English; miss: 'the output is all messy code' (a "
+     "translation of a word for garbled text) not read as a symptom"),
+    ("probe ID (30 pastes)", "main 819d794, 2026-12-04", 22, 24, 6, 6,
+     "DeepGEMM used directly (tests, benchmarks, JIT caches, DG_* variables); misses: an unbuilt source tree's "
+     "'cannot import name _C from partially initialized module' read as an API mismatch, DeepGEMM v1's alignment "
+     "assert after a tensor-parallel split named as a scale-factor layout shape"),
+    ("probe IE (30 pastes)", "main 819d794, 2026-12-04", 15, 15, 15, 15,
+     "near misses, round eight (other libraries' 'transformation', 'scaling factor', 'no kernel image')"),
+    ("probe IF (30 pastes)", "main 819d794, 2026-12-04", 24, 24, 6, 6,
+     "SGLang in depth: scheduler exceptions, sgl-kernel ops, GEMM and MoE backend choices, SGLANG_* variables"),
+    ("probe IG (30 pastes)", "main 819d794, 2026-12-04", 17, 24, 6, 6,
+     "TensorRT-LLM, ModelOpt and FlashInfer used directly; misses: TensorRT-LLM's own 'fp8 blockscale gemm only "
+     "supported on Hopper' named as FlashInfer's copy, its 'Please recompile with support for blackwell', "
+     "FlashInfer's MoE shard 'must be a multiple of 128' after a TP split, vLLM's 'TRTLLM FP8-qkv kernel is not "
+     "supported for attention sinks', a custom CUTLASS kernel's ptxas error named only by its own case, a cuBLASLt "
+     "failure from a width no multiple of 16, FlashInfer's SM120-only FP8 prefill on SM121"),
+    ("probe IH (30 pastes)", "main 819d794, 2026-12-04", 15, 15, 15, 15,
+     "near misses, round nine: symptoms that are not FP8's (chat template, sampling, fp16 overflow, a quantized "
+     "KV cache, a bad LoRA, truncated context, a tokenizer mismatch), beside 15 labelled FP8 failures"),
 ]
 
 

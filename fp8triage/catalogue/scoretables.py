@@ -54,6 +54,17 @@ _SCORE = r"(?:0?\.\d+|[1-9]\d?(?:\.\d+)?)"  # a score in a sentence: 0-1 or perc
 # a GPU's name, then its score (no number between them): "H200 gets GPQA-diamond 0.69", "B200 node it gets 0.27"
 _GPU_SCORE = rxcache.compile(r"\b(?P<gpu>G?[BH]\d{3}|H20|A100|L40S?)\b[^\n\d]{0,40}?(?<![\w.])(?P<s>0\.\d{2,4}|[1-9]\d(?:\.\d+)?)(?!\d|\.\d)",
                              regex.I)
+_GPU_NAME = r"(?:G?[BH]\d{3}|H20|A100|L40S?)"
+# a score, then the GPU it was measured on: "0.81 on our B200 nodes vs 0.93 on H100"
+_SCORE_GPU = rxcache.compile(r"(?<![\w.])(?P<s>0\.\d{2,4}|[1-9]\d(?:\.\d+)?)(?!\d|\.\d)\s*%?\s+(?:on|with|for)\s+"
+                             r"(?:(?:the|our|my|an?)\s+)?(?:\d{1,3}\s*[x×]\s*)?(?P<gpu>" + _GPU_NAME + r")\b", regex.I)
+# one GPU said to score lower than another, with the two scores in that order: "is consistently lower on 8x B200
+# than on 8x H200 (0.709 vs 0.774)"
+_LOWER_THAN = rxcache.compile(r"\b(?:lower|worse)\b[^\n]{0,20}?\bon\s+(?:the\s+)?(?:\d{1,3}\s*[x×]\s*)?(?P<a>" + _GPU_NAME
+                              + r")\b[^\n]{0,30}?\bthan\b[^\n]{0,30}?\b(?P<b>" + _GPU_NAME + r")\b[^\n\d]{0,20}"
+                              r"(?<![\w.])(?P<x>" + _SCORE + r")(?!\d|\.\d)\s*(?:vs\.?|versus|/|,|and)\s*(?P<y>" + _SCORE
+                              + r")(?!\d|\.\d)", regex.I)
+_GPU_CELL = rxcache.compile(r"(?i)^(?:\d{1,3}\s*[x×]\s*)?(?:NVIDIA\s+)?" + _GPU_NAME + r"(?:\s+\w+)?$")
 # a score, then the one it should have been: "0.412 ; the model card reports 0.80", "0.48 (expected ~0.87)"
 _VERSUS = rxcache.compile(rf"(?<![\w.])(?P<x>{_SCORE})(?!\d|\.\d)[^\n\d]{{0,60}}?\b(?:expected|model card|card|reports?"
                           rf"|reported|baseline|reference|should be|vs\.?|versus|compared to|gets?|gives?|scores?)\b[^\n\d]{{0,30}}?"
@@ -65,6 +76,10 @@ _EVAL_COLUMN = rxcache.compile(r"(?i)^(?:evals?|tasks?|benchmarks?|datasets?)$")
 _BELOW = rxcache.compile(rf"(?<![\w.])(?P<x>{_SCORE})\s*%?\s*(?:not greater than(?: or equal to)?|<=?)\s*\(?(?P<y>{_SCORE})(?![\d.])"
                          rf"|\bassert\s+(?P<x2>{_SCORE})\s*>=?\s*\(?(?P<y2>{_SCORE})(?![\d.])", regex.I)
 RATIO = 0.6  # a score at most this share of the best score of its column
+# one eval on two GPUs: a smaller loss is the symptom too ("much less accurate" on one generation), at most this share
+# of the other GPU's score and at least DROP_POINTS below it (run-to-run noise is a point or two)
+DROP_RATIO = 0.95
+DROP_POINTS = 3
 BELOW_RATIO = 0.8  # a score checked against its threshold (a floor below the real score): at most this share of it
 # a four-choice eval (chance is 0.25): a score at most CHANCE is a collapse on its own
 FOUR_CHOICE = rxcache.compile(r"(?i)mmlu|gpqa")
@@ -93,8 +108,15 @@ def _names_scores(got: list[str]) -> bool:
 
 def _transposed(header: list[str]) -> bool:
     """A header whose first cell heads a column of evals ("| eval | run-a | run-b |"), not lm_eval's (with a
-    "Metric" cell)."""
-    return bool(header) and _EVAL_COLUMN.match(header[0]) is not None and not any(_LM_METRIC.match(c) for c in header)
+    "Metric" cell), or whose other cells are GPUs (``_gpu_columns``)."""
+    return bool(header) and (_EVAL_COLUMN.match(header[0]) is not None or not header[0] and _gpu_columns(header)) \
+        and not any(_LM_METRIC.match(c) for c in header)
+
+
+def _gpu_columns(header: list[str]) -> bool:
+    """Does a header name a GPU in each cell after its first ("| eval | H200 | B200 |")?"""
+    return len(header) >= 3 and all(_GPU_CELL.match(c) for c in header[1:])
+
 
 
 def _lm_eval(header: list[str]) -> tuple[int, int] | None:
@@ -142,17 +164,27 @@ def below_reference(text: str) -> bool:
 
 
 def gpus_apart(text: str) -> bool:
-    """Does a sentence that names an eval give one score on one GPU and a far lower one on another ("on H200 it
-    gets GPQA-diamond 0.69, on the B200 node 0.27")? Each score follows its GPU's name."""
+    """Does a sentence that names an eval give one score on one GPU and a lower one on another ("on H200 it gets
+    GPQA-diamond 0.69, on the B200 node 0.27", "GSM8K is 0.81 on our B200 nodes vs 0.93 on H100", "lower on 8x B200
+    than on 8x H200 (0.709 vs 0.774)")? Lower by a real margin (``_dropped``), not by noise."""
     for line in text.splitlines():
         if not METRIC.search(line):
             continue
-        seen = [(m.group("gpu").upper(), float(m.group("s"))) for m in _GPU_SCORE.finditer(line)]
+        seen = [(m.group("gpu").upper(), float(m.group("s"))) for rx in (_GPU_SCORE, _SCORE_GPU) for m in rx.finditer(line)]
         for i, (gpu, x) in enumerate(seen):
             for other, y in seen[i + 1:]:
-                if other != gpu and _far_below(min(x, y), max(x, y)):
+                if other != gpu and _dropped(min(x, y), max(x, y)):
                     return True
+        m = _LOWER_THAN.search(line)
+        if m and m.group("a").upper() != m.group("b").upper() and _dropped(float(m.group("x")), float(m.group("y"))):
+            return True
     return False
+
+
+def _dropped(low: float, high: float) -> bool:
+    """Is ``low`` far below ``high`` (``_far_below``), or lower by a real margin: one eval on two GPUs."""
+    points = DROP_POINTS / 100 if high <= 1 else DROP_POINTS
+    return _far_below(low, high) or _far_below(low, high, DROP_RATIO) and high - low >= points
 
 
 def states_score(line: str) -> bool:
@@ -208,10 +240,11 @@ class _Reader:
             return
         lm = _lm_eval(header)
         if lm is None and _transposed(header) and METRIC.search(got[0]):  # one eval a row, its runs in the cells
+            key = ("gpus" if _gpu_columns(header) else "eval", got[0])  # (GPUs compared: ``_dropped``)
             for c in got[1:]:
                 m = _NUMBER.match(c)
                 if m:
-                    self.cols.setdefault(("eval", got[0]), (got[0], []))[1].append(float(m.group(1)))
+                    self.cols.setdefault(key, (got[0], []))[1].append(float(m.group(1)))
             return
         if lm is not None and shift == 0:  # lm_eval: the Value of a row whose metric is an accuracy
             self.task = got[0] or self.task
@@ -228,7 +261,7 @@ class _Reader:
                 self.cols.setdefault(i, (name, []))[1].append(float(m.group(1)))
 
     def _collapsed(self) -> bool:
-        for name, vals in self.cols.values():
+        for key, (name, vals) in self.cols.items():
             if not vals:
                 continue
             if PERPLEXITY.search(name):  # lower is better: one many times the best has exploded
@@ -237,7 +270,8 @@ class _Reader:
                 continue
             refs = [r * 100 if max(vals) > 1 else r for r in self.refs]
             best = max(vals + refs)
-            if len(vals) + len(refs) >= 2 and _far_below(min(vals), best):
+            below = _dropped if isinstance(key, tuple) and key[0] == "gpus" else _far_below
+            if len(vals) + len(refs) >= 2 and below(min(vals), best):
                 return True
             if FOUR_CHOICE.search(name) and vals[-1] <= (CHANCE if vals[-1] <= 1 else 100 * CHANCE):
                 return True  # a four-choice eval below chance needs no other row to compare with

@@ -76,7 +76,15 @@ _PROSE_GPU = rxcache.compile(
     r"|(?i:\b(?:spark|workstation|desktop|laptop|" + _MACHINE + r")\s*\(\s*(?:\d{1,3}\s*[x×]\s*)?)"
     r"(?P<name>" + _PROSE_NAMES + r")\s*\)"
 )
-PROSE_TRIGGER = _PROSE_NAMES
+# a machine's name that holds its GPU's, where a line names the machine: a shell prompt ("root@b200-kimi-03:~#"), a
+# job's node pool, partition or runner ("node_pool: gb200-nvl72-rack2", "--partition=b200", "runner: b300-ci-07").
+# Not a name anywhere (a pod prefix or a syslog host on every line would make every line a fact line).
+_HOST_NAMES = r"(?:gb[123]00|gb10|gh200|b[123]00|h[128]00|h20|a[18]00|l40s)"
+_HOST_AT = r"(?:@|(?:node_?pool|partition|runner)[\"']?[ \t]*[:=][ \t]*[\"']?)"
+_HOST = rxcache.compile(r"(?i:(?<=@)|(?:node_?pool|partition|runner)[\"']?[ \t]*[:=][ \t]*[\"']?)"
+                        r"(?P<host>[a-z0-9]+(?:-[a-z0-9]+)*)(?![\w./])")
+_HOST_PART = rxcache.compile(_HOST_NAMES)
+PROSE_TRIGGER = _PROSE_NAMES + r"|" + _HOST_AT + r"(?:[a-z0-9]+-)*" + _HOST_NAMES + r"(?:-|[^0-9a-z]|$)"
 # where a comparison's sides part: a sentence's or a clause's end, a bracket, a contrast ("but", "than", "vs")
 _BOUNDARY = rxcache.compile(r"(?i)[.;!?](?=\s|$)|[,()\n]|\b(?:but|while|whereas|however|than|vs\.?|versus|"
                             r"compared (?:to|with)|against|unlike)\b")
@@ -84,7 +92,7 @@ _COMPARED = rxcache.compile(r"(?i)than|vs\.?|versus|compared (?:to|with)|unlike"
 # the side of a comparison that works: "fine on the H20 boxes", "an H100 node scores fine", "H200 (reference)",
 # "an H200 run (reference)"
 _HEALTHY = rxcache.compile(r"(?i)\b(?:same (?:command|config|setup|image|script|run|export|checkpoint|model|request|prompt|"
-                           r"input|flags|launch|weights|code|commit|version|container|args|arguments)s?|fine(?![\w-])|"
+                           r"input|flags|launch|weights|code|commit|version|container|args|arguments)s?|fine(?![\w-])|pass(?:es|ed)?|"
                            r"correct(?:ly)?|normal(?:ly)?|works?|worked|healthy|as expected|good|coherent|matches)\b")
 _LABELLED_HEALTHY = rxcache.compile(r"(?i)(?:\s+(?:run|node|box|machine|server|host|card|system|setup)s?\b)?"
                                     r"\s*(?:\(\s*(?:the\s+)?(?:reference|baseline|healthy|good|fine|ok)\b"
@@ -119,9 +127,7 @@ def prose_gpus(text: str):
     "failing" (its side of the sentence says it went wrong there), "reference" (the healthy side of a
     comparison: "fine on the H20 boxes", "than on 8x H200", "H200 (reference)") or "plain"; a suggestion
     ("try it on an H100") is left out."""
-    for m in _PROSE_GPU.finditer(text):
-        start, end = m.start("name"), m.end("name")
-        name = " ".join(m.group("name").split())
+    for start, end, name in _named(text):
         if advice(text, start) or capability_for(name) is None or _NOT_A_MACHINE.match(text, end):
             continue
         side, opened, gap = _side(text, start, end)
@@ -130,3 +136,15 @@ def prose_gpus(text: str):
             yield name, "reference"
         else:
             yield name, "failing" if _WENT_WRONG.search(side) else "plain"
+
+
+def _named(text: str):
+    """(start, end, name) of each GPU name a sentence puts a machine at, then of each one in a machine's name."""
+    for m in _PROSE_GPU.finditer(text):
+        yield m.start("name"), m.end("name"), " ".join(m.group("name").split())
+    for m in _HOST.finditer(text):
+        parts = m.group("host").split("-")
+        gpus = [i for i, p in enumerate(parts) if _HOST_PART.fullmatch(p)]
+        if len(gpus) == 1:
+            start = m.start("host") + sum(len(p) + 1 for p in parts[:gpus[0]])
+            yield start, start + len(parts[gpus[0]]), parts[gpus[0]].upper()

@@ -62,7 +62,8 @@ WORKER_PREFIXES: list[tuple[str, regex.Pattern]] = [
         ),
     ),
     # torchrun:  [rank3]:   (without the brackets where a launcher or a collector re-prefixed it: rank3: )
-    ("torchrun", rxcache.compile(r"^(?:\[(?P<name>rank\d+)\]|(?P<name>rank\d+)):\s?")),
+    # (and a runtime's own "[rank3] " before each line, without the colon)
+    ("torchrun", rxcache.compile(r"^(?:\[(?P<name>rank\d+)\]:?|(?P<name>rank\d+):)\s?")),
     # mpirun:  [1,0]<stderr>:
     ("mpirun", rxcache.compile(r"^\[(?P<name>\d+,\d+)\]<std(?:err|out)>:\s?")),
     # SGLang:  [2025-08-01 11:19:46 TP0]  [11:19:46 DP1 TP3 EP3]  [2025-08-01 11:19:46]

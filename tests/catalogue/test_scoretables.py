@@ -127,6 +127,31 @@ def test_one_eval_on_two_gpus_in_a_sentence():
     assert not gpus_apart("B200 latency 0.21 s, H200 latency 0.62 s")  # no eval named
 
 
+@pytest.mark.parametrize("text", [
+    "GSM8K is 0.81 on our B200 nodes vs 0.93 on H100, same image.",  # each score before its GPU
+    "GPQA-diamond is consistently lower on 8x B200 than on 8x H200 (0.709 vs 0.774, mean of 4 repeats each)",
+    "gsm8k: H100 0.93, B200 0.86",  # seven points: much less accurate, though no collapse
+])
+def test_one_eval_lower_on_one_gpu_by_a_real_margin(text):
+    assert gpus_apart(text)
+
+
+@pytest.mark.parametrize("text", [
+    "GSM8K is 0.92 on our B200 nodes vs 0.93 on H100, same image.",  # a point: noise
+    "MMLU is lower on B200 than on H200 (0.801 vs 0.812)",
+])
+def test_one_eval_within_noise_on_two_gpus(text):
+    assert not gpus_apart(text)
+
+
+def test_a_table_of_evals_on_gpus_compares_them_by_a_real_margin():
+    head = "| eval | H200 | B200 |\n|---|---|---|\n"
+    assert collapsed(head + "| gsm8k | 0.93 | 0.86 |\n")
+    assert not collapsed(head + "| gsm8k | 0.93 | 0.92 |\n")
+    # runs that are not GPUs keep the collapse threshold
+    assert not collapsed("| eval | run-a | run-b |\n|---|---|---|\n| gsm8k | 0.93 | 0.86 |\n")
+
+
 PPL = """| GPU      | model                 | ppl     |
 |----------|-----------------------|---------|
 | H100 SXM | Qwen3-14B-FP8         | 8.64    |

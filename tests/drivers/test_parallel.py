@@ -18,8 +18,6 @@ from fp8triage.catalogue.loader import load_catalogue
 from fp8triage.common.source import Source
 from fp8triage.drivers.follow import Follower
 from fp8triage.drivers.batch import scan_paths
-from fp8triage.judge.verdict import evaluate_conditions
-from fp8triage.model import Truth
 from fp8triage.scan.scanner import Scanner
 
 pytestmark = pytest.mark.slow  # the whole module: `make check` leaves it to `make test`
@@ -28,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "tests" / "scan"))  # test_equivalence: the scan tests this file compares against
 from corpuspath import corpus_dir, skip_without_corpus  # noqa: E402
-from benchmods import bench_module  # noqa: E402
+from benchmods import bench_module, planted_to_find  # noqa: E402
 from test_equivalence import _facts, summary  # noqa: E402
 
 CORPUS = corpus_dir()
@@ -142,15 +140,8 @@ def test_bench_mix_four_ways(cat, mix, tmp_path, monkeypatch):
     out = tmp_path / f"{mix}.log"
     man = _mixes().generate(out, 1_500_000, mix, seed=7, plants=3)
     _check(cat, out, monkeypatch, parts=5, warm=16 * 1024)
-    res = scan_paths([str(out)], catalogue=cat)
-    ids = {f.id for f in res.findings} | {f.id for f in res.ruled_out}
-    facts = {}
-    for f in res.facts:
-        facts.setdefault(f.name, f)
-    for p in man["planted"]:
-        sig = cat.get(p["signature"])
-        if p["signature"].startswith("preflight-") or any(r.truth is Truth.FAILS for r in evaluate_conditions(sig, facts)):
-            continue  # the mixed log's machine is not the one the excerpt needs (an A100's FP8 gate in an H100 log)
+    want, ids = planted_to_find(cat, out, man)
+    for p in want:
         assert p["signature"] in ids, f"{mix}: planted {p['signature']} not found"
 
 

@@ -932,3 +932,18 @@ def test_a_failure_ruled_out_by_the_gpu_names_its_floor_when_the_checkpoint_says
     got = top(A100_NO_CUTLASS)
     assert got and got[0][0] == "fp8-unsupported-capability", got
     assert not top(A100_NO_CUTLASS.replace("Instruct-FP8-dynamic", "Instruct-quantized.w8a8"))
+
+
+def test_a_job_runner_s_failed_status_is_no_kernel_status():
+    """Argo's "Status: Failed" block above the pod's log names the experts backend: no DeepGEMM status failure."""
+    text = ("Status:              Failed\nMessage:             child 'moe-eval-7fq2w-2203918211' failed\nParameters:\n"
+            "  experts_impl:      deepgemm\n  node_pool:         gb200-nvl72-rack2\n")
+    assert top(text) == []
+    # a status the library reports still is one
+    assert "status" in recognise.read(_line_event("deep_gemm kernel launch: status failed (CUDA_ERROR_LAUNCH_FAILED)")).kinds
+
+
+def _line_event(line: str):
+    from fp8triage.model import Event, EventKind, Line
+
+    return Event(EventKind.LINE, [Line("paste.log", 1, line)])

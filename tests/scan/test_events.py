@@ -330,6 +330,18 @@ def test_a_rank_prefix_without_brackets_is_a_worker():
         assert [f.id for f in res.findings][:1] == ["scaled-mm-layout"]
 
 
+
+def test_a_runtime_s_bracketed_rank_without_the_colon_is_a_worker():
+    """A custom runtime prints "[rank3] " before each line: the traceback under it is one event."""
+    tb = ("[rank3] Traceback (most recent call last):\n"
+          '[rank3]   File "/opt/venv/lib/python3.12/site-packages/flashinfer/fused_moe/core.py", line 1731, in '
+          "trtllm_fp8_block_scale_moe\n"
+          "[rank3]     return get_trtllm_moe_sm100_module().trtllm_fp8_block_scale_moe(\n"
+          "[rank3] RuntimeError: the second dimension of weights must be a multiple of 128.\n")
+    res = scan_text(tb)
+    assert [f.id for f in res.findings][:1] == ["fp8-block-size-mismatch"]
+    assert res.unknown == []
+
 IPYTHON_OLD = """---------------------------------------------------------------------------
 ImportError                               Traceback (most recent call last)
 /tmp/ipykernel_36/2818391021.py in <cell line: 0>()
