@@ -1059,6 +1059,23 @@ BLIND_PROBES = [
     ("probe IH (30 pastes)", "main 819d794, 2026-12-04", 15, 15, 15, 15,
      "near misses, round nine: symptoms that are not FP8's (chat template, sampling, fp16 overflow, a quantized "
      "KV cache, a bad LoRA, truncated context, a tokenizer mismatch), beside 15 labelled FP8 failures"),
+    ("probe II (30 pastes)", "main e97665a, 2026-12-05", 24, 24, 6, 6,
+     "vLLM in depth, 0.5 to 0.24: V1 engine prefixes, fp8 / compressed-tensors / modelopt checkpoints, VLLM_* "
+     "variables, DeepGEMM warmup, CUTLASS and FlashInfer backends"),
+    ("probe IJ (30 pastes)", "main e97665a, 2026-12-05", 22, 24, 5, 6,
+     "transformers in depth, round two (Trainer, accelerate, PEFT, the kernels hub, experts implementations); "
+     "misses: the kernels package refusing the hub kernel ('could not verify publisher trust status') under "
+     "DeepGEMM's fallback notice, DeepGEMM's 'missing required symbols' read as the kernels package being too old; "
+     "the `likely` on a negative: a malformed scale_fmt in config.json named as the quantization config error "
+     "it is (the author counted a config typo as no FP8 failure)"),
+    ("probe IK (30 pastes)", "main e97665a, 2026-12-05", 21, 24, 6, 6,
+     "consumer Blackwell (RTX 5090/5080/5070 Ti, RTX PRO 6000, GB10); misses: an old DeepGEMM 1.0 shadowing "
+     "vLLM's copy named as an API mismatch (labelled not installed), FlashInfer's 'Invalid activation type' for "
+     "an FP8 MoE named only by its own case, DeepGEMM's dispatch failure on a '5080' no reader took for a GPU"),
+    ("probe IL (30 pastes)", "main e97665a, 2026-12-05", 24, 24, 6, 6,
+     "Hopper and Ada (H100, H200, H20, H800, L40S, RTX 4090, L4, L20) and their look-alikes"),
+    ("probe IM (30 pastes)", "main e97665a, 2026-12-05", 24, 24, 6, 6,
+     "pastes in unusual shapes: JSON- and HTML-escaped, CRLF, wrapped, ANSI colours, progress bars, log shippers"),
 ]
 
 
