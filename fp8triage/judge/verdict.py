@@ -382,7 +382,8 @@ def _families(cat: Catalogue, claims: Claims, facts: Mapping[str, Fact], finding
         hits = claims.primary.get(f.id, [])
         if sig is None or not sig.refines or f.from_facts_only or not hits:
             continue
-        named = frozenset().union(*(recognise.read(h.group.event).components for h in hits))
+        readings = [recognise.read(h.group.event) for h in hits]
+        named = frozenset().union(*(r.components for r in readings))
         if not any(c is None or c in named for _, c in sig.refines):
             # the evidence names none: what the log names elsewhere, and the switches it turned on
             # (VLLM_USE_FLASHINFER_MOE_FP8=1: FlashInfer's FP8 MoE ran)
@@ -392,6 +393,8 @@ def _families(cat: Catalogue, claims: Claims, facts: Mapping[str, Fact], finding
             family = cat.get(fam_id)
             if family is None or (component is not None and component not in named):
                 continue
+            if not all(recognise.format_fits(family, r) for r in readings) or not _checkpoint_fits(family, facts):
+                continue  # the case's event or the checkpoint names only another format (an NVFP4 model's MoE)
             results = evaluate_conditions(family, facts)
             if any(r.truth is Truth.FAILS for r in results):
                 continue  # the facts say it is not that failure: the next family, else the case stands alone
@@ -406,6 +409,14 @@ def _families(cat: Catalogue, claims: Claims, facts: Mapping[str, Fact], finding
             f.yielded = True
             break
     return out
+
+
+def _checkpoint_fits(sig: Signature, facts: Mapping[str, Fact]) -> bool:
+    """Whether the checkpoint's quantization and model name leave ``sig`` possible (a signature about FP8 does not
+    explain a failure of a model whose checkpoint is NVFP4)."""
+    said = recognise.vocabulary().formats_of(" ".join(str(facts[n].value) for n in ("quantization", "model") if n in facts))
+    formats = recognise.signature_formats(sig)
+    return not said or not formats or bool(said & formats)
 
 
 # the components whose names also serve INT8 (vLLM's cutlass_scaled_mm op, torch._scaled_mm): naming them

@@ -26,3 +26,18 @@ def test_with_no_gpu_known_the_dispatch_failure_is_float32_scales_on_sm100_first
 
 def test_on_a_gpu_outside_sm100_the_dispatch_failure_is_the_architecture():
     assert _ids("GPU 0: NVIDIA GeForce RTX 5090\n" + DISPATCH)[0] == "deepgemm-unsupported-arch"
+
+
+INVALID_ACTIVATION = ("(EngineCore_DP0 pid=1) ERROR 04-21 17:42:31 [core.py:1010] RuntimeError: Invalid activation type. "
+                      "(/x/flashinfer/data/csrc/nv_internal/tensorrt_llm/kernels/cutlass_kernels/moe_gemm/"
+                      "moe_gemm_template_dispatch.h:1042)")
+
+
+def test_flashinfer_s_moe_activation_gap_for_an_fp8_model_is_a_flashinfer_fp8_failure():
+    ids = _ids("vllm serve nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-FP8 on GB10\n" + INVALID_ACTIVATION)
+    assert ids[:2] == ["flashinfer-fp8", "flashinfer-moe-activation-unsupported"]
+
+
+def test_the_same_gap_for_an_nvfp4_checkpoint_names_no_fp8_family():
+    ids = _ids("vllm serve nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-NVFP4 on GB10\n" + INVALID_ACTIVATION)
+    assert ids[:1] == ["flashinfer-moe-activation-unsupported"] and "flashinfer-fp8" not in ids
