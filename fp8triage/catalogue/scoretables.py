@@ -52,9 +52,9 @@ _REFERENCE = rxcache.compile(r"(?<![\w.])(?:0\.\d{2,4}|[1-9]\d(?:\.\d+)?\s*%)(?!
 NOTE_MAX = 200  # a note after a table's rows: at most this long
 _SCORE = r"(?:0?\.\d+|[1-9]\d?(?:\.\d+)?)"  # a score in a sentence: 0-1 or percent
 # a GPU's name, then its score (no number between them): "H200 gets GPQA-diamond 0.69", "B200 node it gets 0.27"
-_GPU_SCORE = rxcache.compile(r"\b(?P<gpu>G?[BH]\d{3}|H20|A100|L40S?)\b[^\n\d]{0,40}?(?<![\w.])(?P<s>0\.\d{2,4}|[1-9]\d(?:\.\d+)?)(?!\d|\.\d)",
-                             regex.I)
 _GPU_NAME = r"(?:G?[BH]\d{3}|H20|A100|L40S?)"
+_GPU_SCORE = rxcache.compile(r"\b(?P<gpu>" + _GPU_NAME + r")\b[^\n\d]{0,40}?(?<![\w.])(?P<s>0\.\d{2,4}|[1-9]\d(?:\.\d+)?)(?!\d|\.\d)",
+                             regex.I)
 # a score, then the GPU it was measured on: "0.81 on our B200 nodes vs 0.93 on H100"
 _SCORE_GPU = rxcache.compile(r"(?<![\w.])(?P<s>0\.\d{2,4}|[1-9]\d(?:\.\d+)?)(?!\d|\.\d)\s*%?\s+(?:on|with|for)\s+"
                              r"(?:(?:the|our|my|an?)\s+)?(?:\d{1,3}\s*[x×]\s*)?(?P<gpu>" + _GPU_NAME + r")\b", regex.I)
@@ -116,7 +116,6 @@ def _transposed(header: list[str]) -> bool:
 def _gpu_columns(header: list[str]) -> bool:
     """Does a header name a GPU in each cell after its first ("| eval | H200 | B200 |")?"""
     return len(header) >= 3 and all(_GPU_CELL.match(c) for c in header[1:])
-
 
 
 def _lm_eval(header: list[str]) -> tuple[int, int] | None:

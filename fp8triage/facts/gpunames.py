@@ -80,11 +80,10 @@ _PROSE_GPU = rxcache.compile(
 # job's node pool, partition or runner ("node_pool: gb200-nvl72-rack2", "--partition=b200", "runner: b300-ci-07").
 # Not a name anywhere (a pod prefix or a syslog host on every line would make every line a fact line).
 _HOST_NAMES = r"(?:gb[123]00|gb10|gh200|b[123]00|h[128]00|h20|a[18]00|l40s)"
-_HOST_AT = r"(?:@|(?:node_?pool|partition|runner)[\"']?[ \t]*[:=][ \t]*[\"']?)"
-_HOST = rxcache.compile(r"(?i:(?<=@)|(?:node_?pool|partition|runner)[\"']?[ \t]*[:=][ \t]*[\"']?)"
-                        r"(?P<host>[a-z0-9]+(?:-[a-z0-9]+)*)(?![\w./])")
+_HOST_KEY = r"(?:node_?pool|partition|runner)[\"']?[ \t]*[:=][ \t]*[\"']?"
+_HOST = rxcache.compile(r"(?i:(?<=@)|" + _HOST_KEY + r")(?P<host>[a-z0-9]+(?:-[a-z0-9]+)*)(?![\w./])")
 _HOST_PART = rxcache.compile(_HOST_NAMES)
-PROSE_TRIGGER = _PROSE_NAMES + r"|" + _HOST_AT + r"(?:[a-z0-9]+-)*" + _HOST_NAMES + r"(?:-|[^0-9a-z]|$)"
+PROSE_TRIGGER = _PROSE_NAMES + r"|(?:@|" + _HOST_KEY + r")(?:[a-z0-9]+-)*" + _HOST_NAMES + r"(?:-|[^0-9a-z]|$)"
 # where a comparison's sides part: a sentence's or a clause's end, a bracket, a contrast ("but", "than", "vs")
 _BOUNDARY = rxcache.compile(r"(?i)[.;!?](?=\s|$)|[,()\n]|\b(?:but|while|whereas|however|than|vs\.?|versus|"
                             r"compared (?:to|with)|against|unlike)\b")

@@ -462,12 +462,12 @@ class LogFacts:
         for name, value, note in facts:
             self._add(name, value, line, note)
         for stack in stacks:
-            self.vote(stack, line)
+            self._vote(stack, line)
         self._worker(line)
 
     def _worker(self, line: Line) -> None:
         if line.worker and "vllm" not in self.stack_votes and _VLLM_PROCESS.match(line.worker):
-            self.vote("vllm", line)
+            self._vote("vllm", line)
 
     def repeat(self, text: str) -> bool:
         """Feed ``text`` if it was read before and all it yields is recorded already (a line that a
@@ -512,10 +512,10 @@ class LogFacts:
     def _stack(self, text: str, line: Line) -> None:
         for stack, rx in STACK_MARKERS:
             if rx.search(text):
-                self.vote(stack, line)
+                self._vote(stack, line)
         self._worker(line)
 
-    def vote(self, stack: str, line: Line) -> None:
+    def _vote(self, stack: str, line: Line) -> None:
         n, first = self.stack_votes.get(stack, (0, line))
         self.stack_votes[stack] = (n + 1, first)
 

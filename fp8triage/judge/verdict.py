@@ -233,8 +233,7 @@ def _written(groups: list[Group], facts: Mapping[str, Fact]) -> tuple[frozenset[
     """The FP8 formats and the GPU a paste names outside its symptom lines (a write-up's first line names the
     FP8_BLOCK checkpoint and the B200, a later one the NaN): the formats of the checkpoint's quantization and
     model facts and of every line, and the GPU's name and ``smNNN`` target."""
-    said = " ".join(str(facts[n].value) for n in ("quantization", "model") if n in facts)  # ("/models/ft-32b-fp8-block")
-    formats = FP8_FORMATS & recognise.vocabulary().formats_of(said)
+    formats = FP8_FORMATS & _checkpoint_formats(facts)
     if not formats:
         for g in groups:
             formats |= FP8_FORMATS & recognise.vocabulary().formats_of(g.event.text)
@@ -411,11 +410,15 @@ def _families(cat: Catalogue, claims: Claims, facts: Mapping[str, Fact], finding
     return out
 
 
+def _checkpoint_formats(facts: Mapping[str, Fact]) -> frozenset[str]:
+    """The number formats the checkpoint's quantization and model name say ("/models/ft-32b-fp8-block", "...-NVFP4")."""
+    return recognise.vocabulary().formats_of(" ".join(str(facts[n].value) for n in ("quantization", "model") if n in facts))
+
+
 def _checkpoint_fits(sig: Signature, facts: Mapping[str, Fact]) -> bool:
-    """Whether the checkpoint's quantization and model name leave ``sig`` possible (a signature about FP8 does not
-    explain a failure of a model whose checkpoint is NVFP4)."""
-    said = recognise.vocabulary().formats_of(" ".join(str(facts[n].value) for n in ("quantization", "model") if n in facts))
-    formats = recognise.signature_formats(sig)
+    """Whether the checkpoint leaves ``sig`` possible (a signature about FP8 does not explain a failure of a model
+    whose checkpoint is NVFP4)."""
+    said, formats = _checkpoint_formats(facts), recognise.signature_formats(sig)
     return not said or not formats or bool(said & formats)
 
 
