@@ -67,6 +67,11 @@ _PROSE_NAMES = (r"(?:GB[123]00|GB10|GH200|B[123]00|H[128]00|H20|A[18]00|L40S|RTX
                 r"|RTX[ ]?50[6-9]0|RTX[ ]?40[6-9]0|RTX[ ]?3090|DGX[ ]?Spark)")
 _MACHINE = (r"(?i:nodes?|box(?:es)?|machines?|servers?|pools?|hosts?|instances?|clusters?|cards?|systems?|rigs?|"
             r"GPUs?|VMs?|pods?|workers?|partitions?|racks?)")
+# a GeForce card by its number alone, where a possessive or article makes it a card: "on my 5090", "a 5080
+# (16 GB)", "dual 5090s"; not a count or a port ("5090 tokens", "port 5090")
+_BARE_CARD = (r"(?i:\b(?:my|our|his|her|their|a|the|single|dual|two|new|\d\s*x)\s+(?:geforce\s+)?)"
+              r"(?P<card>50[6-9]0(?:[ ]?Ti)?)(?:s|'s)?\b(?!\s*(?:tokens?|ms|MB|MiB|GB|GiB|steps?|rows?|lines?|seconds?|"
+              r"samples?|requests?|items?|bytes?|[%:/.-]\d))")
 _PROSE_GPU = rxcache.compile(
     r"(?i:\b(?:on|with|using|across|from|to|in|onto)\s+(?:(?:the|our|my|a|an|one|two|four|eight|both|all|\d{1,3})\s+)?(?:(?:single|pair of|new|old|other|spare)\s+)?)"
     r"(?:\d{1,3}\s*[x×]\s*)?(?P<name>" + _PROSE_NAMES + r")(?:s|'s)?(?![\w-])"
@@ -75,6 +80,7 @@ _PROSE_GPU = rxcache.compile(
     r"|^\W{0,4}(?P<name>" + _PROSE_NAMES + r")(?:\s*[x×]\s*\d{1,3})?\s*[:,]"
     r"|(?i:\b(?:spark|workstation|desktop|laptop|" + _MACHINE + r")\s*\(\s*(?:\d{1,3}\s*[x×]\s*)?)"
     r"(?P<name>" + _PROSE_NAMES + r")\s*\)"
+    r"|" + _BARE_CARD
 )
 # a machine's name that holds its GPU's, where a line names the machine: a shell prompt ("root@b200-kimi-03:~#"), a
 # job's node pool, partition or runner ("node_pool: gb200-nvl72-rack2", "--partition=b200", "runner: b300-ci-07").
@@ -83,7 +89,7 @@ _HOST_NAMES = r"(?:gb[123]00|gb10|gh200|b[123]00|h[128]00|h20|a[18]00|l40s)"
 _HOST_KEY = r"(?:node_?pool|partition|runner)[\"']?[ \t]*[:=][ \t]*[\"']?"
 _HOST = rxcache.compile(r"(?i:(?<=@)|" + _HOST_KEY + r")(?P<host>[a-z0-9]+(?:-[a-z0-9]+)*)(?![\w./])")
 _HOST_PART = rxcache.compile(_HOST_NAMES)
-PROSE_TRIGGER = _PROSE_NAMES + r"|(?:@|" + _HOST_KEY + r")(?:[a-z0-9]+-)*" + _HOST_NAMES + r"(?:-|[^0-9a-z]|$)"
+PROSE_TRIGGER = _PROSE_NAMES + r"|" + _BARE_CARD.replace("(?P<card>", "(?:") + r"|(?:@|" + _HOST_KEY + r")(?:[a-z0-9]+-)*" + _HOST_NAMES + r"(?:-|[^0-9a-z]|$)"
 # where a comparison's sides part: a sentence's or a clause's end, a bracket, a contrast ("but", "than", "vs")
 _BOUNDARY = rxcache.compile(r"(?i)[.;!?](?=\s|$)|[,()\n]|\b(?:but|while|whereas|however|than|vs\.?|versus|"
                             r"compared (?:to|with)|against|unlike)\b")
@@ -140,7 +146,10 @@ def prose_gpus(text: str):
 def _named(text: str):
     """(start, end, name) of each GPU name a sentence puts a machine at, then of each one in a machine's name."""
     for m in _PROSE_GPU.finditer(text):
-        yield m.start("name"), m.end("name"), " ".join(m.group("name").split())
+        if m.group("card"):
+            yield m.start("card"), m.end("card"), "RTX " + m.group("card")
+        else:
+            yield m.start("name"), m.end("name"), " ".join(m.group("name").split())
     for m in _HOST.finditer(text):
         parts = m.group("host").split("-")
         gpus = [i for i, p in enumerate(parts) if _HOST_PART.fullmatch(p)]

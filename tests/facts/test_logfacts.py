@@ -311,6 +311,9 @@ def test_the_model_a_serve_command_names(cmd, model):
     (["it runs on my spark (GB10) with the nightly image"], "GB10"),  # the name in brackets after the machine
     (["the workstation (2x RTX 5090) dies at load"], "RTX 5090"),
     (["On the B200s every completion comes back empty"], "B200"),  # a plural
+    # a GeForce card by its number alone, where an article or possessive makes it a card
+    (["Qwen3-30B-A3B-FP8 on my 5080 with vllm 0.11.0 dies at load"], "RTX 5080"),
+    (["we run dual 5090s at home, both fail the same way"], "RTX 5090"),
     # a machine's name that holds its GPU's
     (["root@b200-kimi-03:~# python3 -m sglang.launch_server --tp 8"], "B200"),
     (["  node_pool:         gb200-nvl72-rack2", "same template with node_pool=h100-a3high passes"], "GB200"),
@@ -337,6 +340,7 @@ def test_a_gpu_named_in_a_sentence_says_so():
     ["the flag (B200 only) is on by default"],  # a bracket that is not after a machine
     ["It was copied over from the H200 recipe."],  # a name that qualifies a thing, not a machine
     ["request 3f2a1c9e-b200-4d1e-9a40-1d2c9c0e5e11 done"],  # a UUID's hex group
+    ["served 5090 tokens on my box", "listening on port 5080"],  # a count, a port
 ])
 def test_a_sentence_that_does_not_say_which_gpu_failed_gives_none(texts):
     assert "gpu" not in facts(*texts) and "capability" not in facts(*texts)
