@@ -7,7 +7,9 @@ Markdown tables, box-drawn ones (``│``, ``┃``), and columns aligned with spa
 column): under a header cell that names an eval or an accuracy metric, a score at most ``RATIO`` of the best score
 of its column, where the best is a real score (0.3 or more on a 0-1 scale, 30 or more in percent), is a collapse;
 so is a four-choice eval's score (MMLU, GPQA) at 0.2 or less, below chance, in a table of one row. A perplexity
-column reads the other way: a value ``PPL_RATIO`` times the best of its column (a real perplexity) has exploded.
+column reads the other way: a value ``PPL_RATIO`` times the best of its column (a real perplexity) has exploded;
+so does a relative-error column (per module or per shape, against a reference): a value ``ERROR_RATIO`` times the
+smallest of its column, and at least ``ERROR_REAL``, is a module that computes wrong.
 
 lm_eval prints one row per task, filter and metric, the score in its "Value" column: those rows are compared by
 task, filter and metric. Two runs are often pasted as two tables under one header each, with a caption between
@@ -34,6 +36,10 @@ METRIC = rxcache.compile(r"(?i)gsm8k|gpqa|mmlu|aime|math[_-]?500|humaneval|mbpp|
                          r"|\bppl\b|perplexity")
 # a column where lower is better: a perplexity many times the best one of its column has exploded
 PERPLEXITY = rxcache.compile(r"(?i)\bppl\b|perplexity")
+# ... and a relative error against a reference, per module or per shape: one row many times the others, and large
+ERROR = rxcache.compile(r"(?i)\brel(?:ative)?[_ ]?(?:err(?:or)?|diff)\b|\bcalc_diff\b")
+ERROR_RATIO = 10.0  # a relative error at least this many times the smallest of its column
+ERROR_REAL = 0.05  # ... and at least this large (5 %)
 _PPL_NUMBER = rxcache.compile(r"(?i)^(\d+(?:\.\d+)?|inf|nan)$")
 PPL_RATIO = 2.0  # a perplexity at least this many times the best one of its column
 PPL_REAL = 1000.0  # ... where the best one is a real perplexity
@@ -78,7 +84,7 @@ _BELOW = rxcache.compile(rf"(?<![\w.])(?P<x>{_SCORE})\s*%?\s*(?:not greater than
 RATIO = 0.6  # a score at most this share of the best score of its column
 # one eval on two GPUs: a smaller loss is the symptom too ("much less accurate" on one generation), at most this share
 # of the other GPU's score and at least DROP_POINTS below it (run-to-run noise is a point or two)
-DROP_RATIO = 0.95
+DROP_RATIO = 0.96
 DROP_POINTS = 3
 BELOW_RATIO = 0.8  # a score checked against its threshold (a floor below the real score): at most this share of it
 # a four-choice eval (chance is 0.25): a score at most CHANCE is a collapse on its own
@@ -103,7 +109,7 @@ def cells(line: str) -> list[str] | None:
 
 def _names_scores(got: list[str]) -> bool:
     """Does a header's cell name an eval or a metric, or is it lm_eval's ("Metric", "Value")?"""
-    return any(METRIC.search(c) for c in got) or _lm_eval(got) is not None or _transposed(got)
+    return any(METRIC.search(c) or ERROR.search(c) for c in got) or _lm_eval(got) is not None or _transposed(got)
 
 
 def _transposed(header: list[str]) -> bool:
@@ -151,13 +157,14 @@ def below_threshold(text: str, around: str | None = None) -> bool:
 
 def below_reference(text: str) -> bool:
     """Does a sentence give an eval's score beside the score it should have been, far below it ("gpqa_diamond:
-    0.412 ; the model card reports 0.80", "MMLU 0.48 (expected ~0.87)")? The eval is named before the score."""
+    0.412 ; the model card reports 0.80", "MMLU 0.48 (expected ~0.87)", "scores 0.29 on GPQA-diamond vs 0.65")? The
+    eval is named before the second score."""
     for line in text.splitlines():
         if not METRIC.search(line):
             continue
         for m in _VERSUS.finditer(line):
             x, y = float(m.group("x")), float(m.group("y"))
-            if METRIC.search(line[:m.start()]) and _far_below(x, y):
+            if METRIC.search(line[:m.end("y")]) and _far_below(x, y):
                 return True
     return False
 
@@ -255,13 +262,18 @@ class _Reader:
                 self.cols.setdefault(key, (name, []))[1].append(float(m.group(1)))
             return
         for i, name in enumerate(header):
-            m = (_PPL_NUMBER if PERPLEXITY.search(name) else _NUMBER).match(got[i + shift]) if METRIC.search(name) else None
+            m = ((_PPL_NUMBER if PERPLEXITY.search(name) or ERROR.search(name) else _NUMBER).match(got[i + shift])
+                 if METRIC.search(name) or ERROR.search(name) else None)
             if m:
                 self.cols.setdefault(i, (name, []))[1].append(float(m.group(1)))
 
     def _collapsed(self) -> bool:
         for key, (name, vals) in self.cols.items():
             if not vals:
+                continue
+            if ERROR.search(name):  # one module's error many times the others' (and large): that module is wrong
+                if len(vals) >= 3 and max(vals) >= ERROR_REAL and max(vals) >= ERROR_RATIO * min(vals):
+                    return True
                 continue
             if PERPLEXITY.search(name):  # lower is better: one many times the best has exploded
                 if len(vals) >= 2 and min(vals) < PPL_REAL and max(vals) >= PPL_RATIO * min(vals):

@@ -30,9 +30,16 @@ def clause_before(text: str, start: int) -> str:
 _OWN = rxcache.compile(r"(?i)\b(?:our|my)\b")
 
 
+# a remedy's label right before a value: what follows is the fix, not the failing run's setting ("Mitigation:
+# VLLM_USE_DEEP_GEMM=0 in the deployment env", "Workaround: `export X=0`")
+_REMEDY_LABEL = rxcache.compile(r"(?i)\b(?:mitigation|workaround|work-around|fix|solution|remedy|resolution)\s*:\s*(?:`?export\s+)?`?$")
+
+
 def advice(text: str, start: int) -> bool:
     """Whether the clause before ``start`` gives advice (not where it speaks of the reporter's own machine:
     "set X=0 on our B200 box")."""
+    if _REMEDY_LABEL.search(text, max(0, start - 40), start):
+        return True
     clause = clause_before(text, start)
     if not _ADVICE.search(clause):
         return False
@@ -47,9 +54,22 @@ _REFERENCE = rxcache.compile(r"(?i)\b(?:same (?:command|config|setup|image|scrip
                              r"works?|worked|healthy|as expected|vs\.?|versus|compared)\b")
 
 
+# the machine a move starts from ("porting our wrapper from H800 to B200", "moved from the H100 nodes onto B200"):
+# the old one, where it worked
+_FROM = rxcache.compile(r"(?i)\bfrom\s+(?:(?:the|our|my|an?|\d{1,3}\s*[x×])\s*)?$")
+_TO = rxcache.compile(r"(?i)(?:\s+[\w-]+){0,2}?\s+(?:to|onto)\s")
+
+
+def moved_from(text: str, start: int, end: int) -> bool:
+    """Whether text[start:end] is the machine a move starts from: "from H800 to B200"."""
+    return bool(_FROM.search(text, max(0, start - 30), start) and _TO.match(text, end))
+
+
 def reference(text: str, start: int, end: int) -> bool:
     """Whether the clause around text[start:end] (to the nearest '. ', '; ', ', ', '(' either side)
-    names it as the healthy reference of a comparison."""
+    names it as the healthy reference of a comparison, or as the machine a move starts from."""
+    if moved_from(text, start, end):
+        return True
     tail = text[end:end + 160]
     stop = _CLAUSE_END.search(tail)
     return bool(_REFERENCE.search(clause_before(text, start) + " " + (tail[:stop.start()] if stop else tail)))

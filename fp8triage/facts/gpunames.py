@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..common import rxcache
 from ..common.gpus import capability_for
-from .clauses import advice, reference
+from .clauses import advice, moved_from, reference
 
 # GPU product names: only on lines that say NVIDIA / GeForce / Tesla / GPU, so that "A2" or
 # "L4" in unrelated text is not taken for a GPU.
@@ -69,9 +69,9 @@ _MACHINE = (r"(?i:nodes?|box(?:es)?|machines?|servers?|pools?|hosts?|instances?|
             r"GPUs?|VMs?|pods?|workers?|partitions?|racks?)")
 # a GeForce card by its number alone, where a possessive or article makes it a card: "on my 5090", "a 5080
 # (16 GB)", "dual 5090s"; not a count or a port ("5090 tokens", "port 5090")
-_BARE_CARD = (r"(?i:\b(?:my|our|his|her|their|a|the|single|dual|two|new|\d\s*x)\s+(?:geforce\s+)?)"
-              r"(?P<card>50[6-9]0(?:[ ]?Ti)?)(?:s|'s)?\b(?!\s*(?:tokens?|ms|MB|MiB|GB|GiB|steps?|rows?|lines?|seconds?|"
-              r"samples?|requests?|items?|bytes?|[%:/.-]\d))")
+_BARE_CARD_HEAD = r"(?i:\b(?:my|our|his|her|their|a|the|single|dual|two|new|\d\s*x)\s+(?:geforce\s+)?)"
+_BARE_CARD = (_BARE_CARD_HEAD + r"(?P<card>50[6-9]0(?:[ ]?Ti)?)(?:s|'s)?\b(?!\s*(?:tokens?|ms|MB|MiB|GB|GiB|steps?|rows?|"
+              r"lines?|seconds?|samples?|requests?|items?|bytes?|[%:/.-]\d))")
 _PROSE_GPU = rxcache.compile(
     r"(?i:\b(?:on|with|using|across|from|to|in|onto)\s+(?:(?:the|our|my|a|an|one|two|four|eight|both|all|\d{1,3})\s+)?(?:(?:single|pair of|new|old|other|spare)\s+)?)"
     r"(?:\d{1,3}\s*[x×]\s*)?(?P<name>" + _PROSE_NAMES + r")(?:s|'s)?(?![\w-])"
@@ -89,7 +89,7 @@ _HOST_NAMES = r"(?:gb[123]00|gb10|gh200|b[123]00|h[128]00|h20|a[18]00|l40s)"
 _HOST_KEY = r"(?:node_?pool|partition|runner)[\"']?[ \t]*[:=][ \t]*[\"']?"
 _HOST = rxcache.compile(r"(?i:(?<=@)|" + _HOST_KEY + r")(?P<host>[a-z0-9]+(?:-[a-z0-9]+)*)(?![\w./])")
 _HOST_PART = rxcache.compile(_HOST_NAMES)
-PROSE_TRIGGER = _PROSE_NAMES + r"|" + _BARE_CARD.replace("(?P<card>", "(?:") + r"|(?:@|" + _HOST_KEY + r")(?:[a-z0-9]+-)*" + _HOST_NAMES + r"(?:-|[^0-9a-z]|$)"
+PROSE_TRIGGER = _PROSE_NAMES + r"|" + _BARE_CARD_HEAD + r"50[6-9]0|(?:@|" + _HOST_KEY + r")(?:[a-z0-9]+-)*" + _HOST_NAMES + r"(?:-|[^0-9a-z]|$)"
 # where a comparison's sides part: a sentence's or a clause's end, a bracket, a contrast ("but", "than", "vs")
 _BOUNDARY = rxcache.compile(r"(?i)[.;!?](?=\s|$)|[,()\n]|\b(?:but|while|whereas|however|than|vs\.?|versus|"
                             r"compared (?:to|with)|against|unlike)\b")
@@ -130,14 +130,15 @@ def _side(text: str, start: int, end: int) -> tuple[str, str, str]:
 def prose_gpus(text: str):
     """(name, role) for each GPU a sentence of ``text`` names as a machine without the maker's name: role
     "failing" (its side of the sentence says it went wrong there), "reference" (the healthy side of a
-    comparison: "fine on the H20 boxes", "than on 8x H200", "H200 (reference)") or "plain"; a suggestion
+    comparison: "fine on the H20 boxes", "than on 8x H200", "H200 (reference)", or the machine a move starts
+    from: "from H800 to B200") or "plain"; a suggestion
     ("try it on an H100") is left out."""
     for start, end, name in _named(text):
         if advice(text, start) or capability_for(name) is None or _NOT_A_MACHINE.match(text, end):
             continue
         side, opened, gap = _side(text, start, end)
         compared = _COMPARED.fullmatch(opened) and _COMPARED_GAP.fullmatch(gap)
-        if compared or _HEALTHY.search(side) or _LABELLED_HEALTHY.match(text, end) or _NAMED_REFERENCE.search(gap):
+        if compared or moved_from(text, start, end) or _HEALTHY.search(side) or _LABELLED_HEALTHY.match(text, end) or _NAMED_REFERENCE.search(gap):
             yield name, "reference"
         else:
             yield name, "failing" if _WENT_WRONG.search(side) else "plain"

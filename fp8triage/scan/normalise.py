@@ -30,6 +30,9 @@ QUOTE_MARKS = rxcache.compile(r"^(?:>[ \t]?)+")
 KUBECTL_PREFIX = rxcache.compile(r"^\[(?P<pod>pod/[^\]/\s]+)/(?P<container>[^\]\s]+)\] ?")
 # docker compose:  vllm-svc0  | ...
 COMPOSE_PREFIX = rxcache.compile(r"^(?P<svc>[A-Za-z0-9][\w.-]*)\s+\| ?")
+# Slurm's task label (srun --label, "srun -l"):  0: ...   12: ...  (a task of a multi-node job; the frames'
+# indentation after it is kept)
+TASK_LABEL = rxcache.compile(r"^(?P<task>\d{1,4}): ")
 # RFC 3339 timestamp at the start (kubectl --timestamps, journald short-iso, many loggers)
 TIMESTAMP = rxcache.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)? ")
 # syslog / journalctl (short and short-iso):  Dec  3 06:00:00 node-7 vllm[4242]:   2025-08-01T09:00:00+0000 node-7 python3[9]:
@@ -402,6 +405,11 @@ def _strip(raw: bytes, fmt: LineFormat) -> tuple[str, str | None, str | None]:
         m = COMPOSE_PREFIX.match(text)
         if m:
             host = m.group("svc")
+            text = text[m.end():]
+    if text[:1].isdigit():
+        m = TASK_LABEL.match(text)
+        if m:
+            host = f"{host} task {m.group('task')}" if host else f"task {m.group('task')}"
             text = text[m.end():]
     m = SYSLOG.match(text) or TIMESTAMP.match(text)
     if m:

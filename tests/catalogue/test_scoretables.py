@@ -118,6 +118,9 @@ def test_a_score_beside_the_one_it_should_have_been():
     assert not below_reference("MMLU comes out at 0.85 (expected ~0.87)")  # close to it
     assert not below_reference("latency 0.41 s vs 0.95 s on H200")  # no eval named
     assert not below_reference("0.80 expected; gsm8k gave 0.31")  # the eval is named after the first number
+    # the eval named between the two scores
+    assert below_reference("Qwen3-32B-FP8 scores 0.29 on GPQA-diamond vs 0.65 on H100 with the same script")
+    assert not below_reference("Qwen3-32B-FP8 scores 0.63 on GPQA-diamond vs 0.65 on H100 with the same script")
 
 
 def test_one_eval_on_two_gpus_in_a_sentence():
@@ -131,6 +134,7 @@ def test_one_eval_on_two_gpus_in_a_sentence():
     "GSM8K is 0.81 on our B200 nodes vs 0.93 on H100, same image.",  # each score before its GPU
     "GPQA-diamond is consistently lower on 8x B200 than on 8x H200 (0.709 vs 0.774, mean of 4 repeats each)",
     "gsm8k: H100 0.93, B200 0.86",  # seven points: much less accurate, though no collapse
+    "MMLU-Pro 0-shot CoT: 8x B300 0.7419 | 8x H200 same image 0.7788",  # four points under 0.78
 ])
 def test_one_eval_lower_on_one_gpu_by_a_real_margin(text):
     assert gpus_apart(text)
@@ -176,3 +180,17 @@ def test_perplexities_that_agree_are_no_collapse(table):
     # (a lower perplexity is the better one: 8.64 under 12.0 is no accuracy collapse either)
     assert not collapsed(table)
     assert not collapsed(PPL.replace("3071.92", "12.0"))
+
+
+ERRORS = """module                    rel_err mean over layers    max over layers
+self_attn.wq_a                 0.0041                     0.0063
+self_attn.wkv                  0.0044                     0.0071
+self_attn.wo_a                 0.2468                     0.2693
+ffn.shared_experts.w1          0.0052                     0.0077"""
+
+
+def test_one_module_with_an_error_many_times_the_others_computes_wrong():
+    assert collapsed(ERRORS)
+    assert not collapsed(ERRORS.replace("0.2468", "0.0049"))  # the modules agree
+    # errors that differ by a lot but stay small (an fp8 GEMM's rounding): no module is wrong
+    assert not collapsed(ERRORS.replace("0.2468", "0.0410"))

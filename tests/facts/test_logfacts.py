@@ -103,6 +103,9 @@ def test_env_dump_pasted_into_a_log_gives_env_dump_facts(root):
     ("If your checkpoint has scale_fmt: float, requantize it", ("scale_fmt", "float")),
     ("Please set VLLM_USE_DEEP_GEMM=0 to disable DeepGEMM.", ("VLLM_USE_DEEP_GEMM", "0")),
     ("This model needs a newer GPU; consider an NVIDIA H100 instead", ("gpu", "NVIDIA H100")),
+    # a remedy's label: the fix that followed, not the failing run's setting
+    ("Mitigation: VLLM_USE_DEEP_GEMM=0 in the deployment env (back to CUTLASS block FP8, healthy).", ("VLLM_USE_DEEP_GEMM", "0")),
+    ("Workaround: `export VLLM_USE_DEEP_GEMM=0`", ("VLLM_USE_DEEP_GEMM", "0")),
 ])
 def test_advice_text_gives_no_facts(text, absent):
     from fp8triage.facts.logfacts import _facts_from_lines
@@ -311,6 +314,8 @@ def test_the_model_a_serve_command_names(cmd, model):
     (["it runs on my spark (GB10) with the nightly image"], "GB10"),  # the name in brackets after the machine
     (["the workstation (2x RTX 5090) dies at load"], "RTX 5090"),
     (["On the B200s every completion comes back empty"], "B200"),  # a plural
+    # a move from one machine to another: the new one
+    (["Porting our FP8 block GEMM wrapper from H800 to B200. Same script, same seeds, only the GPU is different."], "B200"),
     # a GeForce card by its number alone, where an article or possessive makes it a card
     (["Qwen3-30B-A3B-FP8 on my 5080 with vllm 0.11.0 dies at load"], "RTX 5080"),
     (["we run dual 5090s at home, both fail the same way"], "RTX 5090"),

@@ -254,6 +254,10 @@ def test_a_failure_that_names_nothing_is_read_with_the_component_the_log_names()
     "shape (m=4096, n=7168, k=2048)   deepgemm vs bf16 ref: cos=0.9213  rel_l2=0.391\n",
     # a cosine written with a space
     "the DeepGEMM path disagrees with the Triton path (cos 0.87)\n",
+    # a degenerate reply, scores under the model card, one eval named between two scores
+    'Qwen3-14B-FP8 turns into "the the the the , , , ," after a few tokens on the B200 nodes\n',
+    "Scores are below the model card and below our 4x H200 deployment of the same checkpoint.\n",
+    "scores 0.29 on GPQA-diamond vs 0.65 on H100, no errors or warnings\n",
 ])
 def test_a_symptom_in_a_write_up_is_read_with_the_library_it_names(text):
     context = "VLLM_USE_DEEP_GEMM=1 vllm serve deepseek-ai/DeepSeek-R1 -tp 8 on 8x NVIDIA B200\n"

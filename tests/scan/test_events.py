@@ -342,6 +342,20 @@ def test_a_runtime_s_bracketed_rank_without_the_colon_is_a_worker():
     assert [f.id for f in res.findings][:1] == ["fp8-block-size-mismatch"]
     assert res.unknown == []
 
+def test_slurm_task_labels_keep_each_task_s_traceback_whole():
+    """``srun -l`` puts "N: " before each task's line: the frames under it stay one event per task, and the
+    frame that names the integer quantization method is read with the message (a block-INT8 model: no FP8 claim)."""
+    frames = ('Traceback (most recent call last):\n'
+              '  File "/usr/local/lib/python3.10/dist-packages/sglang/srt/layers/quantization/blockwise_int8.py", line 283, in create_weights\n'
+              '    raise ValueError(\n'
+              "ValueError: The output_size of gate's and up's weight = 64 is not divisible by weight quantization block_n = 128.\n")
+    labelled = "".join(f"{task}: {ln}\n" for task in (1, 0) for ln in frames.splitlines())
+    res = scan_text(labelled)
+    assert not any(f.status.value in ("likely", "confirmed") for f in res.findings)
+    fp8 = labelled.replace("blockwise_int8.py", "fp8.py")
+    assert [f.id for f in scan_text(fp8).findings][:1] == ["fp8-block-size-mismatch"]
+
+
 IPYTHON_OLD = """---------------------------------------------------------------------------
 ImportError                               Traceback (most recent call last)
 /tmp/ipykernel_36/2818391021.py in <cell line: 0>()
