@@ -1076,6 +1076,23 @@ BLIND_PROBES = [
      "Hopper and Ada (H100, H200, H20, H800, L40S, RTX 4090, L4, L20) and their look-alikes"),
     ("probe IM (30 pastes)", "main e97665a, 2026-12-05", 24, 24, 6, 6,
      "pastes in unusual shapes: JSON- and HTML-escaped, CRLF, wrapped, ANSI colours, progress bars, log shippers"),
+    ("probe IN (30 pastes)", "main 7a0c5d3, 2026-12-05", 23, 24, 6, 6,
+     "prose-heavy reports (issues, threads, tickets) around short logs; miss: a stale DeepGEMM's missing-API line and "
+     "vLLM's 'backend is not available' read as an API mismatch (labelled not installed)"),
+    ("probe IO (30 pastes)", "main 7a0c5d3, 2026-12-05", 15, 21, 9, 9,
+     "silent failures by their symptoms; misses: eval scores compared in a sentence with the eval between them, a "
+     "four-point drop, a per-module relative-error column, a degenerate reply, 'below the model card', a port from one "
+     "GPU to another read as two machines"),
+    ("probe IP (30 pastes)", "main 7a0c5d3, 2026-12-05", 24, 24, 5, 6,
+     "status and launch errors inside components; false likely: TensorRT-LLM's int4 weight-only (FpAIntB) GEMM arch gate"),
+    ("probe IQ (30 pastes)", "main 7a0c5d3, 2026-12-05", 23, 24, 6, 6,
+     "install, import, build and API problems; miss: DeepGEMM's wheel build failing (read as a JIT compile failure)"),
+    ("probe IR (30 pastes)", "main 7a0c5d3, 2026-12-05", 21, 21, 8, 9,
+     "long noisy container logs, FP4/INT8 look-alikes; false likely: a block-INT8 model's divisibility error under "
+     "Slurm's task labels (srun -l), whose frames were not read as one traceback"),
+    ("probe IS (30 pastes)", "main 7a0c5d3, 2026-12-05", 23, 24, 5, 6,
+     "bare assertions, source quotes, shape and dtype contracts; miss: 'assert weight_block_size == [128, 128]'; false "
+     "likely: DeepGEMM's BF16 GEMM rejecting fp16 operands"),
 ]
 
 

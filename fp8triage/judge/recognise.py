@@ -45,8 +45,9 @@ ASSERT_CHECKS = (
                                        # a capability's major number checked alone: "assert major >= 9, f'{major}.{minor}'"
                                        r"|\b(?:cc_?|device_|gpu_)?major\s*(?:>=|==|>)\s*(?:[89]|1[0-2])\b", regex.I)),
     ("contract", rxcache.compile(r"\.(?:shape|size|stride|dim|ndim|dtype|is_contiguous)\b|%|\bdivisible\b|\bcontiguous\b|"
-                                 # a block shape against the one a kernel takes: "assert self.block_shape == self.DEEPGEMM_BLOCK_SHAPE"
-                                 r"\bblock_(?:shape|size)\b\s*[!=]=|"
+                                 # a block shape against the one a kernel takes: "assert self.block_shape == self.DEEPGEMM_BLOCK_SHAPE",
+                                 # "assert weight_block_size == [128, 128]"
+                                 r"(?:\b|_)block_(?:shape|size)\b\s*[!=]=|"
                                  # an alignment in blocks: "assert ceil_div(hidden_size, block * 4) == ..."
                                  r"\b_?(?:is_)?valid\w*\(|\b(?:ceil_div|cdiv|align|round_up)\s*\(", regex.I)),
     # a numeric tolerance a test checks ("assert diff < 0.001", "assert max_err <= 1e-2"): the result was off

@@ -155,6 +155,7 @@ def test_a_bare_assertion_is_read_by_what_its_assert_line_checks(path, func, lin
     ("assert C.dtype == torch.bfloat16 and deep_gemm_wrapper.ENABLE_JIT_DEEPGEMM", {"not-installed"}),
     ("assert self.deepgemm_input_quant_op is not None", {"not-installed"}),  # a kernel that was never loaded
     ("assert self.block_shape == self.DEEPGEMM_BLOCK_SHAPE", {"contract"}),  # the block shape a kernel takes
+    ("assert weight_block_size == [128, 128]", {"contract"}),  # the checkpoint's block size a requant path takes
     ("assert get_sm_version() in (89, 90)", {"unsupported-arch"}),  # the architecture, as a membership test
     ("assert x.dim() == 2", {"contract"}),
 ])
