@@ -390,27 +390,13 @@ def _strip(raw: bytes, fmt: LineFormat) -> tuple[str, str | None, str | None]:
         if m:
             level = m.group("level")
             return text[m.end():], _worker_name(m), _LEVELS.get(level, level)
-    host = None
     if fmt.jsonl:
         msg = _json_message(text)
         if msg is not None:
             text = decode(msg.rstrip("\n").encode("utf-8", errors="replace"))
     if text[:1] == ">":
         text = text[QUOTE_MARKS.match(text).end():]
-    m = KUBECTL_PREFIX.match(text)
-    if m:
-        host = m.group("pod")
-        text = text[m.end():]
-    if fmt.compose:
-        m = COMPOSE_PREFIX.match(text)
-        if m:
-            host = m.group("svc")
-            text = text[m.end():]
-    if text[:1].isdigit():
-        m = TASK_LABEL.match(text)
-        if m:
-            host = f"{host} task {m.group('task')}" if host else f"task {m.group('task')}"
-            text = text[m.end():]
+    host, text = _host_prefix(text, fmt)
     m = SYSLOG.match(text) or TIMESTAMP.match(text)
     if m:
         text = text[m.end():]
@@ -443,6 +429,27 @@ def _strip(raw: bytes, fmt: LineFormat) -> tuple[str, str | None, str | None]:
     elif host:
         worker = host
     return text, worker, level
+
+
+def _host_prefix(text: str, fmt: LineFormat) -> tuple[str | None, str]:
+    """(host, the rest) of a line that may start with a collector's or a launcher's prefix: kubectl's pod, docker
+    compose's service, Slurm's task label."""
+    host = None
+    m = KUBECTL_PREFIX.match(text)
+    if m:
+        host = m.group("pod")
+        text = text[m.end():]
+    if fmt.compose:
+        m = COMPOSE_PREFIX.match(text)
+        if m:
+            host = m.group("svc")
+            text = text[m.end():]
+    if text[:1].isdigit():
+        m = TASK_LABEL.match(text)
+        if m:
+            host = f"{host} task {m.group('task')}" if host else f"task {m.group('task')}"
+            text = text[m.end():]
+    return host, text
 
 
 def _worker_prefix(text: str) -> tuple[str | None, str]:
