@@ -1093,6 +1093,22 @@ BLIND_PROBES = [
     ("probe IS (30 pastes)", "main 7a0c5d3, 2026-12-05", 23, 24, 5, 6,
      "bare assertions, source quotes, shape and dtype contracts; miss: 'assert weight_block_size == [128, 128]'; false "
      "likely: DeepGEMM's BF16 GEMM rejecting fp16 operands"),
+    ("probe IT (30 pastes)", "main 3a5e155, 2026-12-05", 19, 21, 9, 9,
+     "numeric failures in new wordings and languages; misses: two GPUs' outputs under '--- GPU ---' headers, an "
+     "aligned table of evals with GPU columns"),
+    ("probe IU (30 pastes)", "main 3a5e155, 2026-12-05", 22, 24, 6, 6,
+     "the newest vLLM and SGLang releases and their MoE backends; misses: vLLM's selector refusing only the KV cache "
+     "dtype (an FP8 cache on SM120), the Triton FP8 MoE refusing a block-FP8 scheme on Ampere"),
+    ("probe IV (30 pastes)", "main 3a5e155, 2026-12-05", 21, 24, 6, 6,
+     "plain transformers users, notebooks, offline hubs; misses: the fallback notice whose reason is the SM100 guard "
+     "(named only as the notice), a dequantize scale-grid error, the guard named before a missing kernels package"),
+    ("probe IW (30 pastes)", "main 3a5e155, 2026-12-05", 22, 24, 6, 6,
+     "TensorRT-LLM, TransformerEngine, torchao and torch FP8; misses: torch's 'high precsion' row-wise wording, "
+     "TransformerEngine's 'No dot product attention backend' after its FP8 attention debug lines"),
+    ("probe IX (30 pastes)", "main 3a5e155, 2026-12-05", 24, 24, 6, 6,
+     "GPU architecture facts and kernel images (no kernel image, arch lists, collect_env, wheels for other arches)"),
+    ("probe IY (30 pastes)", "main 3a5e155, 2026-12-05", 23, 23, 7, 7,
+     "very short pastes: one to five lines across the labels"),
 ]
 
 

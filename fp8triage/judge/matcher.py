@@ -106,6 +106,10 @@ def _pattern_hits(cat: Catalogue, cands: list[Signature], g: Group, claims: Clai
             break
     if not matched and g.event.kind is EventKind.LINE and recognise.states_failure(g.event):
         matched = _quoted_in_prose(cands, g, claims)
+    elif matched and all(h.sig.severity == "info" for h in matched):
+        # a notice that gives the failure it stepped around as its reason ("DeepGEMM declined this call, falling back
+        # to Triton. Reason: DeepGEMM has no float32 scale-factor path ..."): that failure's message, weak
+        matched += _quoted_in_prose([s for s in cands if s.severity != "info"], g, claims)
     if not matched and g.count == 1 and g.event.is_error:
         matched = match_cut(cat, g)
     return matched
