@@ -208,7 +208,8 @@ PAST_CUES = ("before this pr", "before this change", "before this fix", "before 
              "first tried", "initially", "originally", "gave up", "fixed the", "resolved the",
              "solved the", "got rid of", "old error", "old traceback", "old crash", "fixes the", "fixes a",
              "description says", "other thread", "other issue", "linked issue", "that thread", "that issue",
-             "yesterday", "last time", "last week", "last night")
+             "yesterday", "last time", "last week", "last night", "first failed", "first crashed", "first errored",
+             "first died", "first broke", "at first it")
 # (a sentence that goes on to what happens now introduces the current failure: "Previously it worked, now I get:"; the
 # sentence ends where the quoted error starts: with a colon, or with the verb that it completes, "They had",
 # "... fixed the")
@@ -218,6 +219,7 @@ PAST_SENTENCE = rxcache.compile(
     r"|(?:related|similar) to #\d+|same as #\d+|(?:the|an?) old issue|older config|(?:an? |my )?earlier (?:attempt|run)"
     r"|which i removed|for reference|their log|(?:fixes|closes) #\d+|(?:error|traceback|it|that|this|log|output)"
     r" (?:was|were)\s*:|\bi had\s*:|\bfirst tried\b|\b(?:initially|originally) (?:got|had|saw|tried|hit)\b|gave up\b"
+    r"|\b(?:first|initially|originally|at first)(?: it)? (?:failed|crashed|errored|died|broke) (?:with|on)\b"
     r"|(?:fixed|resolved|solved|got rid of)(?: the| that| this)?\s*$|(?:the )?old (?:error|traceback|crash|failure)"
     r"|\bfixes (?:the |a )?(?:crash|error|failure|bug|assert)|(?:its|the|their) description says"
     r"|(?:the |that |a )?(?:other|linked) (?:thread|issue|report)|\bthat (?:thread|issue)\b"

@@ -40,6 +40,9 @@ from .selector import every_line, prefiltered
 from ..judge.persource import judge_sources
 
 MAX_GROUPS = 20_000
+# while the stack is not settled a span's first this many bytes are read on their own (``select``): at least the
+# prefilter's SMALL, so that Hyperscan reads them too
+SETTLE_PROBE = 64 * 1024
 MAX_DUMP_LINES = 8_000
 
 # Lines with these may start or continue a traceback without being notable: the prefiltered
@@ -112,6 +115,17 @@ def make_prefilter(catalogue: Catalogue) -> Prefilter:
     """The prefilter of ``catalogue``'s anchors and the log-fact triggers (a caller that scans many
     small texts with one catalogue builds it once and passes it to ``scan_sources``)."""
     return Prefilter(tuple(prefilter_rules(catalogue)))
+
+
+def _probe_end(buf: bytes, at: int, end: int) -> int:
+    """The newline that ends the first line at or after ``at`` that is no warning (a warning's selector looks at the
+    line after it, which a cut would hide: it would decode both); -1 where there is none before ``end``."""
+    cut = buf.find(b"\n", at, end)
+    for _ in range(8):
+        if cut < 0 or buf.find(b"WARN", buf.rfind(b"\n", 0, cut) + 1, cut) < 0:
+            return cut
+        cut = buf.find(b"\n", cut + 1, end)
+    return -1
 
 
 class Scanner:
@@ -225,6 +239,13 @@ class Scanner:
             self.text_lines += 1
         if self.exhaustive:
             return every_line(self.prefilter, self.feed, buf, start, end, lineno)
+        if not self.feed.stack_settled and end - start > SETTLE_PROBE:
+            # a span's first lines usually settle the stack (a vLLM process prefix on every line): read them first,
+            # so that the rest of the span is read without the STACK class, not each of its lines fed for its prefix
+            cut = _probe_end(buf, start + SETTLE_PROBE, end)
+            if 0 <= cut < end - 1:
+                lineno = prefiltered(self.prefilter, self.feed, buf, start, cut + 1, lineno, jsonl=fmt.jsonl)
+                start = cut + 1
         # once the stack is settled a STACK bit changes nothing: the prefilter without that class
         pf = self.prefilter.settled() if self.feed.stack_settled else self.prefilter
         return prefiltered(pf, self.feed, buf, start, end, lineno, jsonl=fmt.jsonl)

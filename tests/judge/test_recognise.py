@@ -387,6 +387,8 @@ def test_a_score_sentence_cut_by_a_line_break_is_read_whole():
     # yesterday's error, quoted before today's (which the same paste may show as well)
     ("Yesterday with experts_implementation=\"deepgemm\" I got\n\n  NotImplementedError: DeepGEMM has no float32 "
      "scale-factor path on Blackwell (SM100) ...\n"),
+    ("On the cloud box this model first failed with\n\n  NotImplementedError: DeepGEMM has no float32 "
+     "scale-factor path on Blackwell (SM100) ...\n"),
     ("ValueError: Weight output_partition_size = 176 is not divisible by weight quantization block_n = 128.\n\n"
      "So resolved by setting TP=8 with EP.\n"),
     ("RuntimeError: bmm_fp8_internal_cublaslt failed: CUBLAS_STATUS_NOT_SUPPORTED\n"

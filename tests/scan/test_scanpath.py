@@ -210,6 +210,22 @@ def test_warnings_no_signature_claims_start_no_event_and_are_not_decoded(cat):
     assert sc.groups == {} and len(decoded) == 600
 
 
+def test_a_vllm_process_prefix_settles_the_stack_within_a_span_s_first_lines(cat):
+    """The vLLM process prefix names the stack; once it has, the rest of the span is read without the STACK class:
+    a metrics line under the prefix on every line is not decoded for it (before: every line of the first 2 MB)."""
+    lines = [f"(APIServer pid=1) INFO 08-01 09:{i // 60 % 60:02d}:{i % 60:02d} [loggers.py:123] Engine 000: Avg prompt "
+             f"throughput: {i % 997}.0 tokens/s, Avg generation throughput: {i % 313}.0 tokens/s, Running: 3 reqs"
+             for i in range(6000)]
+    # a worker's traceback still open (its next line must be fed whatever it holds)
+    head = ["(VllmWorker rank=1 pid=9) ERROR 08-01 09:00:00 [multiproc_executor.py:601] WorkerProc hit an exception.",
+            "(VllmWorker rank=1 pid=9) ERROR 08-01 09:00:00 [multiproc_executor.py:601] Traceback (most recent call last):",
+            '(VllmWorker rank=1 pid=9) ERROR 08-01 09:00:00 [multiproc_executor.py:601]   File "/x/worker.py", line 9, in run']
+    data = ("\n".join(head + lines) + "\n").encode()
+    sc, decoded = _scan_counting(cat, data)
+    assert sc.feed.stack_settled
+    assert len(decoded) < 1000, len(decoded)  # 6,000 lines, about 1 MB: only the first 64 KB's
+
+
 def _torchrun_log(n: int) -> bytes:
     """Eight torchrun ranks repeating a Python warning between tqdm bars (whose lines start with
     spaces, as a warning's continuation does)."""
