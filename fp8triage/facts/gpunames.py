@@ -64,7 +64,7 @@ def gpu_facts(text: str):
 # where the sentence puts a machine there (after "on", before "node", with a count, in brackets after
 # "my spark (GB10)", at the head of a line: "B300 node:", "B200, sglang 0.5.3 docker, ...").
 _PROSE_NAMES = (r"(?:GB[123]00|GB10|GH200|B[123]00|H[128]00|H20|A[18]00|L40S|RTX[ ]?PRO[ ]?6000(?:[ ]Blackwell)?"
-                r"|RTX[ ]?50[6-9]0|RTX[ ]?40[6-9]0|RTX[ ]?3090|DGX[ ]?Spark)")
+                r"|RTX[ ]?50[6-9]0|RTX[ ]?40[6-9]0|RTX[ ]?3090|RTX[ ]?A[456]000|DGX[ ]?Spark)")
 _MACHINE = (r"(?i:nodes?|box(?:es)?|machines?|servers?|pools?|hosts?|instances?|clusters?|cards?|systems?|rigs?|"
             r"GPUs?|VMs?|pods?|workers?|partitions?|racks?)")
 # a GeForce card by its number alone, where a possessive or article makes it a card: "on my 5090", "a 5080

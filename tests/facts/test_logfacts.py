@@ -319,6 +319,7 @@ def test_the_model_a_serve_command_names(cmd, model):
     # a GeForce card by its number alone, where an article or possessive makes it a card
     (["Qwen3-30B-A3B-FP8 on my 5080 with vllm 0.11.0 dies at load"], "RTX 5080"),
     (["we run dual 5090s at home, both fail the same way"], "RTX 5090"),
+    (["Qwen3-30B-A3B-Instruct-2507-FP8 on 4x RTX A6000 (48GB, sm_86), vllm 0.28.0."], "RTX A6000"),
     # a machine's name that holds its GPU's
     (["root@b200-kimi-03:~# python3 -m sglang.launch_server --tp 8"], "B200"),
     (["  node_pool:         gb200-nvl72-rack2", "same template with node_pool=h100-a3high passes"], "GB200"),
