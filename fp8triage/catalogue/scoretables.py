@@ -70,6 +70,10 @@ _LOWER_THAN = rxcache.compile(r"\b(?:lower|worse)\b[^\n]{0,20}?\bon\s+(?:the\s+)
                               + r")\b[^\n]{0,30}?\bthan\b[^\n]{0,30}?\b(?P<b>" + _GPU_NAME + r")\b[^\n\d]{0,20}"
                               r"(?<![\w.])(?P<x>" + _SCORE + r")(?!\d|\.\d)\s*(?:vs\.?|versus|/|,|and)\s*(?P<y>" + _SCORE
                               + r")(?!\d|\.\d)", regex.I)
+# a header of GPU columns aligned over a column of evals, its first cell blank ("        8x H200    8x B300"): a cue for
+# the scan's prefilter (no eval word on it), lookaround-free for Hyperscan
+GPU_HEADER = (r"^[ \t]{4,}(?:[0-9]{1,3}[ \t]*[x×][ \t]*)?(?:NVIDIA[ \t]+)?" + _GPU_NAME + r"[^\n]{0,12}?[ \t]{2,}"
+              r"(?:[0-9]{1,3}[ \t]*[x×][ \t]*)?(?:NVIDIA[ \t]+)?" + _GPU_NAME)
 _GPU_CELL = rxcache.compile(r"(?i)^(?:\d{1,3}\s*[x×]\s*)?(?:NVIDIA\s+)?" + _GPU_NAME + r"(?:\s+\w+)?$")
 # a score, then the one it should have been: "0.412 ; the model card reports 0.80", "0.48 (expected ~0.87)"
 _VERSUS = rxcache.compile(rf"(?<![\w.])(?P<x>{_SCORE})(?!\d|\.\d)[^\n\d]{{0,60}}?\b(?:expected|model card|card|reports?"
@@ -95,7 +99,8 @@ MAX_LINES = 40  # a table read for scores: its first lines
 
 def cells(line: str) -> list[str] | None:
     """The cells of a table line (None: not a table line): split at "|", "│" or "┃" (two cells or more), else at
-    runs of two spaces or a tab (three cells or more)."""
+    runs of two spaces or a tab (three cells or more; two GPUs indented over a column of evals, with the blank
+    first cell put back)."""
     if _SEPARATOR.search(line):
         got = [c.strip() for c in _SEPARATOR.split(_NORM.sub(r"‖\1‖", line.strip()))]
         if got and not got[0]:
@@ -104,6 +109,8 @@ def cells(line: str) -> list[str] | None:
             got = got[:-1]
         return got if len(got) >= 2 else None
     got = [c for c in _ALIGNED.split(line.strip()) if c]
+    if len(got) >= 2 and line[:4].isspace() and all(_GPU_CELL.match(c) for c in got):
+        return ["", *got]  # GPU columns over a column of evals, aligned: its first header cell left blank
     return got if len(got) >= 3 else None
 
 

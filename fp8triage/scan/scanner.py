@@ -31,6 +31,7 @@ from ..facts.logfacts import triggers as fact_triggers
 from ..judge import recognise
 from ..judge.claims import Group
 from ..catalogue.recognition import kind_cues
+from ..catalogue import scoretables
 from ..model import Event, Fact, InputInfo, Line, ScanResult
 from .normalise import LineFormat, detect_format
 from .normalise import reset_repeats as _fresh_line_memo
@@ -108,6 +109,7 @@ def prefilter_rules(catalogue: Catalogue) -> list[tuple[str, int, int]]:
     rules.extend((c, LITERAL_CI, CUE) for c in sorted(set().union(*cues.values())))
     rules.extend((c, LITERAL_CI, SCORE) for c in cues.get("symptom", ()))
     rules.extend((c, LITERAL_CI, PAST) for c in PAST_CUES)
+    rules.append((scoretables.GPU_HEADER, REGEX, CUE | SCORE))  # (a table's header with no eval word on it)
     return rules
 
 

@@ -194,3 +194,17 @@ def test_one_module_with_an_error_many_times_the_others_computes_wrong():
     assert not collapsed(ERRORS.replace("0.2468", "0.0049"))  # the modules agree
     # errors that differ by a lot but stay small (an fp8 GEMM's rounding): no module is wrong
     assert not collapsed(ERRORS.replace("0.2468", "0.0410"))
+
+
+ALIGNED_GPUS = """                 8x H200    8x B300
+gsm8k (5-shot)   0.957      0.951
+mmlu-pro         0.812      0.779
+gpqa-diamond     0.667      0.614"""
+
+
+def test_gpu_columns_aligned_over_a_column_of_evals_are_compared():
+    # the header's first cell is blank: the evals' column has no name
+    assert is_header(ALIGNED_GPUS.splitlines()[0])
+    assert collapsed(ALIGNED_GPUS)  # five points of GPQA on the B300
+    assert not collapsed(ALIGNED_GPUS.replace("0.779", "0.809").replace("0.614", "0.661"))  # within noise
+    assert not is_header("    H200 and B300 nodes")  # a sentence, not two columns

@@ -259,6 +259,8 @@ def test_a_failure_that_names_nothing_is_read_with_the_component_the_log_names()
     'Qwen3-14B-FP8 turns into "the the the the , , , ," after a few tokens on the B200 nodes\n',
     "Scores are below the model card and below our 4x H200 deployment of the same checkpoint.\n",
     "scores 0.29 on GPQA-diamond vs 0.65 on H100, no errors or warnings\n",
+    # a table of evals under GPU columns aligned with spaces, the evals' column unnamed
+    "\n                 8x H200    8x B200\ngsm8k (5-shot)   0.957      0.951\nmmlu-pro         0.812      0.779\n",
 ])
 def test_a_symptom_in_a_write_up_is_read_with_the_library_it_names(text):
     context = "VLLM_USE_DEEP_GEMM=1 vllm serve deepseek-ai/DeepSeek-R1 -tp 8 on 8x NVIDIA B200\n"
