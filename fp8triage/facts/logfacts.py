@@ -366,19 +366,18 @@ STACK_MARKERS: list[tuple[str, regex.Pattern]] = [
 # Facts are not events: these lines are read for facts and nothing else, so a trigger must be
 # narrow (a version banner, not every line that says "torch"). Stack markers: the worker marker
 # "(VllmWorker" / "(EngineCore" counts only where it is not the line's prefix (``normalise``
-# strips that before the markers look).
-#
-# Stack markers (class STACK: once vLLM, the stack that ranks first, has been named, these
-# lines are not decoded any more).
+# strips that before the markers look). Stack markers (class STACK: once vLLM, the stack that ranks first, has
+# been named, these lines are not decoded any more).
+# vLLM's process names ("(EngineCore_DP0 pid=9)", "(Worker_TP2 pid=7)"), a line's worker once ``normalise`` strips them
+_VLLM_PROCESS_NAMES = r"(?:VllmWorker|EngineCore|Worker_[TPDE]P|APIServer|RayWorkerWrapper)"
 STACK_PATTERNS = (
     r"\bvllm[/.]|vLLM|\bsglang[/.]|SGLang|sgl_kernel|sgl-workspace|tensorrt_llm|TensorRT-LLM|trtllm-build|\blmdeploy\b"
     r"|transformers/(?:modeling|integrations|quantizers|models)|from_pretrained",
     r"[^ \t\"\n]\((?:VllmWorker|EngineCore)",  # the marker after the line's start, i.e. not the worker prefix
     r"^\((?:VllmWorker|EngineCore)[^ )\n]*\)",  # "(EngineCore_DP0)": a prefix that normalise keeps
-    r"^\((?:VllmWorker|EngineCore|Worker_[TPDE]P|APIServer|RayWorkerWrapper)",  # one it strips (``_VLLM_PROCESS``)
+    r"^\(" + _VLLM_PROCESS_NAMES,  # one it strips (``_VLLM_PROCESS``)
 )
-# vLLM's process names ("(EngineCore_DP0 pid=9)", "(Worker_TP2 pid=7)"), a line's worker once ``normalise`` strips them
-_VLLM_PROCESS = rxcache.compile(r"(?:VllmWorker|EngineCore|Worker_[TPDE]P|APIServer|RayWorkerWrapper)")
+_VLLM_PROCESS = rxcache.compile(_VLLM_PROCESS_NAMES)
 
 
 def triggers() -> list[tuple[str, bool]]:
