@@ -62,7 +62,8 @@ def gpu_facts(text: str):
 # GPU names in a reporter's sentence, with no maker's name on the line: "on the B200 nodes", "8x GB300",
 # "our H20 boxes", "B300 node:". Only names that nothing else is called (not "L4", "A2", "T4"), and only
 # where the sentence puts a machine there (after "on", before "node", with a count, in brackets after
-# "my spark (GB10)", at the head of a line: "B300 node:", "B200, sglang 0.5.3 docker, ...").
+# "my spark (GB10)", at the head of a line: "B300 node:", "B200, sglang 0.5.3 docker, ...", or as a section's
+# heading: "--- B200 ---", "=== H100 80GB HBM3 ===", "## GB300").
 _PROSE_NAMES = (r"(?:GB[123]00|GB10|GH200|B[123]00|H[128]00|H20|A[18]00|L40S|RTX[ ]?PRO[ ]?6000(?:[ ]Blackwell)?"
                 r"|RTX[ ]?50[6-9]0|RTX[ ]?40[6-9]0|RTX[ ]?3090|RTX[ ]?A[456]000|DGX[ ]?Spark)")
 _MACHINE = (r"(?i:nodes?|box(?:es)?|machines?|servers?|pools?|hosts?|instances?|clusters?|cards?|systems?|rigs?|"
@@ -78,6 +79,7 @@ _PROSE_GPU = rxcache.compile(
     r"|(?<![\w.])\d{1,3}\s*[x×]\s*(?P<name>" + _PROSE_NAMES + r")(?:s|'s)?(?![\w-])"
     r"|(?<![\w.-])(?P<name>" + _PROSE_NAMES + r")(?:\s+(?:SXM\d?|PCIe|NVL\d*))?(?:\s*[x×]\s*\d{1,3})?\s+" + _MACHINE + r"\b"
     r"|^\W{0,4}(?P<name>" + _PROSE_NAMES + r")(?:\s*[x×]\s*\d{1,3})?\s*[:,]"
+    r"|^[ \t]*[-=#*\[]{1,8}[ \t]*(?P<name>" + _PROSE_NAMES + r")(?:[ \t]+[\w-]{1,12}){0,3}[ \t]*[-=#*\]:]{0,8}[ \t]*$"
     r"|(?i:\b(?:spark|workstation|desktop|laptop|" + _MACHINE + r")\s*\(\s*(?:\d{1,3}\s*[x×]\s*)?)"
     r"(?P<name>" + _PROSE_NAMES + r")\s*\)"
     r"|" + _BARE_CARD

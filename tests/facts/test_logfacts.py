@@ -325,6 +325,10 @@ def test_the_model_a_serve_command_names(cmd, model):
     (["  node_pool:         gb200-nvl72-rack2", "same template with node_pool=h100-a3high passes"], "GB200"),
     (["RL run on the new B200 partition: KL blows up from step 0", "Same config on the H100 partition is healthy."], "B200"),
     (["captured inputs on an H200 run (reference), replayed them on a DGX Spark: wo_a is 25% off"], "DGX Spark"),
+    # a section's heading that is the machine's name
+    (["--- B200 ---"], "B200"),
+    (["=== H100 80GB HBM3 ==="], "H100"),
+    (["## GB300"], "GB300"),
 ])
 def test_a_sentence_names_the_machine_that_failed(prefilter, texts, gpu):
     for text in texts:
@@ -347,6 +351,8 @@ def test_a_gpu_named_in_a_sentence_says_so():
     ["It was copied over from the H200 recipe."],  # a name that qualifies a thing, not a machine
     ["request 3f2a1c9e-b200-4d1e-9a40-1d2c9c0e5e11 done"],  # a UUID's hex group
     ["served 5090 tokens on my box", "listening on port 5080"],  # a count, a port
+    ["--- H100 ---", "fine", "--- B200 ---", "garbage"],  # two sections' headings: neither said to be the failing one
+    ["-- see B200 docs for details --"],  # a sentence between dashes, not a heading
 ])
 def test_a_sentence_that_does_not_say_which_gpu_failed_gives_none(texts):
     assert "gpu" not in facts(*texts) and "capability" not in facts(*texts)
