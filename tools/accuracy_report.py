@@ -1109,6 +1109,17 @@ BLIND_PROBES = [
      "GPU architecture facts and kernel images (no kernel image, arch lists, collect_env, wheels for other arches)"),
     ("probe IY (30 pastes)", "main 3a5e155, 2026-12-05", 23, 23, 7, 7,
      "very short pastes: one to five lines across the labels"),
+    ("probe IZ (30 pastes)", "main ae21487, 2026-12-05", 23, 24, 6, 6,
+     "a broad sample shaped like public issues, every label; miss: DeepGEMM's BF16 grouped GEMM refused on an A100 "
+     "('Unsupported architecture', left unclaimed because the call names BF16)"),
+    ("probe JA (30 pastes)", "main ae21487, 2026-12-05", 23, 24, 6, 6,
+     "issue threads copied whole, the cause narrowed in later comments; miss: a maintainer's comment that the float32 "
+     "scales are rounded without requantizing, read as the refused scale contract first"),
+    ("probe JB (30 pastes)", "main ae21487, 2026-12-05", 24, 24, 6, 6,
+     "FP8 failures wrapped by another layer (Ray, multiprocessing, asyncio, uvicorn, engine-dead errors, elastic "
+     "summaries)"),
+    ("probe JD (30 pastes)", "main ae21487, 2026-12-05", 24, 24, 6, 6,
+     "GPU names written every way (NVL72, HGX, Max-Q, GB10, sm_120a, '(12, 0)', nvidia-smi tables, hostnames)"),
 ]
 
 

@@ -32,6 +32,8 @@ SYMPTOM = frozenset({"symptom"})
 KIND_RANK = {"not-installed": 6, "api-mismatch": 6, "compile": 5, "unsupported-arch": 5, "contract": 4,
              "symptom": 4, "status": 2, "assertion": 1, "cut-traceback": 1}
 STATED = frozenset({"unsupported-arch", "not-installed", "api-mismatch", "compile"})
+# scales rounded to powers of two without requantizing the weights, said in words: the silent corruption's mechanism
+UNREQUANTIZED = rxcache.compile(r"\b(?:not|never|without|no) (?:being )?re-?quantiz")
 FAILED = frozenset({"status", "assertion"})
 # what an assert line checks, for a bare AssertionError (the traceback prints the assert, not a message)
 ASSERT_CHECKS = (
@@ -342,6 +344,8 @@ def fires(rule: Rule, r: Reading, failure: bool) -> bool:
         return False
     if rule.kinds == SYMPTOM and r.kinds & (STATED | FAILED):
         return False  # a failure that states its cause (an arch gate, a missing module) is not a symptom report
+    if "contract" in rule.kinds and not rule.kinds & SYMPTOM and UNREQUANTIZED.search(r.low):
+        return False  # scales said to be rounded without requantizing: the silent corruption, not a refused contract
     if r.formats:
         if rule.kinds == SYMPTOM and r.formats - rule.formats:
             return False  # NaN or garbage from a model that also runs another format (NVFP4): not read as FP8's

@@ -291,6 +291,18 @@ def test_an_output_that_collapsed_is_corruption_before_a_precision_loss():
     assert ("e8m0-precision-loss", "possible") in got[1:]
 
 
+def test_scales_said_to_be_rounded_without_requantizing_are_the_corruption_not_a_refused_contract():
+    line = ("On SM100 the DeepGEMM linear only takes UE8M0 scales, and we round the float32 scales up to the next power "
+            "of two {} the fp8 weights, so every block comes out scaled by a factor in [1, 2). Error compounds "
+            "over 36 layers.\n")  # ("Error": read as a failure, as a refusal would be)
+    said = top("1x NVIDIA B200\n" + line.format("without requantizing"))
+    assert said and said[0][0] == "ue8m0-silent-corruption", said
+    assert not {"deepgemm-fp32-sf-sm100", "deepgemm-sf-layout-shape"} & {i for i, _ in said}
+    # the same words as a refusal (no rounding said): the scale contract
+    refused = top("1x NVIDIA B200\nRuntimeError: the DeepGEMM linear only takes UE8M0 scales, but got float32 scales\n")
+    assert refused and refused[0][0] == "deepgemm-fp32-sf-sm100", refused
+
+
 def test_a_sentence_that_quotes_a_message_is_weak_evidence_for_it():
     # a write-up that quotes the guard in a sentence (here in Korean prose): named, at most possible
     text = ("B200에서 experts_implementation=\"deepgemm\" 으로 로드하면 `no float32 scale-factor path on Blackwell` "
