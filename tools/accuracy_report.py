@@ -1118,8 +1118,17 @@ BLIND_PROBES = [
     ("probe JB (30 pastes)", "main ae21487, 2026-12-05", 24, 24, 6, 6,
      "FP8 failures wrapped by another layer (Ray, multiprocessing, asyncio, uvicorn, engine-dead errors, elastic "
      "summaries)"),
+    ("probe JC (30 pastes)", "main 989e838, 2026-12-05", 23, 24, 6, 6,
+     "older releases (vLLM 0.6-0.8, SGLang 0.3-0.4, early DeepGEMM, torch 2.4-2.6) and the newest for contrast; miss: "
+     "DeepGEMM's early JIT failing to find the CUTLASS headers, read as a CUTLASS failure"),
     ("probe JD (30 pastes)", "main ae21487, 2026-12-05", 24, 24, 6, 6,
      "GPU names written every way (NVL72, HGX, Max-Q, GB10, sm_120a, '(12, 0)', nvidia-smi tables, hostnames)"),
+    ("probe JE (30 pastes)", "main ae21487, 2026-12-05", 16, 16, 14, 14,
+     "near misses, round ten: half negatives (wrong flags, removed options, config typos, other dtypes' kernels, "
+     "autotune OOM, gated models, graph capture) and the FP8 failures closest to them"),
+    ("probe JF (30 pastes)", "main 989e838, 2026-12-05", 22, 24, 6, 6,
+     "retyped, OCR-damaged and back-translated messages; misses: 'no kernei image is avaiIable' (OCR), DeepGEMM's "
+     "'Unsupported architecture or scaling factor types' quoted in a chat message on a B200"),
 ]
 
 

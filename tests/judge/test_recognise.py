@@ -452,6 +452,18 @@ def test_a_message_two_failures_share_is_told_apart_by_the_gpu():
     assert top(text)[:2] == [("deepgemm-fp32-sf-sm100", "possible"), ("deepgemm-e8m0-disabled-on-blackwell", "possible")]
 
 
+def test_a_specific_case_quoted_in_a_sentence_outranks_its_broader_failures_component_and_kind():
+    from fp8triage.model import Fact
+
+    said = ('now every replica crashes in the first dummy run: fp8_gemm_nt -> "Unsupported architecture or scaling '
+            'factor types" from deepgemm-src/csrc/apis/gemm.hpp. the H200 pool with the same env is fine.\n')
+    b200 = [Fact("capability", "10.0", "--fact", "cli")]
+    # the message (quoted: named, at most possible) is the SM100 float32-scale case, not "DeepGEMM has no kernel for
+    # this architecture" read from the words "unsupported architecture" and "deepgemm"
+    got = [i for i, _ in top(said, cli_facts=b200)]
+    assert got[:2] == ["deepgemm-fp32-sf-sm100", "deepgemm-e8m0-disabled-on-blackwell"], got
+
+
 def test_a_specific_case_names_the_broader_failure_it_refines_first():
     from fp8triage.model import Fact
 
