@@ -1129,6 +1129,15 @@ BLIND_PROBES = [
     ("probe JF (30 pastes)", "main 989e838, 2026-12-05", 22, 24, 6, 6,
      "retyped, OCR-damaged and back-translated messages; misses: 'no kernei image is avaiIable' (OCR), DeepGEMM's "
      "'Unsupported architecture or scaling factor types' quoted in a chat message on a B200"),
+    ("probe JG (30 pastes)", "main 0f830eb, 2026-12-05", 18, 24, 6, 6,
+     "the newest releases' own failure formats (DeepGEMM 2.x host asserts, FlashInfer 0.6 JIT and cubin loader, "
+     "CUTLASS 4 and CuTe DSL FP8 kernels, sgl-kernel 0.3); misses: CuTe DSL and CUTLASS 4 FP8 kernels' arch errors "
+     "with no word of the library, FlashInfer's SM12x FP8 GEMM gate, a silent UE8M0 case"),
+    ("probe JH (30 pastes)", "main 0f830eb, 2026-12-05", 19, 21, 9, 9,
+     "mixed-format deployments (FP8 beside NVFP4, MXFP4, W4A8, INT8, BF16); misses: an FP8 EAGLE draft's collapsed "
+     "acceptance rate next to an NVFP4 target, a worker's FP8 garbage on a node whose other half serves NVFP4"),
+    ("probe JI (30 pastes)", "main 0f830eb, 2026-12-05", 24, 24, 6, 6,
+     "pastes from observability tools (Loki, Datadog, CloudWatch, Sentry, PagerDuty) wrapping FP8 failures"),
 ]
 
 

@@ -97,8 +97,8 @@ _BOUNDARY = rxcache.compile(r"(?i)[.;!?](?=\s|$)|[,()\n]|\b(?:but|while|whereas|
                             r"compared (?:to|with)|against|unlike)\b")
 _COMPARED = rxcache.compile(r"(?i)than|vs\.?|versus|compared (?:to|with)|unlike")  # (not "against": "compares A against a bf16 reference on B200")
 # the side of a comparison that works: "fine on the H20 boxes", "an H100 node scores fine", "H200 (reference)",
-# "an H200 run (reference)"
-_HEALTHY = rxcache.compile(r"(?i)\b(?:same (?:command|config|setup|image|script|run|export|checkpoint|model|request|prompt|"
+# "an H200 run (reference)", "same worker image on an H100 node"
+_HEALTHY = rxcache.compile(r"(?i)\b(?:same (?:[\w-]+ )?(?:command|config|setup|image|script|run|export|checkpoint|model|request|prompt|"
                            r"input|flags|launch|weights|code|commit|version|container|args|arguments)s?|fine(?![\w-])|pass(?:es|ed)?|"
                            r"correct(?:ly)?|normal(?:ly)?|works?|worked|healthy|as expected|good|coherent|matches)\b")
 _LABELLED_HEALTHY = rxcache.compile(r"(?i)(?:\s+(?:run|node|box|machine|server|host|card|system|setup)s?\b)?"

@@ -216,8 +216,9 @@ def _read_in_context(cat: Catalogue, claims: Claims, facts: Mapping[str, Fact],
             continue  # (a check first: a chatty log has many unclaimed warnings)
         reading = recognise.read(g.event, context=context | frozenset(claims.context), elsewhere=True)
         hits = rule_hits(cat, g, reading)
-        if not hits and "symptom" in reading.kinds and not reading.formats and "gpu" in facts:
-            # what the components named elsewhere do not explain, the paste's FP8 checkpoint and GPU may
+        if not hits and "symptom" in reading.kinds and reading.formats <= FP8_FORMATS and "gpu" in facts:
+            # what the components named elsewhere do not explain, the paste's FP8 checkpoint and GPU may (a line
+            # that names the FP8 checkpoint but not the GPU takes the GPU)
             if written is None:
                 written = _written(groups, facts)
             reading = recognise.with_paste(reading, *written)

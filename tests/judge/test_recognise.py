@@ -452,6 +452,14 @@ def test_a_message_two_failures_share_is_told_apart_by_the_gpu():
     assert top(text)[:2] == [("deepgemm-fp32-sf-sm100", "possible"), ("deepgemm-e8m0-disabled-on-blackwell", "possible")]
 
 
+def test_a_symptom_that_names_the_fp8_checkpoint_but_not_the_gpu_takes_the_gpu_the_paste_names():
+    paste = ("Our eval node (8x B200) runs a transformers worker for small checkpoints.\n"
+             "It gives garbage for every FP8 (block-128, float32 weight_scale_inv) checkpoint: repeated tokens, no error.\n")
+    assert top(paste)[:1] == [("ue8m0-silent-corruption", "possible")]
+    # the same words for an NVFP4 checkpoint: no FP8 claim
+    assert "ue8m0-silent-corruption" not in {i for i, _ in top(paste.replace("FP8 (block-128, float32 weight_scale_inv)", "NVFP4"))}
+
+
 def test_a_specific_case_quoted_in_a_sentence_outranks_its_broader_failures_component_and_kind():
     from fp8triage.model import Fact
 
