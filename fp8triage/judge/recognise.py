@@ -32,9 +32,11 @@ SYMPTOM = frozenset({"symptom"})
 KIND_RANK = {"not-installed": 6, "api-mismatch": 6, "compile": 5, "unsupported-arch": 5, "contract": 4,
              "symptom": 4, "status": 2, "assertion": 1, "cut-traceback": 1}
 STATED = frozenset({"unsupported-arch", "not-installed", "api-mismatch", "compile"})
-# scales rounded to powers of two without requantizing the weights, said in words: the silent corruption's mechanism
-UNREQUANTIZED = rxcache.compile(r"\b(?:not|never|without|no) (?:being )?re-?quantiz")
 FAILED = frozenset({"status", "assertion"})
+# scales rounded to powers of two without requantizing the weights, said in words: the silent corruption's mechanism
+# (the same sentence that kinds.toml reads as a symptom)
+UNREQUANTIZED = rxcache.compile(r"(?:ue8m0|e8m0|power[- ]of[- ]two|powers of two)[^\n]{0,80}\b(?:not|never|without|no) "
+                                r"(?:being )?re-?quantiz")
 # what an assert line checks, for a bare AssertionError (the traceback prints the assert, not a message)
 ASSERT_CHECKS = (
     ("unsupported-arch", rxcache.compile(r"\b(?:arch\w*|capability|is_sm\w*|sm_?\d+|is_(?:hopper|blackwell|ada)|"
