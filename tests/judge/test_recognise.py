@@ -989,3 +989,17 @@ def _line_event(line: str):
     from fp8triage.model import Event, EventKind, Line
 
     return Event(EventKind.LINE, [Line("paste.log", 1, line)])
+
+
+def test_a_list_of_admissible_archs_and_the_one_found_is_an_arch_gate():
+    # the CuTe DSL refuses a tcgen05 FP8 MMA on consumer Blackwell: the message is on the line after the exception's
+    text = ("Traceback (most recent call last):\n"
+            '  File "/opt/venv/lib/python3.12/site-packages/cutlass/utils/blackwell_helpers.py", line 1189, in make_trivial_tiled_mma\n'
+            "    mma_op = MmaF8F6F4Op(\n"
+            "cutlass.base_dsl.common.DSLUserCodeError: \n"
+            "error: expects arch to be one of [Arch.sm_100a, Arch.sm_100f, Arch.sm_103a], but got sm_120a\n")
+    assert top(text)[:1] == [("cutlass-fp8-unsupported-arch", "possible")]
+    # the same module refusing an operand's layout names no architecture
+    layout = text.replace("expects arch to be one of [Arch.sm_100a, Arch.sm_100f, Arch.sm_103a], but got sm_120a",
+                          "expects the layout to be K-major, but got MN-major")
+    assert ("cutlass-fp8-unsupported-arch", "possible") not in top(layout)
