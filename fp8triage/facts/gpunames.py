@@ -64,10 +64,10 @@ def gpu_facts(text: str):
 # where the sentence puts a machine there (after "on", before "node", with a count, in brackets after
 # "my spark (GB10)", at the head of a line: "B300 node:", "B200, sglang 0.5.3 docker, ...", or as a section's
 # heading: "--- B200 ---", "=== H100 80GB HBM3 ===", "## GB300").
-_PROSE_NAMES = (r"(?:GB[123]00|GB10|GH200|B[123]00|H[128]00|H20|A[18]00|L40S|RTX[ ]?PRO[ ]?6000(?:[ ]Blackwell)?"
+PROSE_NAMES = (r"(?:GB[123]00|GB10|GH200|B[123]00|H[128]00|H20|A[18]00|L40S|RTX[ ]?PRO[ ]?6000(?:[ ]Blackwell)?"
                 r"|RTX[ ]?50[6-9]0|RTX[ ]?40[6-9]0|RTX[ ]?3090|RTX[ ]?A[456]000|DGX[ ]?Spark)")
 _MACHINE = (r"(?i:nodes?|box(?:es)?|machines?|servers?|pools?|hosts?|instances?|clusters?|cards?|systems?|rigs?|"
-            r"GPUs?|VMs?|pods?|workers?|partitions?|racks?)")
+            r"GPUs?|VMs?|pods?|workers?|partitions?|racks?|deployments?|setups?|endpoints?|replicas?)")
 # a GeForce card by its number alone, where a possessive or article makes it a card: "on my 5090", "a 5080
 # (16 GB)", "dual 5090s"; not a count or a port ("5090 tokens", "port 5090")
 _BARE_CARD_HEAD = r"(?i:\b(?:my|our|his|her|their|a|the|single|dual|two|new|\d\s*x)\s+(?:geforce\s+)?)"
@@ -75,13 +75,13 @@ _BARE_CARD = (_BARE_CARD_HEAD + r"(?P<card>50[6-9]0(?:[ ]?Ti)?)(?:s|'s)?\b(?!\s*
               r"lines?|seconds?|samples?|requests?|items?|bytes?|[%:/.-]\d))")
 _PROSE_GPU = rxcache.compile(
     r"(?i:\b(?:on|with|using|across|from|to|in|onto)\s+(?:(?:the|our|my|a|an|one|two|four|eight|both|all|\d{1,3})\s+)?(?:(?:single|pair of|new|old|other|spare)\s+)?)"
-    r"(?:\d{1,3}\s*[x×]\s*)?(?P<name>" + _PROSE_NAMES + r")(?:s|'s)?(?![\w-])"
-    r"|(?<![\w.])\d{1,3}\s*[x×]\s*(?P<name>" + _PROSE_NAMES + r")(?:s|'s)?(?![\w-])"
-    r"|(?<![\w.-])(?P<name>" + _PROSE_NAMES + r")(?:\s+(?:SXM\d?|PCIe|NVL\d*))?(?:\s*[x×]\s*\d{1,3})?\s+" + _MACHINE + r"\b"
-    r"|^\W{0,4}(?P<name>" + _PROSE_NAMES + r")(?:\s*[x×]\s*\d{1,3})?\s*[:,]"
-    r"|^[ \t]*[-=#*\[]{1,8}[ \t]*(?P<name>" + _PROSE_NAMES + r")(?:[ \t]+[\w-]{1,12}){0,3}[ \t]*[-=#*\]:]{0,8}[ \t]*$"
+    r"(?:\d{1,3}\s*[x×]\s*)?(?P<name>" + PROSE_NAMES + r")(?:s|'s)?(?![\w-])"
+    r"|(?<![\w.])\d{1,3}\s*[x×]\s*(?P<name>" + PROSE_NAMES + r")(?:s|'s)?(?![\w-])"
+    r"|(?<![\w.-])(?P<name>" + PROSE_NAMES + r")(?:\s+(?:SXM\d?|PCIe|NVL\d*))?(?:\s*[x×]\s*\d{1,3})?\s+" + _MACHINE + r"\b"
+    r"|^\W{0,4}(?P<name>" + PROSE_NAMES + r")(?:\s*[x×]\s*\d{1,3})?\s*[:,]"
+    r"|^[ \t]*[-=#*\[]{1,8}[ \t]*(?P<name>" + PROSE_NAMES + r")(?:[ \t]+[\w-]{1,12}){0,3}[ \t]*[-=#*\]:]{0,8}[ \t]*$"
     r"|(?i:\b(?:spark|workstation|desktop|laptop|" + _MACHINE + r")\s*\(\s*(?:\d{1,3}\s*[x×]\s*)?)"
-    r"(?P<name>" + _PROSE_NAMES + r")\s*\)"
+    r"(?P<name>" + PROSE_NAMES + r")\s*\)"
     r"|" + _BARE_CARD
 )
 # a machine's name that holds its GPU's, where a line names the machine: a shell prompt ("root@b200-kimi-03:~#"), a
@@ -91,7 +91,7 @@ _HOST_NAMES = r"(?:gb[123]00|gb10|gh200|b[123]00|h[128]00|h20|a[18]00|l40s)"
 _HOST_KEY = r"(?:node_?pool|partition|runner)[\"']?[ \t]*[:=][ \t]*[\"']?"
 _HOST = rxcache.compile(r"(?i:(?<=@)|" + _HOST_KEY + r")(?P<host>[a-z0-9]+(?:-[a-z0-9]+)*)(?![\w./])")
 _HOST_PART = rxcache.compile(_HOST_NAMES)
-PROSE_TRIGGER = _PROSE_NAMES + r"|" + _BARE_CARD_HEAD + r"50[6-9]0|(?:@|" + _HOST_KEY + r")(?:[a-z0-9]+-)*" + _HOST_NAMES + r"(?:-|[^0-9a-z]|$)"
+PROSE_TRIGGER = PROSE_NAMES + r"|" + _BARE_CARD_HEAD + r"50[6-9]0|(?:@|" + _HOST_KEY + r")(?:[a-z0-9]+-)*" + _HOST_NAMES + r"(?:-|[^0-9a-z]|$)"
 # where a comparison's sides part: a sentence's or a clause's end, a bracket, a contrast ("but", "than", "vs")
 _BOUNDARY = rxcache.compile(r"(?i)[.;!?](?=\s|$)|[,()\n]|\b(?:but|while|whereas|however|than|vs\.?|versus|"
                             r"compared (?:to|with)|against|unlike)\b")

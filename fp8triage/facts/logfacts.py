@@ -15,10 +15,10 @@ import regex
 
 from ..common import rxcache
 from .vocabulary import DISPATCH_ENV_VARS, normalise_capability
-from . import gpunames
+from . import gpunames, pastegpus
+from .pastegpus import GPU_LABEL
 from .clauses import FIRST_PERSON as _FIRST_PERSON, advice as _advice
 from .gpunames import gpu_facts
-from ..common.gpus import capability_for
 from ..model import Fact, Line
 
 # (not the version an upgrade left: "bumped from vllm 0.11.x to 0.24.0")
@@ -27,7 +27,7 @@ _V = r"v?(?P<v>\d+\.\d+(?:\.\d+)?(?:[.+-]?(?:rc|dev|post|a|b)\d*)*(?:\+[\w.]+)?)
 
 FP8_CHECKPOINT = "fp8-checkpoint"  # (a name kept, not a fact: the quantization where nothing else states it)
 PROSE_GPU = "prose-gpu"  # (a GPU a sentence names, "failing:B200": the GPU where no line states the machine's)
-_KEPT = (FP8_CHECKPOINT, PROSE_GPU)
+_KEPT = (FP8_CHECKPOINT, PROSE_GPU, GPU_LABEL)
 # a write-up's sentences stand around the lines it pastes; deep in a server log a GPU named in a message is no
 # reporter's sentence
 PROSE_LINES = 300
@@ -406,6 +406,7 @@ class LogFacts:
         # parallel scan can renumber the lines first
         self.raw: list[tuple[str, str, Line, str]] = []
         self._seen: set[tuple[str, str]] = set()
+        self._labels = 0  # GPU_LABEL records kept
         self.stack_votes: dict[str, tuple[int, Line]] = {}
         # text -> what it yields ((name, value, note) in order, the stacks it names, and the keys
         # of ``_seen`` its facts would add): servers repeat the lines that carry facts (a config
@@ -423,6 +424,9 @@ class LogFacts:
     def merge(self, other: "LogFacts") -> None:
         """Add the facts of a scan of later lines (the first value of a fact still wins)."""
         for rec in other.raw:
+            if rec[0] == GPU_LABEL:
+                self.raw.append(rec)
+                continue
             key = (rec[0], rec[1].lower())
             if key not in self._seen:
                 self._seen.add(key)
@@ -432,6 +436,11 @@ class LogFacts:
             self.stack_votes[stack] = (m + n, mine_first)
 
     def _add(self, name: str, value: str, line: Line, note: str = "") -> None:
+        if name == GPU_LABEL:  # every one counts (where each part of a comparison starts), the first few
+            if line.lineno <= PROSE_LINES and self._labels < pastegpus.LABELS_MAX:
+                self._labels += 1
+                self.raw.append((name, value, line, note))
+            return
         value = value.strip().strip("'\"`")
         if not value or (name, value.lower()) in self._seen:
             return
@@ -475,9 +484,9 @@ class LogFacts:
         found = self._memo.get(text[:4000] if len(text) > 4000 else text)
         if found is None:
             return False
-        _facts, stacks, keys = found
+        facts, stacks, keys = found
         seen, votes = self._seen, self.stack_votes
-        if any(k not in seen for k in keys) or any(st not in votes for st in stacks):
+        if any(k not in seen for k in keys) or any(st not in votes for st in stacks) or any(f[0] == GPU_LABEL for f in facts):
             return False
         for stack in stacks:
             n, first = votes[stack]
@@ -498,6 +507,9 @@ class LogFacts:
         yield from gpu_facts(text)
         for name, role in gpunames.prose_gpus(text):
             yield PROSE_GPU, f"{role}:{name}", ""
+        part = pastegpus.label(text)
+        if part is not None:
+            yield GPU_LABEL, part, ""
 
     @property
     def stack_settled(self) -> bool:
@@ -535,52 +547,22 @@ class LogFacts:
                 out.append(Fact("quantization", "fp8", f"{model.source} (model name says FP8)", "log"))
             if "moe" not in names and regex.search(r"(?i)\bA\d+(?:\.\d+)?B\b|moe|mixtral|deepseek-(?:v[234]|r1)|-A\d+B", m):
                 out.append(Fact("moe", "true", f"{model.source} (model name names a mixture of experts)", "log"))
-        out += self._prose_gpu(out)
+        said = [(v, ln) for n, v, ln, _ in self.raw if n == PROSE_GPU and ln.lineno <= PROSE_LINES]
+        out += pastegpus.prose_gpu(said, out)
+        parts = pastegpus.sections([(v, ln) for n, v, ln, _ in self.raw if n == GPU_LABEL], PROSE_LINES)
+        if parts is not None:
+            out.append(parts)
         named = next(((v, ln) for n, v, ln, _ in self.raw if n == FP8_CHECKPOINT), None)
         if named is not None and not any(f.name == "quantization" for f in out):
             out.append(Fact("quantization", "fp8", f"log {named[1].source}:{named[1].lineno} (names an FP8 checkpoint: {named[0]})", "log"))
         return out
 
 
-    def _prose_gpu(self, out: list[Fact]) -> list[Fact]:
-        """The GPU a write-up's sentences name (in its first ``PROSE_LINES`` lines), where no line states the
-        machine's GPU or capability: the first named where it went wrong, else the one named (none where the
-        sentences name GPUs of more than one generation, besides the healthy reference, and none says which one
-        failed). Where lines print two boxes' GPUs, the one a sentence says went wrong comes first."""
-        said = [(v.split(":", 1), ln) for n, v, ln, _ in self.raw if n == PROSE_GPU and ln.lineno <= PROSE_LINES]
-        failing = [(name, ln) for (role, name), ln in said if role == "failing"]
-        printed = [f for f in out if f.name == "capability"]
-        if printed or any(f.name == "gpu" for f in out):
-            if failing and len({f.value for f in printed}) > 1:
-                _put_first(out, capability_for(failing[0][0])[0])  # two boxes' GPUs printed: the one that failed
-            return []
-        plain = [(name, ln) for (role, name), ln in said if role == "plain"]
-        pick = failing[0] if failing else plain[0] if len({capability_for(name) for name, _ in plain}) == 1 else None
-        if pick is None:
-            return []
-        name, ln = pick
-        cc, arch = capability_for(name)
-        where = f"log {ln.source}:{ln.lineno}"
-        return [Fact("gpu", name, f"{where} (named in a sentence)", "log"),
-                Fact("capability", cc, f"{where} ({name} is {arch})", "log")]
-
-
-def _put_first(out: list[Fact], capability: str) -> None:
-    """Move the first printed GPU of ``capability`` and its capability ahead of the others (the first value
-    of a fact wins): a write-up that prints both boxes' GPUs and says which one went wrong."""
-    cap = next((f for f in out if f.name == "capability" and f.value == capability), None)
-    if cap is None:
-        return
-    gpu = next((f for f in out if f.name == "gpu" and (capability_for(f.value) or ("",))[0] == capability), None)
-    moved = [cap] + ([gpu] if gpu is not None else [])
-    out[:] = moved + [f for f in out if not any(f is m for m in moved)]
-
-
 def _seen_key(fact: tuple[str, str, str]) -> tuple[str, str] | None:
     """The key ``LogFacts._add`` records for a fact it keeps (None: one it never keeps)."""
     name, value, _note = fact
     value = value.strip().strip("'\"`")
-    if not value or (name == "model" and value.lower() in _NOT_MODELS):
+    if not value or name == GPU_LABEL or (name == "model" and value.lower() in _NOT_MODELS):
         return None
     return name, value.lower()
 

@@ -94,6 +94,9 @@ _SPECS: list[FactSpec] = [
              "what a failure that names no component is read with"),
     FactSpec("transformers_fp8_named", "bool", "the log names transformers' fine-grained FP8 path or its hub kernel: "
              "what a failure that names no component is read with"),
+    FactSpec("gpu_sections", "text", "the parts of a paste printed under a GPU's name, as 'GPU@first-last' (a heading "
+             "'--- B200 ---' or 'H200:', a line labelled 'B200: rel_err 0.91'), where they name GPUs of two capabilities "
+             "or more: a symptom printed in a part is that GPU's"),
     FactSpec("not_current", "bool", "the log says the failure is fixed or no longer happens, or was never run (a "
              "question): findings are named, at most possible"),
     FactSpec("gpu_fault", "bool", "the log shows the GPU itself failed (the driver's Xid 79 'fallen off the bus', an "

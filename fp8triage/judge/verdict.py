@@ -13,7 +13,7 @@ from ..common import rxcache
 from ..catalogue.recognition import FP8_FORMATS
 from . import recognise
 from .claims import Claims, Group, Hit
-from .matcher import rule_hits
+from .incontext import checkpoint_formats, read_in_context, under_section_gpu
 from .patterns import OTHER_FAILURE, guessed, in_prose, not_now, said_gone
 from .conditions import combine, evaluate
 from ..model import ConditionResult, Event, EventKind, Evidence, Fact, Finding, Remedy, Severity, Status, Truth, UnknownGroup
@@ -181,132 +181,6 @@ def _weak_rank(hit: Hit, facts: Mapping[str, Fact]) -> tuple:
     return status is Status.RULED_OUT, -hit.specificity, status.rank, -seen, -hit.named, -sig.priority
 
 
-# facts that name a component for a symptom that names none (the log's other lines named it)
-CONTEXT_FACTS = {"deepgemm_named": "deepgemm", "cutlass_fp8_named": "cutlass-fp8", "transformers_fp8_named": "transformers-fp8"}
-
-
-def _read_in_context(cat: Catalogue, claims: Claims, facts: Mapping[str, Fact],
-                     groups: list[Group]) -> tuple[dict[str, list[Hit]], dict[str, list[Hit]]]:
-    """Groups that no signature claimed, read with the components the log names elsewhere:
-    (silent failures' rule hits on symptom lines: a NaN traceback, then a sentence that DeepGEMM was
-    picked; rule hits on failures that name nothing: a segfault right after the log said a CuTe FP8
-    kernel was being compiled, a cuBLASLt status whose frames were printed after it), each as
-    signature id -> hits."""
-    context = frozenset(c for name, c in CONTEXT_FACTS.items() if name in facts)
-    symptoms: dict[str, list[Hit]] = {}
-    linked: dict[str, list[Hit]] = {}
-    frames_after = _frames_after(groups) if groups else {}
-    written: tuple[frozenset[str], str] | None = None
-    for g in groups:
-        if g.fingerprint in claims.claimed:
-            continue
-        own = frames_after.get(id(g))
-        if own is not None:
-            reading = recognise.read(g.event, context=own, linked=True)
-            for h in rule_hits(cat, g, reading):
-                if not h.sig.silent:
-                    linked.setdefault(h.sig.id, []).append(h)
-            continue
-        if not (context or claims.context or "gpu" in facts):
-            continue
-        text = g.event.text
-        if g.event.wrapped:  # a phrase a terminal or the write-up's line breaks cut in two
-            text = "\n".join([text, *(t for _, t in g.event.unwrapped(" "))])
-        if not (g.event.is_error or recognise.CRASH.search(text) or recognise.states_symptom(text)):
-            continue  # (a check first: a chatty log has many unclaimed warnings)
-        reading = recognise.read(g.event, context=context | frozenset(claims.context), elsewhere=True)
-        hits = rule_hits(cat, g, reading)
-        if not hits and "symptom" in reading.kinds and reading.formats <= FP8_FORMATS and "gpu" in facts:
-            # what the components named elsewhere do not explain, the paste's FP8 checkpoint and GPU may (a line
-            # that names the FP8 checkpoint but not the GPU takes the GPU)
-            if written is None:
-                written = _written(groups, facts)
-            reading = recognise.with_paste(reading, *written)
-            hits = rule_hits(cat, g, reading)
-        for h in hits:
-            if h.sig.silent and "symptom" in reading.kinds:
-                symptoms.setdefault(h.sig.id, []).append(h)
-            elif reading.bare and not h.sig.silent:
-                linked.setdefault(h.sig.id, []).append(h)
-    return symptoms, linked
-
-
-def _written(groups: list[Group], facts: Mapping[str, Fact]) -> tuple[frozenset[str], str]:
-    """The FP8 formats and the GPU a paste names outside its symptom lines (a write-up's first line names the
-    FP8_BLOCK checkpoint and the B200, a later one the NaN): the formats of the checkpoint's quantization and
-    model facts and of every line, and the GPU's name and ``smNNN`` target."""
-    formats = FP8_FORMATS & _checkpoint_formats(facts)
-    if not formats:
-        for g in groups:
-            formats |= FP8_FORMATS & recognise.vocabulary().formats_of(g.event.text)
-            if formats:
-                break
-    cap = facts.get("capability")
-    words = f"{facts['gpu'].value} sm{str(cap.value).replace('.', '')}" if cap is not None else str(facts["gpu"].value)
-    return frozenset(formats), words.lower()
-
-
-def _frames_after(groups: list[Group]) -> dict[int, frozenset[str]]:
-    """id(group) -> the FP8 components of its error's own frames, for each error that names none and
-    whose frames were printed as a traceback of their own with no message, right after it (a paste or
-    a logger that prints the message first: "RuntimeError: CUDA error: CUBLAS_STATUS_NOT_SUPPORTED ..."
-    and then 'File ".../mm_scaled.py", line 512, in tuned_scaled_mm', at most two lines between: a paste's blank
-    lines) or right before it (a traceback whose indentation was lost, so that its frames and its exception line
-    came apart)."""
-    out = _prompt_before(groups)
-    frames = [g for g in groups if g.event.lines and g.event.kind is EventKind.TRACEBACK and g.event.exc_type is None]
-    starts = {(g.event.lines[0].source, g.event.lines[0].lineno, g.event.lines[0].worker): g for g in frames}
-    ends = {(g.event.lines[-1].source, g.event.lines[-1].lineno, g.event.lines[-1].worker): g for g in frames}
-    if not frames:
-        return out
-    for g in groups:
-        ev = g.event
-        if not ev.is_error or ev.kind is EventKind.TRACEBACK or not ev.lines:
-            continue
-        first, last = ev.lines[0], ev.lines[-1]
-        comps: frozenset[str] = frozenset()
-        # (right after or before it, or with a line or two between: a paste's blank lines)
-        near_ones = [starts.get((last.source, last.lineno + k, last.worker)) for k in (1, 2, 3)]
-        near_ones += [ends.get((first.source, first.lineno - k, first.worker)) for k in (1, 2, 3)]
-        for near in near_ones:
-            if near is not None:
-                comps |= recognise.read(near.event).components
-        if comps and not recognise.read(ev).components:
-            out[id(g)] = comps
-    return out
-
-
-_REPL = frozenset({"<stdin>", "<console>"})
-_CALL = rxcache.compile(r"\b[A-Za-z_][\w.]*\.[A-Za-z_]\w*\([^()\n]{0,200}\)")  # "sgl_kernel.fp8_scaled_mm(x_q, ...)"
-
-
-def _prompt_before(groups: list[Group]) -> dict[int, frozenset[str]]:
-    """id(group) -> the FP8 components of the interpreter statement right before a traceback that names
-    none and whose first frame is the interpreter's prompt (a REPL paste: `>>> out =
-    torch.ops.fbgemm.f8f8bf16_rowwise(...)`, then the traceback it raised through `<stdin>` and torch's
-    dispatch), or right before an exception line alone that the call on the line above raised."""
-    out: dict[int, frozenset[str]] = {}
-    repl = [g for g in groups if g.event.kind is EventKind.TRACEBACK and g.event.is_error and g.event.lines
-            and g.event.frames and g.event.frames[0][0] in _REPL]
-    # (or an exception line alone, right under the call that raised it: "sgl_kernel.fp8_scaled_mm(x, w, ...)", then
-    # "RuntimeError: mat_b must be a column major tensor")
-    repl += [g for g in groups if g.event.is_error and g.event.exc_type and not g.event.frames and len(g.event.lines) <= 2]
-    if not repl:
-        return out
-    ends = {(g.event.lines[-1].source, g.event.lines[-1].lineno, g.event.lines[-1].worker): g for g in groups
-            if g.event.lines and g.event.kind is EventKind.LINE}
-    for g in repl:
-        first = g.event.lines[0]
-        near = ends.get((first.source, first.lineno - 1, first.worker))
-        if near is not None and not g.event.frames and not _CALL.search(near.event.text):
-            continue  # (the line before a lone exception line is a call, or it says nothing of where it failed)
-        if near is not None and not recognise.read(g.event).components:
-            comps = recognise.read(near.event).components
-            if comps:
-                out[id(g)] = comps
-    return out
-
-
 def _shows_symptom(hit: Hit) -> bool:
     """Whether a silent failure's supporting line shows something going wrong (NaN, garbage, a score
     that collapsed) in an FP8 run, not only the code path it needs ("Using DEEPGEMM Fp8 MoE backend"),
@@ -412,15 +286,10 @@ def _families(cat: Catalogue, claims: Claims, facts: Mapping[str, Fact], finding
     return out
 
 
-def _checkpoint_formats(facts: Mapping[str, Fact]) -> frozenset[str]:
-    """The number formats the checkpoint's quantization and model name say ("/models/ft-32b-fp8-block", "...-NVFP4")."""
-    return recognise.vocabulary().formats_of(" ".join(str(facts[n].value) for n in ("quantization", "model") if n in facts))
-
-
 def _checkpoint_fits(sig: Signature, facts: Mapping[str, Fact]) -> bool:
     """Whether the checkpoint leaves ``sig`` possible (a signature about FP8 does not explain a failure of a model
     whose checkpoint is NVFP4)."""
-    said, formats = _checkpoint_formats(facts), recognise.signature_formats(sig)
+    said, formats = checkpoint_formats(facts), recognise.signature_formats(sig)
     return not said or not formats or bool(said & formats)
 
 
@@ -509,7 +378,7 @@ def judge(
     arbitrate(claims, facts)
     findings: list[Finding] = []
     ruled: list[Finding] = []
-    read_in_context, crashes = _read_in_context(cat, claims, facts, groups)
+    elsewhere, crashes = read_in_context(cat, claims, facts, groups)
     for sig in cat.signatures:
         hits = claims.primary.get(sig.id, [])
         by_context = not hits and sig.id in crashes
@@ -520,7 +389,7 @@ def judge(
             # the symptom lines that name nothing, read with what the log names elsewhere, support it too
             # (a write-up's "Paris Paris Paris" beside its A/B sentence that names DeepGEMM)
             shown = {h.group.fingerprint for h in hits + support}
-            support = support + [h for h in read_in_context.get(sig.id, []) if h.group.fingerprint not in shown]
+            support = support + [h for h in elsewhere.get(sig.id, []) if h.group.fingerprint not in shown]
         symptom = False
         if sig.silent and not hits and support:
             if not any(_shows_symptom(h) for h in support) and len({h.pattern.name for h in support}) < 2:
@@ -530,7 +399,8 @@ def judge(
             # symptoms only: the symptom lines are the evidence
             hits, support, symptom = support, [], True
         if hits or support:
-            f = make_finding(sig, facts, hits, support, symptom)
+            # a symptom printed in one machine's part of a comparison is judged on that machine's GPU
+            f = make_finding(sig, under_section_gpu(facts, hits) if sig.silent else facts, hits, support, symptom)
             if by_context and f.status is Status.LIKELY:
                 f.status = Status.POSSIBLE  # the failure itself names no component: never more than possible
         elif fact_risks and sig.preflight and sig.conditions:

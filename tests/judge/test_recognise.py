@@ -1003,3 +1003,20 @@ def test_a_list_of_admissible_archs_and_the_one_found_is_an_arch_gate():
     layout = text.replace("expects arch to be one of [Arch.sm_100a, Arch.sm_100f, Arch.sm_103a], but got sm_120a",
                           "expects the layout to be K-major, but got MN-major")
     assert ("cutlass-fp8-unsupported-arch", "possible") not in top(layout)
+
+
+def test_a_symptom_printed_under_one_machine_s_heading_is_judged_on_that_machine_s_gpu():
+    # the paste prints the H100 first (the fact a GPU is read from) and the garbage under the B200's heading
+    paste = ("Same venv on both hosts, Qwen/Qwen3-8B-FP8 (weight_scale_inv float32, block 128x128), greedy decoding.\n"
+             "\n"
+             "==== host h100-a | NVIDIA H100 80GB HBM3 | capability (9, 0) ====\n"
+             '    -> "A hash map stores key-value pairs."\n'
+             "\n"
+             "==== host b200-c | NVIDIA B200 | capability (10, 0) ====\n"
+             '    -> " the the the the,,,, of of of of the the the the the the the the"\n')
+    assert top(paste)[:1] == [("ue8m0-silent-corruption", "possible")]
+    # the same garbage under the H100's heading: not the Blackwell scale path
+    swapped = paste.replace('A hash map stores key-value pairs.', 'X').replace(
+        '" the the the the,,,, of of of of the the the the the the the the"', '"A hash map stores key-value pairs."').replace(
+        '"X"', '" the the the the,,,, of of of of the the the the the the the the"')
+    assert not [f for f in top(swapped) if f[0] == "ue8m0-silent-corruption" and f[1] != "ruled_out"], top(swapped)

@@ -1,0 +1,69 @@
+"""Which lines of a paste are which machine's: the headings and labels of a comparison's parts."""
+from __future__ import annotations
+
+import pytest
+
+from fp8triage.facts.logfacts import _facts_from_lines
+from fp8triage.facts.pastegpus import label, parse_sections
+from fp8triage.model import Line
+
+
+def facts_of(text: str) -> dict[str, str]:
+    lines = [Line("paste.log", i, t) for i, t in enumerate(text.splitlines(), 1)]
+    out: dict[str, str] = {}
+    for f in _facts_from_lines(lines):
+        out.setdefault(f.name, f.value)
+    return out
+
+
+@pytest.mark.parametrize("text, want", [
+    ("--- B200 ---", "B200|h"),
+    ("=== H100 80GB HBM3 ===", "H100|h"),
+    ("==== host gpu-b200-04 | NVIDIA B200 | capability (10, 0) ====", "B200|h"),
+    ("## GB300 (sm_103)", "GB300|h"),
+    ("H200:", "H200|h"),
+    ("B200 with VLLM_USE_DEEP_GEMM=0:", "B200|h"),
+    ("  B200: rel_err 0.91   out_norm/ref_norm 1.87", "B200|l"),
+    ("NVIDIA H100 80GB HBM3: diff=0.00041 norm_ratio=0.9998", "H100|l"),
+])
+def test_a_heading_or_a_label_names_its_part_s_gpu(text, want):
+    assert label(text) == want
+
+
+@pytest.mark.parametrize("text", [
+    "--- H100 vs B200 ---",  # a comparison's heading: both sides
+    "B200: 0.81, H100: 0.93",
+    "We moved the service to B200: it fails now",  # a sentence, not a label
+    "Step 3: rerun on the B200",
+    "--- results ---",
+])
+def test_a_line_that_compares_or_only_mentions_a_gpu_labels_nothing(text):
+    assert label(text) is None
+
+
+def test_the_parts_of_a_two_machine_comparison_are_a_fact():
+    paste = ("Same script on both boxes, Qwen3-8B-FP8, greedy.\n"
+             "\n"
+             "--- H100 80GB HBM3 ---\n"
+             "The capital of France is Paris.\n"
+             "\n"
+             "--- B200 ---\n"
+             "The the the the the the\n"
+             "\n"
+             "per-layer check:\n"
+             "  H100: rel_err 0.004\n"
+             "  B200: rel_err 0.91\n")
+    facts = facts_of(paste)
+    assert facts["gpu_sections"] == "H100@3-5, B200@6-9, H100@10, B200@11"
+
+
+def test_parts_of_one_gpu_generation_are_no_comparison():
+    facts = facts_of("--- H100 node 1 ---\nok\n--- H200 node 2 ---\nok\n")
+    assert "gpu_sections" not in facts
+
+
+def test_the_fact_reads_back_as_its_parts():
+    from fp8triage.model import Fact
+
+    fact = Fact("gpu_sections", "H100@3-5, B200@6-9, B200@11", "log paste.log:3 (the parts ...)", "log")
+    assert parse_sections(fact) == ("paste.log", [(3, 5, "H100"), (6, 9, "B200"), (11, 11, "B200")])
