@@ -67,7 +67,7 @@ def gpu_facts(text: str):
 PROSE_NAMES = (r"(?:GB[123]00|GB10|GH200|B[123]00|H[128]00|H20|A[18]00|L40S|RTX[ ]?PRO[ ]?6000(?:[ ]Blackwell)?"
                 r"|RTX[ ]?50[6-9]0|RTX[ ]?40[6-9]0|RTX[ ]?3090|RTX[ ]?A[456]000|DGX[ ]?Spark)")
 _MACHINE = (r"(?i:nodes?|box(?:es)?|machines?|servers?|pools?|hosts?|instances?|clusters?|cards?|systems?|rigs?|"
-            r"GPUs?|VMs?|pods?|workers?|partitions?|racks?|deployments?|setups?|endpoints?|replicas?)")
+            r"GPUs?|VMs?|pods?|workers?|partitions?|racks?|trays?|deployments?|setups?|endpoints?|replicas?)")
 # a GeForce card by its number alone, where a possessive or article makes it a card: "on my 5090", "a 5080
 # (16 GB)", "dual 5090s"; not a count or a port ("5090 tokens", "port 5090")
 _BARE_CARD_HEAD = r"(?i:\b(?:my|our|his|her|their|a|the|single|dual|two|new|\d\s*x)\s+(?:geforce\s+)?)"
@@ -140,10 +140,13 @@ def prose_gpus(text: str):
             continue
         side, opened, gap = _side(text, start, end)
         compared = _COMPARED.fullmatch(opened) and _COMPARED_GAP.fullmatch(gap)
-        if compared or moved_from(text, start, end) or _HEALTHY.search(side) or _LABELLED_HEALTHY.match(text, end) or _NAMED_REFERENCE.search(gap):
+        healthy, wrong = _HEALTHY.search(side), _WENT_WRONG.search(side)
+        if healthy is not None and wrong is not None and healthy.group().lower().startswith("same"):
+            healthy = None  # "same checkpoint on the GB200 tray: same garbage": the same thing, gone wrong there
+        if compared or moved_from(text, start, end) or healthy or _LABELLED_HEALTHY.match(text, end) or _NAMED_REFERENCE.search(gap):
             yield name, "reference"
         else:
-            yield name, "failing" if _WENT_WRONG.search(side) else "plain"
+            yield name, "failing" if wrong else "plain"
 
 
 def _named(text: str):

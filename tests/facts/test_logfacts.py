@@ -326,6 +326,8 @@ def test_the_model_a_serve_command_names(cmd, model):
     (["RL run on the new B200 partition: KL blows up from step 0", "Same config on the H100 partition is healthy."], "B200"),
     (["captured inputs on an H200 run (reference), replayed them on a DGX Spark: wo_a is 25% off"], "DGX Spark"),
     (["Node b200-07 (8x B200) runs two things:", "Same worker image on an H100 node: Qwen3-8B-FP8 gsm8k 0.88."], "B200"),
+    # "the same thing" on a machine where it went wrong is no healthy reference
+    (["Prefill = 2x H200 nodes, decode = 1 GB200 tray.", "- same checkpoint colocated on the GB200 tray: same garbage, gsm8k 0.000"], "GB200"),
     # a deployment said to be worse than another's
     (["End to end the B200 deployment is ~9 points lower on our eval than the H100 one."], "B200"),
     # a section's heading that is the machine's name
