@@ -20,9 +20,10 @@ SECTION_LINES = 40  # a heading heads at most this many lines (or up to the next
 
 _NAME = r"(?:NVIDIA[ \t]+)?(?P<name>" + PROSE_NAMES + r")(?![\w-])"
 # a heading: a rule of marks on both sides ("--- B200 ---", "==== host ... | NVIDIA B200 | ... ===="), a
-# Markdown heading ("## GB300 (sm_100)"), or a GPU's name alone before a colon ("H200:", "B200 with DG off:")
-_RULED = rxcache.compile(r"^[ \t]*(?:[-=#*]{2,}|#{1,6}[ \t])[^\n]{0,120}?(?<![\w-])" + _NAME + r"[^\n]{0,120}$")
-_RULE_END = rxcache.compile(r"(?:[-=#*]{2,}|\))[ \t]*$|^[ \t]*#{1,6}[ \t]")
+# Markdown heading ("## GB300 (sm_100)"), a line in brackets ("[b200-pool-02 | NVIDIA B200]"), or a GPU's name
+# alone before a colon ("H200:", "B200 with DG off:")
+_RULED = rxcache.compile(r"^[ \t]*(?:[-=#*]{2,}|#{1,6}[ \t]|\[)[^\n]{0,120}?(?<![\w-])" + _NAME + r"[^\n]{0,120}$")
+_RULE_END = rxcache.compile(r"(?:[-=#*]{2,}|\))[ \t]*$|^[ \t]*#{1,6}[ \t]|^[ \t]*\[[^\[\]\n]*\][ \t]*$")
 _ALONE = rxcache.compile(r"^\W{0,4}" + _NAME + r"(?:[ \t]+[^\s:]{1,24}){0,5}[ \t]*:[ \t]*$")
 # a label: the GPU's name heads the line, then a colon and what was measured on it
 _LABEL = rxcache.compile(r"^\W{0,4}" + _NAME + r"[^:\n]{0,30}:[ \t]*\S")

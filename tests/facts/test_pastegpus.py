@@ -21,6 +21,7 @@ def facts_of(text: str) -> dict[str, str]:
     ("=== H100 80GB HBM3 ===", "H100|h"),
     ("==== host gpu-b200-04 | NVIDIA B200 | capability (10, 0) ====", "B200|h"),
     ("## GB300 (sm_103)", "GB300|h"),
+    ("[b200-pool-02 | NVIDIA B200]", "B200|h"),
     ("H200:", "H200|h"),
     ("B200 with VLLM_USE_DEEP_GEMM=0:", "B200|h"),
     ("  B200: rel_err 0.91   out_norm/ref_norm 1.87", "B200|l"),
@@ -36,6 +37,7 @@ def test_a_heading_or_a_label_names_its_part_s_gpu(text, want):
     "We moved the service to B200: it fails now",  # a sentence, not a label
     "Step 3: rerun on the B200",
     "--- results ---",
+    "[2026-05-28 16:02:11 TP0] Load weight end on B200",  # a log line's bracketed prefix
 ])
 def test_a_line_that_compares_or_only_mentions_a_gpu_labels_nothing(text):
     assert label(text) is None
