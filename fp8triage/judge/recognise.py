@@ -142,9 +142,19 @@ def _failure_text(ev: Event, lines: list[tuple[int, str]]) -> list[tuple[int, st
     return out
 
 
+# a compiler's diagnostic: the file it was compiling comes first ("kernel.cu:8:10: fatal error: cutlass/cutlass.h: No
+# such file or directory", nvcc's "gemm.cuh(112): error: ..."), then the source line and a caret
+COMPILER_DIAG = rxcache.compile(r"^\s*\S+\.(?:cu|cuh|cpp|cc|cxx|c|h|hpp)(?::\d+(?::\d+)?:|\(\d+\):)\s+(?:fatal\s+)?error\b")
+
+
 def _innermost(ev: Event, lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
-    """The failure line(s) and the innermost frame with its source line."""
-    out = _failure_text(ev, lines)[-3:]
+    """The failure line(s) and the innermost frame with its source line; for a compiler's diagnostic, its first
+    line (the file that failed to compile, not the header it could not find)."""
+    failure = _failure_text(ev, lines)
+    out = failure[-3:]
+    diag = next(((i, t) for i, t in failure if COMPILER_DIAG.match(t)), None)
+    if diag is not None and diag not in out:
+        out = [diag] + out
     for k in range(len(lines) - 1, -1, -1):
         if FRAME.match(lines[k][1]) or NATIVE_FRAME.match(lines[k][1]):
             out += lines[k:k + 2]

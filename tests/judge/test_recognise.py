@@ -1020,3 +1020,18 @@ def test_a_symptom_printed_under_one_machine_s_heading_is_judged_on_that_machine
         '" the the the the,,,, of of of of the the the the the the the the"', '"A hash map stores key-value pairs."').replace(
         '"X"', '" the the the the,,,, of of of of the the the the the the the the"')
     assert not [f for f in top(swapped) if f[0] == "ue8m0-silent-corruption" and f[1] != "ruled_out"], top(swapped)
+
+
+def test_a_compile_error_is_the_compiled_file_s_not_the_missing_header_s():
+    # DeepGEMM's JIT compiles its own kernel; the header it cannot find is CUTLASS's
+    text = ("/root/.deep_gemm/cache/kernel.gemm_fp8_fp8_bf16_nt.9f1c/kernel.cu:8:10: fatal error: cutlass/cutlass.h: "
+            "No such file or directory\n"
+            '    8 | #include "cutlass/cutlass.h"\n'
+            "      |          ^~~~~~~~~~~~~~~~~~~\n"
+            "compilation terminated.\n")
+    assert [i for i, _ in top(text)][:1] == ["deepgemm-jit-compile-failure"]
+    # a CUTLASS FP8 kernel of vLLM's build that cannot find a DeepGEMM-free header: CUTLASS's own failure
+    cutlass = ("/workspace/vllm/csrc/quantization/w8a8/cutlass/c3x/scaled_mm_blockwise_sm120_fp8.cu:4:10: fatal error: "
+               "cute/tensor.hpp: No such file or directory\n"
+               "compilation terminated.\n")
+    assert [i for i, _ in top(cutlass)][:1] == ["cutlass-fp8-unsupported-arch"]
