@@ -328,6 +328,7 @@ def test_the_model_a_serve_command_names(cmd, model):
     (["Node b200-07 (8x B200) runs two things:", "Same worker image on an H100 node: Qwen3-8B-FP8 gsm8k 0.88."], "B200"),
     # "the same thing" on a machine where it went wrong is no healthy reference
     (["Prefill = 2x H200 nodes, decode = 1 GB200 tray.", "- same checkpoint colocated on the GB200 tray: same garbage, gsm8k 0.000"], "GB200"),
+    (["**Rollout/actor logprob mismatch on B200 with FP8 SGLang rollout (H200 is fine)**"], "B200"),
     # a deployment said to be worse than another's
     (["End to end the B200 deployment is ~9 points lower on our eval than the H100 one."], "B200"),
     # a section's heading that is the machine's name

@@ -742,6 +742,13 @@ def test_not_a_crash_is_no_crash():
     assert top(text) == []
 
 
+def test_no_cuda_error_said_beside_a_symptom_is_no_kernel_failure():
+    # the reporter rules out a CUDA error: the DeepGEMM symptom stays a symptom, not a kernel's status failure
+    text = ("Our trainer calls deep_gemm.fp8_gemm_nt with float32 scales (use_ue8m0=False) on 8x B300.\n"
+            "Nothing in the logs on B300: no warnings, no CUDA errors, grad norm climbs to ~40, then the loss is nan.\n")
+    assert top(text)[:1] == [("ue8m0-silent-corruption", "possible")]
+
+
 
 @pytest.mark.parametrize("text", [
     "GEMM wo_a through DeepGEMM on B200 with UE8M0 scales: rel_fro_err=0.2471  cos=0.9688",
@@ -1035,3 +1042,10 @@ def test_a_compile_error_is_the_compiled_file_s_not_the_missing_header_s():
                "cute/tensor.hpp: No such file or directory\n"
                "compilation terminated.\n")
     assert [i for i, _ in top(cutlass)][:1] == ["cutlass-fp8-unsupported-arch"]
+
+
+def test_an_rl_run_whose_trainer_and_rollout_disagree_on_logprobs_is_a_symptom():
+    title = "**Rollout/actor logprob mismatch on B200 with FP8 SGLang rollout (H200 is fine)**\n"
+    assert top(title)[:1] == [("ue8m0-silent-corruption", "possible")]
+    # the same mismatch with a BF16 rollout says nothing of FP8 scales
+    assert not top(title.replace("FP8 SGLang rollout", "BF16 SGLang rollout").replace("B200", "H100").replace("H200 is fine", "A100 is fine"))
