@@ -1138,6 +1138,28 @@ BLIND_PROBES = [
      "acceptance rate next to an NVFP4 target, a worker's FP8 garbage on a node whose other half serves NVFP4"),
     ("probe JI (30 pastes)", "main 0f830eb, 2026-12-05", 24, 24, 6, 6,
      "pastes from observability tools (Loki, Datadog, CloudWatch, Sentry, PagerDuty) wrapping FP8 failures"),
+    ("probe JJ (30 pastes)", "main b0f2741, 2026-12-05", 24, 24, 6, 6,
+     "CI and test-suite output (pytest summaries, assert_close reports, GitHub Actions and Buildkite steps)"),
+    ("probe JK (30 pastes)", "main b0f2741, 2026-12-05", 23, 24, 6, 6,
+     "benchmark and eval runs compared side by side; miss: two lm_eval tables under bracketed host headings, the "
+     "collapsed one under the B200's"),
+    ("probe JL (30 pastes)", "main b0f2741, 2026-12-05", 23, 24, 6, 6,
+     "disaggregated and multi-node serving (prefill/decode roles, wide EP, Ray); miss: garbage on the GB200 decode "
+     "tray, 'same checkpoint on the GB200 tray: same garbage' read as the healthy side"),
+    ("probe JM (30 pastes)", "main b0f2741, 2026-12-05", 23, 24, 6, 6,
+     "RL frameworks driving FP8 rollouts; miss: a trainer/rollout logprob mismatch on B200 stated in a title and a "
+     "metrics table"),
+    ("probe JN (30 pastes)", "main b0f2741, 2026-12-05", 23, 24, 6, 6,
+     "fine-tuning and training on FP8 checkpoints; miss: a training run that diverges on B300 read as a DeepGEMM "
+     "kernel failure because the write-up says 'no CUDA errors'"),
+    ("probe JO (30 pastes)", "main b0f2741, 2026-12-05", 22, 22, 8, 8,
+     "edge hardware (Jetson Thor, GB10, laptops) and non-NVIDIA FP8 look-alikes (ROCm fnuz, Gaudi, MPS)"),
+    ("probe JP (30 pastes)", "main b0f2741, 2026-12-05", 23, 24, 6, 6,
+     "remedies already tried and what happened next; miss: a downgraded DeepGEMM 1.x and vLLM's 'backend is "
+     "unavailable' read as an API mismatch (labelled not installed)"),
+    ("probe JQ (30 pastes)", "main b0f2741, 2026-12-05", 23, 24, 6, 6,
+     "native-level traces (c10::Error frames, terminate called, compute-sanitizer, gdb); miss: the sampler's NaN "
+     "device assert on B200 with DeepGEMM 2.5 read as the 2.6 pack assert"),
 ]
 
 
