@@ -399,8 +399,8 @@ def judge(
             # symptoms only: the symptom lines are the evidence
             hits, support, symptom = support, [], True
         if hits or support:
-            # a symptom printed in one machine's part of a comparison is judged on that machine's GPU
-            f = make_finding(sig, under_section_gpu(facts, hits) if sig.silent else facts, hits, support, symptom)
+            # a failure or a symptom printed in one machine's part of a comparison is judged on that machine's GPU
+            f = make_finding(sig, under_section_gpu(facts, hits), hits, support, symptom)
             if by_context and f.status is Status.LIKELY:
                 f.status = Status.POSSIBLE  # the failure itself names no component: never more than possible
         elif fact_risks and sig.preflight and sig.conditions:

@@ -1049,3 +1049,21 @@ def test_an_rl_run_whose_trainer_and_rollout_disagree_on_logprobs_is_a_symptom()
     assert top(title)[:1] == [("ue8m0-silent-corruption", "possible")]
     # the same mismatch with a BF16 rollout says nothing of FP8 scales
     assert not top(title.replace("FP8 SGLang rollout", "BF16 SGLang rollout").replace("B200", "H100").replace("H200 is fine", "A100 is fine"))
+
+
+def test_a_failure_printed_under_one_machine_s_heading_is_judged_on_that_machine_s_gpu():
+    # the H100 part runs, the RTX PRO 6000 part fails: the arch failure is the SM120 one's, not contradicted by the H100
+    paste = ("Same image on two boxes, vLLM 0.24.0, Qwen3-30B-A3B-FP8.\n"
+             "\n"
+             "--- NVIDIA H100 80GB HBM3 ---\n"
+             "INFO 07-01 10:00:01 [api_server.py:1880] Starting vLLM API server on http://0.0.0.0:8000\n"
+             "\n"
+             "--- RTX PRO 6000 Blackwell ---\n"
+             "RuntimeError: Assertion error (csrc/apis/../jit_kernels/impls/../../utils/layout.hpp:59): "
+             "Unknown SF transformation\n")
+    from fp8triage.drivers.batch import scan_text
+
+    res = scan_text(paste)
+    first = res.findings[0]
+    assert (first.id, first.status.value) == ("deepgemm-unknown-sf-transformation", "likely")
+    assert any(f.name == "capability" and f.value == "12.0" for f in first.facts)
