@@ -210,14 +210,17 @@ def arbitrate(claims: Claims, facts: Mapping[str, Fact]) -> None:
 
 def _handed_over(cat: Catalogue, claims: Claims, facts: Mapping[str, Fact], findings: list[Finding],
                  ruled: list[Finding]) -> list[Finding]:
-    """Findings the facts ruled out whose evidence is another signature's failure on this machine
-    (``ruled_out_to``: a message two failures share, told apart by the GPU), judged as that one, at
+    """Findings the facts ruled out (or the GPU contradicts) whose evidence is another signature's failure on this
+    machine (``ruled_out_to``: a message two failures share, told apart by the GPU), judged as that one, at
     most possible; only where the evidence shows an FP8 path (vLLM's "No compiled cutlass_scaled_mm" on a
     Turing GPU is an INT8 W8A8 model's too). A finding of that one on weak evidence alone (a rule over a
     wrapper's "worker died" line) takes the message as its evidence, as probable as it was."""
     have = {f.id: f for f in findings}
     out = []
-    for r in ruled:
+    # (also a finding whose GPU contradicts it without ruling it out: the same message on that GPU is the other one)
+    gpu_contradicted = [f for f in findings if any(c.role == "support" and c.truth is Truth.FAILS and c.fact == "capability"
+                                                   for c in f.conditions)]
+    for r in ruled + gpu_contradicted:
         sig = cat.get(r.id)
         target = cat.get(sig.data.get("ruled_out_to", "")) if sig is not None else None
         hits = claims.primary.get(r.id, [])
@@ -241,6 +244,10 @@ def _handed_over(cat: Catalogue, claims: Claims, facts: Mapping[str, Fact], find
         else:
             out.append(f)
         have[target.id] = f
+        if r in findings:  # told apart by the GPU: that one, not this
+            findings.remove(r)
+            r.status = Status.RULED_OUT
+            ruled.append(r)
     return out
 
 

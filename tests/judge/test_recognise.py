@@ -1067,3 +1067,18 @@ def test_a_failure_printed_under_one_machine_s_heading_is_judged_on_that_machine
     first = res.findings[0]
     assert (first.id, first.status.value) == ("deepgemm-unknown-sf-transformation", "likely")
     assert any(f.name == "capability" and f.value == "12.0" for f in first.facts)
+
+
+def test_a_message_two_failures_share_on_a_gpu_that_contradicts_one_is_the_other():
+    # FlashInfer's JIT finds no target for its TRT-LLM-gen FP8 MoE on Hopper: not the SM12x toolchain failure
+    text = ("GPU 0: NVIDIA H100 80GB HBM3 (UUID: GPU-1)\n"
+            "Traceback (most recent call last):\n"
+            '  File "/opt/venv/lib/python3.12/site-packages/flashinfer/fused_moe/core.py", line 2707, in trtllm_fp8_block_scale_moe\n'
+            "    result = get_trtllm_moe_sm100_module().trtllm_fp8_block_scale_moe(\n"
+            '  File "/opt/venv/lib/python3.12/site-packages/flashinfer/compilation_context.py", line 95, in get_nvcc_flags_list\n'
+            "    raise RuntimeError(\n"
+            "RuntimeError: No supported CUDA architectures found for major versions [10, 12].\n")
+    assert [i for i, _ in top(text)][:1] == ["flashinfer-fp8"]
+    assert "flashinfer-no-sm12x-arch" not in [i for i, _ in top(text)]
+    # the same on an RTX 5090: the SM12x toolchain failure is named beside it
+    assert "flashinfer-no-sm12x-arch" in [i for i, _ in top(text.replace("NVIDIA H100 80GB HBM3", "NVIDIA GeForce RTX 5090"))]
