@@ -207,6 +207,14 @@ EXTRACTORS: list[Extractor] = [
         r"cutlass|cute\.|cute[ _-]dsl",
     ),
     _flag(
+        # vLLM's compiled ops failed to load ("Failed to import from vllm._C with ImportError('.../_C.abi3.so: undefined
+        # symbol ...')", a torch upgraded under it): every op it registers is missing after it, whatever the GPU
+        "vllm-ops-unloaded", "vllm_ops_unloaded",
+        ("vllm._C", "_C.abi3.so"),
+        rxcache.compile(r"Failed to import from vllm\._C\b|vllm/_C\.abi3\.so: (?:undefined symbol|cannot open)", regex.I),
+        r"Failed to import from vllm\._C|vllm/_C\.abi3\.so: (?:undefined symbol|cannot open)",
+    ),
+    _flag(
         # transformers' fine-grained FP8 path or its hub kernel named ("kernels-community/finegrained-fp8",
         # FP8Linear): what a failure that names no component is read with
         "transformers-fp8-named", "transformers_fp8_named",
@@ -274,7 +282,7 @@ EXTRACTORS: list[Extractor] = [
         "quantization",
         ("quantization", "quant_method"),
         rxcache.compile(r"(?:\bquantization[=:]\s*['\"]?|--quantization\s+|quant_method['\"]?\s*[:=]\s*['\"]?)"
-                      r"(?!(?:None|none|null|NULL|False|false)\b)(?P<v>[\w-]+)"),
+                      r"(?!(?:None|none|null|NULL|False|false)\b)(?P<v>[\w-]+)(?![\w-]|\s*[.(])"),  # (not code: "= quant_config.get_...")
         _one("quantization"),
         trigger=r"\bquantization[=:]|--quantization[ \t]|quant_method",
     ),

@@ -94,6 +94,8 @@ _SPECS: list[FactSpec] = [
              "what a failure that names no component is read with"),
     FactSpec("transformers_fp8_named", "bool", "the log names transformers' fine-grained FP8 path or its hub kernel: "
              "what a failure that names no component is read with"),
+    FactSpec("vllm_ops_unloaded", "bool", "vLLM's compiled ops (vllm._C) failed to load (an undefined symbol after a torch "
+             "upgrade): the ops missing after it say nothing of the GPU"),
     FactSpec("gpu_sections", "text", "the parts of a paste printed under a GPU's name, as 'GPU@first-last' (a heading "
              "'--- B200 ---' or 'H200:', a line labelled 'B200: rel_err 0.91'), where they name GPUs of two capabilities "
              "or more: a symptom printed in a part is that GPU's"),

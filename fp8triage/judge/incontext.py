@@ -62,10 +62,18 @@ def read_in_context(cat: Catalogue, claims: Claims, facts: Mapping[str, Fact],
             formats, words = written
             reading = recognise.with_paste(reading, formats, gpu_words(part) if part else words)
             hits = rule_hits(cat, g, reading)
+        refused = False
+        if not hits and "unsupported-arch" in reading.kinds and g.event.is_error and not reading.formats:
+            # a capability refusal that names no number format refuses the checkpoint's ("Quantization scheme is not
+            # supported for the current GPU. Min capability: 80" for an FP8-dynamic checkpoint on a T4)
+            said = FP8_FORMATS & checkpoint_formats(facts)
+            if said:
+                reading, refused = recognise.with_paste(reading, said, ""), True
+                hits = rule_hits(cat, g, reading)
         for h in hits:
             if h.sig.silent and "symptom" in reading.kinds:
                 symptoms.setdefault(h.sig.id, []).append(h)
-            elif reading.bare and not h.sig.silent:
+            elif (reading.bare or refused) and not h.sig.silent:
                 linked.setdefault(h.sig.id, []).append(h)
     return symptoms, linked
 

@@ -217,9 +217,10 @@ def _handed_over(cat: Catalogue, claims: Claims, facts: Mapping[str, Fact], find
     wrapper's "worker died" line) takes the message as its evidence, as probable as it was."""
     have = {f.id: f for f in findings}
     out = []
-    # (also a finding whose GPU contradicts it without ruling it out: the same message on that GPU is the other one)
-    gpu_contradicted = [f for f in findings if any(c.role == "support" and c.truth is Truth.FAILS and c.fact == "capability"
-                                                   for c in f.conditions)]
+    # (also a finding that every GPU condition of its contradicts without ruling it out: the same message on that GPU is
+    # the other one)
+    gpu_contradicted = [f for f in findings if (caps := [c for c in f.conditions if c.fact == "capability"])
+                        and all(c.role == "support" and c.truth is Truth.FAILS for c in caps)]
     for r in ruled + gpu_contradicted:
         sig = cat.get(r.id)
         target = cat.get(sig.data.get("ruled_out_to", "")) if sig is not None else None

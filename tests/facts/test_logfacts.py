@@ -106,6 +106,8 @@ def test_env_dump_pasted_into_a_log_gives_env_dump_facts(root):
     # a remedy's label: the fix that followed, not the failing run's setting
     ("Mitigation: VLLM_USE_DEEP_GEMM=0 in the deployment env (back to CUTLASS block FP8, healthy).", ("VLLM_USE_DEEP_GEMM", "0")),
     ("Workaround: `export VLLM_USE_DEEP_GEMM=0`", ("VLLM_USE_DEEP_GEMM", "0")),
+    # code in a frame's source line: an assignment, not the run's quantization method
+    ("    self.quant_method = quant_config.get_quant_method(self, prefix)", ("quantization", "quant_config")),
 ])
 def test_advice_text_gives_no_facts(text, absent):
     from fp8triage.facts.logfacts import _facts_from_lines
@@ -119,6 +121,8 @@ def test_advice_text_gives_no_facts(text, absent):
     ("quantization_config: {'quant_method': 'fp8', 'scale_fmt': 'ue8m0'}", ("scale_fmt", "ue8m0")),
     ("+ export VLLM_USE_DEEP_GEMM=0", ("VLLM_USE_DEEP_GEMM", "0")),
     ("GPU 0: NVIDIA H200 (UUID: GPU-1234)", ("gpu", "NVIDIA H200")),
+    ("WARNING 10-20 09:14:07 [_custom_ops.py:20] Failed to import from vllm._C with ImportError('/opt/venv/lib/python3.12/"
+     "site-packages/vllm/_C.abi3.so: undefined symbol: _ZN3c104cuda9SetDeviceEa')", ("vllm_ops_unloaded", "true")),
 ])
 def test_statements_still_give_facts(text, present):
     from fp8triage.facts.logfacts import _facts_from_lines

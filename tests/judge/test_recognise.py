@@ -1082,3 +1082,47 @@ def test_a_message_two_failures_share_on_a_gpu_that_contradicts_one_is_the_other
     assert "flashinfer-no-sm12x-arch" not in [i for i, _ in top(text)]
     # the same on an RTX 5090: the SM12x toolchain failure is named beside it
     assert "flashinfer-no-sm12x-arch" in [i for i, _ in top(text.replace("NVIDIA H100 80GB HBM3", "NVIDIA GeForce RTX 5090"))]
+
+
+def test_an_fp8_kernel_library_refusing_a_gpu_without_fp8_is_the_gpu_s_capability():
+    # FlashInfer has no FP8 backend on an A100 at all: the GPU lacks FP8, not one FlashInfer kernel
+    text = ("flashinfer-python 0.6.3, torch 2.9.1+cu128, NVIDIA A100-SXM4-80GB\n"
+            "Traceback (most recent call last):\n"
+            '  File "/root/repro_bmm_fp8.py", line 7, in <module>\n'
+            "    out = flashinfer.bmm_fp8(a, b, a_scale, b_scale, torch.bfloat16)\n"
+            '  File "/usr/local/lib/python3.10/dist-packages/flashinfer/utils.py", line 1153, in wrapper\n'
+            "    raise BackendSupportedError(\n"
+            "flashinfer.utils.BackendSupportedError: bmm_fp8 does not support backend 'cublas' with capability 80\n")
+    assert [i for i, _ in top(text)][:1] == ["fp8-unsupported-capability"]
+    # the same on an H100 stays FlashInfer's
+    assert [i for i, _ in top(text.replace("NVIDIA A100-SXM4-80GB", "NVIDIA H100 80GB HBM3"))][:1] == ["flashinfer-fp8"]
+
+
+def test_a_capability_refusal_that_names_no_format_refuses_the_checkpoint_s():
+    # vLLM prints the message as a tuple; it names neither FP8 nor the scheme: the FP8-dynamic checkpoint is refused
+    log = ("(APIServer pid=1) WARNING 10-21 18:40:16 [model.py:1682] Your device 'Tesla T4' (with compute capability 7.5) "
+           "doesn't support torch.bfloat16. Falling back to torch.float16 for compatibility.\n"
+           "(EngineCore_DP0 pid=71) INFO 10-21 18:40:29 [gpu_model_runner.py:2602] Starting to load model "
+           "RedHatAI/Llama-3.2-3B-Instruct-FP8-dynamic...\n"
+           "(EngineCore_DP0 pid=71) ERROR 10-21 18:40:30 [core.py:708] Traceback (most recent call last):\n"
+           '(EngineCore_DP0 pid=71) ERROR 10-21 18:40:30 [core.py:708]   File "/usr/local/lib/python3.12/dist-packages/vllm/'
+           'model_executor/layers/quantization/compressed_tensors/compressed_tensors.py", line 262, in _check_scheme_supported\n'
+           "(EngineCore_DP0 pid=71) ERROR 10-21 18:40:30 [core.py:708]     raise RuntimeError(\n"
+           "(EngineCore_DP0 pid=71) ERROR 10-21 18:40:30 [core.py:708] RuntimeError: ('Quantization scheme is not supported "
+           "for ', 'the current GPU. Min capability: 80. ', 'Current capability: 75.')\n")
+    assert top(log)[:1] == [("fp8-unsupported-capability", "possible")]
+    # the same refusal of a W4A16 checkpoint is no FP8 failure
+    assert not [f for f in top(log.replace("FP8-dynamic", "W4A16")) if f[0] == "fp8-unsupported-capability"]
+
+
+def test_an_op_missing_after_vllm_s_compiled_ops_failed_to_load_is_no_claimed_arch_gap():
+    log = ("WARNING 10-20 09:14:07 [_custom_ops.py:20] Failed to import from vllm._C with ImportError('/opt/venv/lib/"
+           "python3.12/site-packages/vllm/_C.abi3.so: undefined symbol: _ZN3c104cuda9SetDeviceEa')\n"
+           "GPU 0: NVIDIA L40S, vllm 0.11.0, Qwen/Qwen3-8B-FP8\n"
+           "Traceback (most recent call last):\n"
+           '  File "/opt/venv/lib/python3.12/site-packages/vllm/_custom_ops.py", line 618, in cutlass_scaled_mm_supports_block_fp8\n'
+           "    return torch.ops._C.cutlass_scaled_mm_supports_block_fp8(\n"
+           "AttributeError: '_OpNamespace' '_C' object has no attribute 'cutlass_scaled_mm_supports_block_fp8'\n")
+    assert not [f for f in top(log) if f[1] in ("likely", "confirmed")], top(log)
+    # without the failed import the missing op is the build's CUTLASS gap
+    assert ("cutlass-fp8-unsupported-arch", "likely") in top(log.split("\n", 1)[1])
