@@ -1160,6 +1160,30 @@ BLIND_PROBES = [
     ("probe JQ (30 pastes)", "main b0f2741, 2026-12-05", 23, 24, 6, 6,
      "native-level traces (c10::Error frames, terminate called, compute-sanitizer, gdb); miss: the sampler's NaN "
      "device assert on B200 with DeepGEMM 2.5 read as the 2.6 pack assert"),
+    ("probe JR (30 pastes)", "main 5b9368c, 2026-12-05", 21, 22, 8, 8,
+     "desktop and hobbyist setups (ComfyUI, diffusers, WSL2, RTX 30/40/50); miss: torchao's row-wise FP8 recipe gated "
+     "to SM90 on an RTX 4090 read as a scaled-mm contract"),
+    ("probe JS (30 pastes)", "main 5b9368c, 2026-12-05", 21, 24, 6, 6,
+     "quantization and export tooling and serving their exports; misses: a block-FP8 export refused by the Marlin "
+     "weight-only fallback on an A10G, 'ue8m0' written over plain float32 scales, an FP4-expert export's 'requires "
+     "Blackwell' gate on an H200"),
+    ("probe JT (30 pastes)", "main 5b9368c, 2026-12-05", 23, 24, 6, 6,
+     "multimodal and diffusion models with FP8 weights; miss: a stale DeepGEMM 1.0 and vLLM's 'backend is not "
+     "available' read as an API mismatch (labelled not installed)"),
+    ("probe JU (30 pastes)", "main 5b9368c, 2026-12-05", 23, 24, 6, 6,
+     "mixture-of-experts specifics (fused_moe configs, DeepEP, MoE backends, expert splits); miss: a bare "
+     "'Expected sigmoid scoring func' assertion of vLLM's FlashInfer FP8 MoE path"),
+    ("probe JV (30 pastes)", "main 5b9368c, 2026-12-05", 22, 24, 6, 6,
+     "speculative decoding with FP8 targets and drafts; misses: an MTP accept length of 1.0 on B200 next to the "
+     "'scale_fmt is not ue8m0' warning, per-position acceptance that recovers with DeepGEMM off"),
+    ("probe JW (30 pastes)", "main 5b9368c, 2026-12-05", 24, 24, 6, 6,
+     "cut and partial pastes (tracebacks' last lines, messages cut mid-sentence, truncated CI output)"),
+    ("probe JX (30 pastes)", "main 5b9368c, 2026-12-05", 20, 23, 7, 7,
+     "FP8 on GPUs without it (A100, A10G, T4, V100, RTX 3090); misses: the Marlin fallback's all2all assertion on "
+     "A100, FlashInfer's bmm_fp8 refusing capability 80, vLLM's tuple-printed 'Min capability: 80' on a T4"),
+    ("probe JY (30 pastes)", "main 5b9368c, 2026-12-05", 23, 24, 6, 6,
+     "a second broad sample shaped like public issues; miss: transformers' float32 scale-factor guard on an RTX 5090 "
+     "ranked before the SM120 refusal the reporter hit after following its advice"),
 ]
 
 
