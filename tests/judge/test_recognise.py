@@ -1126,3 +1126,17 @@ def test_an_op_missing_after_vllm_s_compiled_ops_failed_to_load_is_no_claimed_ar
     assert not [f for f in top(log) if f[1] in ("likely", "confirmed")], top(log)
     # without the failed import the missing op is the build's CUTLASS gap
     assert ("cutlass-fp8-unsupported-arch", "likely") in top(log.split("\n", 1)[1])
+
+
+@pytest.mark.parametrize("text", [
+    "## MTP accept length ~1.0 on B200 vs ~3.0 on H200 with DeepSeek-V3-0324-FP8 (no errors), DeepGEMM on",
+    "MTP acceptance on B200 is much worse than on H200 for Qwen3-32B-FP8 since DeepGEMM picked the drafter's GEMMs",
+    "DeepGEMM on, FP8 draft on 8x B200: SpecDecoding metrics: Mean acceptance length: 1.03, Avg Draft acceptance rate: 1.2%",
+])
+def test_a_speculative_draft_that_stops_being_accepted_is_a_symptom(text):
+    assert top(text)[:1] == [("ue8m0-silent-corruption", "possible")]
+
+
+def test_a_healthy_acceptance_rate_is_no_symptom():
+    text = "DeepGEMM on, FP8 draft on 8x B200: SpecDecoding metrics: Mean acceptance length: 2.87, Avg Draft acceptance rate: 62.3%"
+    assert top(text) == []
