@@ -98,8 +98,9 @@ _BOUNDARY = rxcache.compile(r"(?i)[.;!?](?=\s|$)|[,()\n]|\b(?:but|while|whereas|
 _COMPARED = rxcache.compile(r"(?i)than|vs\.?|versus|compared (?:to|with)|unlike")  # (not "against": "compares A against a bf16 reference on B200")
 # the side of a comparison that works: "fine on the H20 boxes", "an H100 node scores fine", "H200 (reference)",
 # "an H200 run (reference)", "same worker image on an H100 node"
-_HEALTHY = rxcache.compile(r"(?i)\b(?:same (?:[\w-]+ )?(?:command|config|setup|image|script|run|export|checkpoint|model|request|prompt|"
-                           r"input|flags|launch|weights|code|commit|version|container|args|arguments)s?|fine(?![\w-])|pass(?:es|ed)?|"
+_HEALTHY = rxcache.compile(r"(?i)\b(?:same (?:[\w-]+ )?(?:command|config|setup|image|script|run|export|checkpoint|ckpt|model|request|"
+                           r"prompt|input|flags|launch|weights|code|commit|version|container|args|arguments|venv|env|environment|"
+                           r"stack|build|install|wheel)s?|fine(?![\w-])|pass(?:es|ed)?(?!@)|"
                            r"correct(?:ly)?|normal(?:ly)?|works?|worked|healthy|as expected|good|coherent|matches)\b")
 _LABELLED_HEALTHY = rxcache.compile(r"(?i)(?:\s+(?:run|node|box|machine|server|host|card|system|setup)s?\b)?"
                                     r"\s*(?:\(\s*(?:the\s+)?(?:reference|baseline|healthy|good|fine|ok)\b"

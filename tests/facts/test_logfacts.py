@@ -333,6 +333,9 @@ def test_the_model_a_serve_command_names(cmd, model):
     # "the same thing" on a machine where it went wrong is no healthy reference
     (["Prefill = 2x H200 nodes, decode = 1 GB200 tray.", "- same checkpoint colocated on the GB200 tray: same garbage, gsm8k 0.000"], "GB200"),
     (["**Rollout/actor logprob mismatch on B200 with FP8 SGLang rollout (H200 is fine)**"], "B200"),
+    # "pass@1" is a score, not "passes"; the same venv on another GPU is the healthy side
+    (["transformers 5.12.1, Qwen/Qwen3-4B-FP8 on GB200: humaneval pass@1 0.018 (same venv on H100: 0.640)"], "GB200"),
+    (["B300 pool: our requantized checkpoint scores MMLU 0.253; same ckpt on the H200 pool 0.879."], "B300"),
     # a deployment said to be worse than another's
     (["End to end the B200 deployment is ~9 points lower on our eval than the H100 one."], "B200"),
     # a section's heading that is the machine's name

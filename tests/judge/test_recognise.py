@@ -1140,3 +1140,11 @@ def test_a_speculative_draft_that_stops_being_accepted_is_a_symptom(text):
 def test_a_healthy_acceptance_rate_is_no_symptom():
     text = "DeepGEMM on, FP8 draft on 8x B200: SpecDecoding metrics: Mean acceptance length: 2.87, Avg Draft acceptance rate: 62.3%"
     assert top(text) == []
+
+
+def test_mmlu_at_chance_said_in_a_sentence_is_a_symptom():
+    text = ("B300 pool: our requantized deepseek-v3.1 (fp32 block scales) scores MMLU 0.253 on sglang w/ sgl-deep-gemm "
+            "0.1.3; same ckpt on the H200 pool 0.879. zero errors\n")
+    assert top(text)[:1] == [("ue8m0-silent-corruption", "possible")]
+    # MMLU-Pro has ten choices: 0.25 there is no collapse
+    assert not top(text.replace("MMLU 0.253", "MMLU-Pro 0.253").replace("0.879", "0.271"))
