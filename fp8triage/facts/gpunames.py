@@ -64,7 +64,7 @@ def gpu_facts(text: str):
 # where the sentence puts a machine there (after "on", before "node", with a count, in brackets after
 # "my spark (GB10)", at the head of a line: "B300 node:", "B200, sglang 0.5.3 docker, ...", or as a section's
 # heading: "--- B200 ---", "=== H100 80GB HBM3 ===", "## GB300").
-PROSE_NAMES = (r"(?:GB[123]00|GB10|GH200|B[123]00|H[128]00|H20|A[18]00|L40S|RTX[ ]?PRO[ ]?6000(?:[ ]Blackwell)?"
+PROSE_NAMES = (r"(?i:GB[123]00|GB10|GH200|B[123]00|H[128]00|H20|A[18]00|L40S|RTX[ ]?PRO[ ]?6000(?:[ ]Blackwell)?"
                 r"|RTX[ ]?50[6-9]0|RTX[ ]?40[6-9]0|RTX[ ]?3090|RTX[ ]?A[456]000|DGX[ ]?Spark)")
 _MACHINE = (r"(?i:nodes?|box(?:es)?|machines?|servers?|pools?|hosts?|instances?|clusters?|cards?|systems?|rigs?|"
             r"GPUs?|VMs?|pods?|workers?|partitions?|racks?|trays?|deployments?|setups?|endpoints?|replicas?)")
@@ -89,9 +89,14 @@ _PROSE_GPU = rxcache.compile(
 # Not a name anywhere (a pod prefix or a syslog host on every line would make every line a fact line).
 _HOST_NAMES = r"(?:gb[123]00|gb10|gh200|b[123]00|h[128]00|h20|a[18]00|l40s)"
 _HOST_KEY = r"(?:node_?pool|partition|runner)[\"']?[ \t]*[:=][ \t]*[\"']?"
-_HOST = rxcache.compile(r"(?i:(?<=@)|" + _HOST_KEY + r")(?P<host>[a-z0-9]+(?:-[a-z0-9]+)*)(?![\w./])")
+# (or a machine's name said before what it is: "every pod on the p6-b200 NodePool crashloops", "b200-prod replicas")
+_HOST_WORD = r"[ \t]+(?:[Nn]ode ?[Pp]ools?|pools?|nodes?|pods?|replicas?|fleet|instances?)\b"
+_HOST = rxcache.compile(r"(?i:(?<=@)|" + _HOST_KEY + r"|(?<![\w.-])(?=[a-z0-9]+(?:-[a-z0-9]+)+" + _HOST_WORD + r"))"
+                        r"(?P<host>[a-z0-9]+(?:-[a-z0-9]+)*)(?![\w./])")
 _HOST_PART = rxcache.compile(_HOST_NAMES)
-PROSE_TRIGGER = PROSE_NAMES + r"|" + _BARE_CARD_HEAD + r"50[6-9]0|(?:@|" + _HOST_KEY + r")(?:[a-z0-9]+-)*" + _HOST_NAMES + r"(?:-|[^0-9a-z]|$)"
+PROSE_TRIGGER = (PROSE_NAMES + r"|" + _BARE_CARD_HEAD + r"50[6-9]0|(?:@|" + _HOST_KEY + r")(?:[a-z0-9]+-)*" + _HOST_NAMES
+                 + r"(?:-|[^0-9a-z]|$)|(?:-|^|[^\w.-])" + _HOST_NAMES + r"(?:-[a-z0-9]+)*" + _HOST_WORD
+                 + r"|[a-z0-9]-" + _HOST_NAMES + r"(?:-[a-z0-9]+)*" + _HOST_WORD)
 # where a comparison's sides part: a sentence's or a clause's end, a bracket, a contrast ("but", "than", "vs")
 _BOUNDARY = rxcache.compile(r"(?i)[.;!?](?=\s|$)|[,()\n]|\b(?:but|while|whereas|however|than|vs\.?|versus|"
                             r"compared (?:to|with)|against|unlike)\b")
@@ -156,7 +161,8 @@ def _named(text: str):
         if m.group("card"):
             yield m.start("card"), m.end("card"), "RTX " + m.group("card")
         else:
-            yield m.start("name"), m.end("name"), " ".join(m.group("name").split())
+            name = " ".join(m.group("name").split())
+            yield m.start("name"), m.end("name"), name.upper() if name.islower() else name  # ("on the b200 pool")
     for m in _HOST.finditer(text):
         parts = m.group("host").split("-")
         gpus = [i for i, p in enumerate(parts) if _HOST_PART.fullmatch(p)]

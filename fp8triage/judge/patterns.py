@@ -79,8 +79,9 @@ OTHER_FAILURE = rxcache.compile(
     r"OutOfMemoryError|out of memory|CUDA_ERROR_OUT_OF_MEMORY|CUBLAS_STATUS_ALLOC_FAILED|NCCL error|ncclInternalError|"
     r"ncclSystemError|ncclUnhandledCudaError|KeyboardInterrupt|Address already in use|Connection refused|"
     r"No space left on device|Too many open files|DistStoreError|TimeoutError|timed out|"
-    # the KV cache that does not fit, a chat template the tokenizer lacks
-    r"No available memory for the cache blocks|chat template",
+    # the KV cache that does not fit, a chat template the tokenizer lacks, a request longer than the model's context
+    r"No available memory for the cache blocks|chat template|maximum context length|"
+    r"\bmax_(?:completion_)?tokens\b[^\n]{0,40}\bis too large|status code 4\d\d\b",
     regex.IGNORECASE,
 )
 

@@ -336,6 +336,9 @@ def test_the_model_a_serve_command_names(cmd, model):
     # "pass@1" is a score, not "passes"; the same venv on another GPU is the healthy side
     (["transformers 5.12.1, Qwen/Qwen3-4B-FP8 on GB200: humaneval pass@1 0.018 (same venv on H100: 0.640)"], "GB200"),
     (["B300 pool: our requantized checkpoint scores MMLU 0.253; same ckpt on the H200 pool 0.879."], "B300"),
+    # a machine's name said before what it is, and a GPU's name in lower case
+    (["Since it synced, every pod scheduled on the p6-b200 NodePool crashloops at warmup."], "B200"),
+    (["Server-side logprobs on b200 pods come back as NaN for every token"], "B200"),
     # a deployment said to be worse than another's
     (["End to end the B200 deployment is ~9 points lower on our eval than the H100 one."], "B200"),
     # a section's heading that is the machine's name

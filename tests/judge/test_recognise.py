@@ -1148,3 +1148,11 @@ def test_mmlu_at_chance_said_in_a_sentence_is_a_symptom():
     assert top(text)[:1] == [("ue8m0-silent-corruption", "possible")]
     # MMLU-Pro has ten choices: 0.25 there is no collapse
     assert not top(text.replace("MMLU 0.253", "MMLU-Pro 0.253").replace("0.879", "0.271"))
+
+
+def test_a_backend_notice_beside_a_request_longer_than_the_context_is_no_likely_claim():
+    log = ("(EngineCore_DP0 pid=241) WARNING 11-20 10:02:13 [fp8.py:465] DeepGemm not supported on the current platform.\n"
+           "GPU 0: NVIDIA L20, Qwen3-30B-A3B-Instruct-2507-FP8\n"
+           "[openai_api_compatible] Error: API request failed with status code 400: {\"error\":{\"message\":\"'max_tokens' "
+           "or 'max_completion_tokens' is too large: 8192. This model's maximum context length is 32768 tokens\"}}\n")
+    assert not [f for f in top(log) if f[1] in ("likely", "confirmed")], top(log)
