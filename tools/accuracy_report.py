@@ -1184,6 +1184,27 @@ BLIND_PROBES = [
     ("probe JY (30 pastes)", "main 5b9368c, 2026-12-05", 23, 24, 6, 6,
      "a second broad sample shaped like public issues; miss: transformers' float32 scale-factor guard on an RTX 5090 "
      "ranked before the SM120 refusal the reporter hit after following its advice"),
+    ("probe JZ (30 pastes)", "main 4b9831f, 2026-12-05", 24, 24, 6, 6,
+     "issue threads whose failure becomes clear only in follow-up comments"),
+    ("probe KA (30 pastes)", "main 4b9831f, 2026-12-05", 20, 23, 7, 7,
+     "mixed node pools where only some replicas fail; misses: a vendored DeepGEMM without its extension read as an API "
+     "mismatch (labelled not installed), a canary table whose GPUs are only in pool names ('b200-prod'), the "
+     "E8M0-off ConfigMap failing on the 'p6-b200 NodePool' read on the H100 the write-up names first"),
+    ("probe KB (30 pastes)", "main 4b9831f, 2026-12-05", 23, 24, 6, 6,
+     "errors seen through APIs and clients (HTTP 500 bodies, LiteLLM, LangChain, Ray Serve); miss: a stale DeepGEMM "
+     "and vLLM's 'backend is not available' read as an API mismatch (labelled not installed)"),
+    ("probe KC (30 pastes)", "main 63b525a, 2026-12-05", 21, 24, 6, 6,
+     "numbers-only reports; misses: an A100 throughput table with only the Marlin fallback notice, 'MMLU 0.253' on a "
+     "B300 pool, 'humaneval pass@1 0.018' on GB200 where 'pass@1' was read as 'passes'"),
+    ("probe KD (30 pastes)", "main 63b525a, 2026-12-05", 24, 24, 6, 6,
+     "version and build matrices, pip freeze diffs, bisects"),
+    ("probe KE (30 pastes)", "main 4b9831f, 2026-12-05", 24, 24, 5, 6,
+     "Chinese and Japanese vendors' images and domestic frameworks (xinference, LMDeploy, Dify); false likely: vLLM's "
+     "'DeepGemm not supported on the current platform' notices beside a request longer than the model's context"),
+    ("probe KF (30 pastes)", "main 4b9831f, 2026-12-05", 24, 24, 6, 6,
+     "the newest Blackwell parts and drivers (B300/GB300 SM103, RTX PRO 6000 variants, GB10 SM121, Thor SM110, CUDA 13)"),
+    ("probe KG (30 pastes)", "main 4b9831f, 2026-12-05", 24, 24, 6, 6,
+     "a third broad sample shaped like public issues and forum posts"),
 ]
 
 
