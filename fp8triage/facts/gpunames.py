@@ -73,10 +73,12 @@ _MACHINE = (r"(?i:nodes?|box(?:es)?|machines?|servers?|pools?|hosts?|instances?|
 _BARE_CARD_HEAD = r"(?i:\b(?:my|our|his|her|their|a|the|single|dual|two|new|\d\s*x)\s+(?:geforce\s+)?)"
 _BARE_CARD = (_BARE_CARD_HEAD + r"(?P<card>50[6-9]0(?:[ ]?Ti)?)(?:s|'s)?\b(?!\s*(?:tokens?|ms|MB|MiB|GB|GiB|steps?|rows?|"
               r"lines?|seconds?|samples?|requests?|items?|bytes?|[%:/.-]\d))")
+# the board's form factor and memory as nvidia-smi prints them after the name ("1x A100-SXM4-80GB", "H100-PCIe")
+_FORM = r"(?i:-(?:SXM\d?|PCIe|NVL)(?:-\d{2,3}GB)?)?"
 _PROSE_GPU = rxcache.compile(
     r"(?i:\b(?:on|with|using|across|from|to|in|onto)\s+(?:(?:the|our|my|a|an|one|two|four|eight|both|all|\d{1,3})\s+)?(?:(?:single|pair of|new|old|other|spare)\s+)?)"
-    r"(?:\d{1,3}\s*[x×]\s*)?(?P<name>" + PROSE_NAMES + r")(?:s|'s)?(?![\w-])"
-    r"|(?<![\w.])\d{1,3}\s*[x×]\s*(?P<name>" + PROSE_NAMES + r")(?:s|'s)?(?![\w-])"
+    r"(?:\d{1,3}\s*[x×]\s*)?(?P<name>" + PROSE_NAMES + r")" + _FORM + r"(?:s|'s)?(?![\w-])"
+    r"|(?<![\w.])\d{1,3}\s*[x×]\s*(?P<name>" + PROSE_NAMES + r")" + _FORM + r"(?:s|'s)?(?![\w-])"
     r"|(?<![\w.-])(?P<name>" + PROSE_NAMES + r")(?:\s+(?:SXM\d?|PCIe|NVL\d*))?(?:\s*[x×]\s*\d{1,3})?\s+" + _MACHINE + r"\b"
     r"|^\W{0,4}(?P<name>" + PROSE_NAMES + r")(?:\s*[x×]\s*\d{1,3})?\s*[:,]"
     r"|^[ \t]*[-=#*\[]{1,8}[ \t]*(?P<name>" + PROSE_NAMES + r")(?:[ \t]+[\w-]{1,12}){0,3}[ \t]*[-=#*\]:]{0,8}[ \t]*$"

@@ -158,7 +158,7 @@ def make_finding(sig: Signature, facts: Mapping[str, Fact], hits: list[Hit], sup
 # dequantizing", "falling back to", "using CUTLASS block fp8 instead", "This might cause accuracy degradation"
 FALLBACK = rxcache.compile(r"\b(?:will (?:default|fall ?back|be dequantized)|falling back|fall(?:s|ing)? back to|defaulting to"
                            r"|will not be used|won't be used|(?:using|use|uses) [^.;\n]{1,40}? instead"
-                           r"|(?:might|may|could) (?:cause|lead to|result in))\b"
+                           r"|(?:might|may|could) (?:cause|lead to|result in|degrade)|weight-only [^.;\n]{0,40}? will be used)\b"
                            # "Failed to import deep_gemm, disable ENABLE_JIT_DEEPGEMM." (SGLang goes on without it)
                            r"|\bdisable\s+(?:ENABLE_\w+|\w*deep_?gemm\w*)", regex.I)
 
