@@ -339,6 +339,8 @@ def test_the_model_a_serve_command_names(cmd, model):
     # a machine's name said before what it is, and a GPU's name in lower case
     (["Since it synced, every pod scheduled on the p6-b200 NodePool crashloops at warmup."], "B200"),
     (["Server-side logprobs on b200 pods come back as NaN for every token"], "B200"),
+    (["**FP8 checkpoint gives chance-level MMLU on B200, fine on H100 (transformers, no errors)**",
+      "So it's not 'small model is bad at MMLU': the bf16 model on the same B200 and the FP8 model on H100 are both ~0.60."], "B200"),
     # a deployment said to be worse than another's
     (["End to end the B200 deployment is ~9 points lower on our eval than the H100 one."], "B200"),
     # a section's heading that is the machine's name

@@ -1156,3 +1156,35 @@ def test_a_backend_notice_beside_a_request_longer_than_the_context_is_no_likely_
            "[openai_api_compatible] Error: API request failed with status code 400: {\"error\":{\"message\":\"'max_tokens' "
            "or 'max_completion_tokens' is too large: 8192. This model's maximum context length is 32768 tokens\"}}\n")
     assert not [f for f in top(log) if f[1] in ("likely", "confirmed")], top(log)
+
+
+@pytest.mark.parametrize("text", [
+    # numbers that blow up are a symptom, not a crash
+    "Qwen3-8B-FP8 with transformers on a B200 gives word salad; no warnings, logits finite, hidden-state norms blow up "
+    "layer by layer. DeepGEMM hub kernel path.",
+    # how the library was installed is no install failure
+    "fp8_gemm_nt gives wrong results on B300 but not on H200, no error, just a big diff. DeepGEMM 2.5.0 (pip install "
+    "from the v2.5.0 source)",
+])
+def test_a_symptom_described_with_crash_or_install_words_stays_a_symptom(text):
+    assert top(text)[:1] == [("ue8m0-silent-corruption", "possible")]
+
+
+def test_an_attention_backend_refusing_an_fp8_kv_cache_on_one_generation_is_the_attention_gate():
+    text = ("python -m sglang.launch_server --model-path /models/GLM-4.5-Air-FP8 --tp 2 --attention-backend trtllm_mha "
+            "--kv-cache-dtype fp8_e4m3\n"
+            "Traceback (most recent call last):\n"
+            '  File "/usr/local/lib/python3.12/dist-packages/sglang/srt/arg_groups/attention_hook.py", line 149, in '
+            "handle_attention_backend_compatibility\n"
+            "    raise ValueError(\n"
+            "ValueError: TRTLLM FMHAv2 prefill on SM120 does not support fp8_e4m3 KV cache or skip-softmax.\n")
+    assert [i for i, _ in top(text)][:1] == ["fp8-attention-arch-gate"]
+
+
+def test_an_mla_backend_without_an_fp8_kv_cache_path_is_the_attention_gate():
+    text = ("GPU 0: NVIDIA L40S, vllm 0.11.0, DeepSeek-V2-Lite-Chat, --kv-cache-dtype fp8\n"
+            "Traceback (most recent call last):\n"
+            '  File "/opt/venv/lib/python3.12/site-packages/vllm/v1/attention/backends/mla/triton_mla.py", line 101, in __init__\n'
+            "    raise NotImplementedError(\n"
+            "NotImplementedError: TritonMLA V1 with FP8 KV cache not yet supported\n")
+    assert [i for i, _ in top(text)][:1] == ["fp8-attention-arch-gate"]
