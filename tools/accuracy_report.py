@@ -1205,6 +1205,33 @@ BLIND_PROBES = [
      "the newest Blackwell parts and drivers (B300/GB300 SM103, RTX PRO 6000 variants, GB10 SM121, Thor SM110, CUDA 13)"),
     ("probe KG (30 pastes)", "main 4b9831f, 2026-12-05", 24, 24, 6, 6,
      "a third broad sample shaped like public issues and forum posts"),
+    ("probe KH (30 pastes)", "main e036490, 2026-12-05", 15, 16, 14, 14,
+     "near misses, round eleven: two GPUs compared where the difference has another cause, GPU names in pool and host "
+     "names, draft acceptance drops, MMLU low on a tiny model, RL logprob mismatches from a learning-rate bug; miss: "
+     "'chance-level MMLU on B200, fine on H100' read with the H100 (a 'not ... bad' sentence taken as it going wrong)"),
+    ("probe KI (30 pastes)", "main e036490, 2026-12-05", 21, 24, 6, 6,
+     "SGLang and vLLM on consumer Blackwell; misses: TRT-LLM FMHAv2 on SM120 refusing an fp8_e4m3 KV cache, a DSA "
+     "backend 'SM90-only' with no FP8 word, UE8M0 word salad on a GB10 whose write-up quotes 'Unknown SF transformation'"),
+    ("probe KJ (30 pastes)", "main e036490, 2026-12-05", 22, 24, 6, 6,
+     "Hopper in depth (H100, H200, H20, H800, GH200); misses: a 64x64-block checkpoint refused by transformers' DeepGEMM "
+     "experts (read as an unsupported quant scheme), a GH200 TMA-descriptor crash (read as the GH200 illegal-address "
+     "signature, labelled the platform gate)"),
+    ("probe KK (30 pastes)", "main e036490, 2026-12-05", 21, 24, 6, 6,
+     "datacenter Blackwell in depth; misses: word salad on B200 whose write-up says the hidden-state norms 'blow up' "
+     "(read as a crash), DeepGEMM used directly on B300 described with '(pip install from the v2.5.0 source)' (read as "
+     "an install failure), a vendored DeepGEMM that cannot load read as an API mismatch"),
+    ("probe KL (30 pastes)", "main e036490, 2026-12-05", 24, 24, 6, 6,
+     "maintainers' write-ups: PR descriptions, release notes, postmortems, duplicate-issue bots"),
+    ("probe KM (30 pastes)", "main e036490, 2026-12-05", 24, 24, 6, 6,
+     "one-screen terminal sessions with the GPU and versions only in the checking commands' output"),
+    ("probe KN (30 pastes)", "main e036490, 2026-12-05", 19, 23, 7, 7,
+     "FP8 KV cache and FP8 attention; misses: vLLM V1 refusing --kv-cache-dtype on an L40S, TritonMLA 'with FP8 KV "
+     "cache not yet supported', V0 fallback for an FP8 KV cache on B200 (labels arguable), TransformerEngine's "
+     "'No dot product attention backend' after its FP8 current-scaling debug lines"),
+    ("probe KO (30 pastes)", "main e036490, 2026-12-05", 22, 24, 6, 6,
+     "a fourth broad sample shaped like public issues; misses: a stale DeepGEMM and vLLM's 'backend is not available' "
+     "read as an API mismatch (labelled not installed), FlashInfer's groupwise FP8 GEMM refusing capability 90 read "
+     "after a scale-layout reading"),
 ]
 
 
