@@ -70,6 +70,8 @@ def _used_facts(results: list[ConditionResult], facts: Mapping[str, Fact]) -> li
         if f is not None and f.name not in seen:
             seen.add(f.name)
             out.append(f)
+    if "capability" in seen and "gpu" not in seen and "gpu" in facts:
+        out.append(facts["gpu"])  # the GPU the capability is of (a comparison's part may be judged on its own)
     return out
 
 

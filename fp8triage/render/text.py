@@ -90,6 +90,15 @@ def context_line(facts: dict[str, Fact]) -> str:
     return " · ".join(parts)
 
 
+def _judged_on(facts: dict[str, Fact], f) -> dict[str, Fact]:
+    """The facts a finding was judged on where they name another GPU than the log's first (a symptom printed in
+    the B200's part of a comparison that shows the H100 first)."""
+    own = {x.name: x for x in f.facts if x.name in ("gpu", "capability")}
+    if "gpu" in own and "capability" in own:
+        return {**facts, **own}
+    return facts
+
+
 def facts_for(result: ScanResult, source: str | None) -> dict[str, Fact]:
     """The facts in force for one source's findings: its own and those every source shares (a fact
     read from another input is left out)."""
@@ -319,7 +328,7 @@ def render_text(result: ScanResult, *, color: bool = False, verbose: bool = Fals
         else:
             out.append(st("No known FP8 failure and no errors found.", "1"))
     for i, f in enumerate(result.findings):
-        ctx = context_line(facts_for(result, f.source))
+        ctx = context_line(_judged_on(facts_for(result, f.source), f))
         out.extend(render_finding(f, st, verbose, top=(i == 0), sources=len(result.inputs), context=ctx, width=width))
         out.append("")
     if verbose and result.ruled_out:

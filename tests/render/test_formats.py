@@ -237,3 +237,17 @@ def test_follow_entries(fmt):
     assert SIG in out and out.endswith("exit 3\n" if fmt == "text" else "}\n")
     if fmt != "text":  # one record a line: each notice, then the summary
         assert out.count("\n") == len(notices) + 1 and json.loads(out.splitlines()[-1])["event"] == "summary"
+
+
+def test_a_finding_judged_on_one_part_of_a_comparison_says_that_gpu(tmp_path):
+    log = tmp_path / "compare.log"
+    log.write_text("Same venv on both hosts, Qwen/Qwen3-8B-FP8 (weight_scale_inv float32, block 128x128), greedy.\n"
+                   "\n"
+                   "==== host h100-a | NVIDIA H100 80GB HBM3 | capability (9, 0) ====\n"
+                   '    -> "A hash map stores key-value pairs."\n'
+                   "\n"
+                   "==== host b200-c | NVIDIA B200 | capability (10, 0) ====\n"
+                   '    -> " the the the the,,,, of of of of the the the the the the the the"\n')
+    out = _run(["scan", str(log)])
+    head = out.split("ROOT CAUSE", 1)[1].splitlines()[1]
+    assert "B200 (capability 10.0)" in head and "H100" not in head
