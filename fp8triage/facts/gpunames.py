@@ -85,6 +85,8 @@ _PROSE_GPU = rxcache.compile(
     r"|(?i:\b(?:spark|workstation|desktop|laptop|" + _MACHINE + r")\s*\(\s*(?:\d{1,3}\s*[x×]\s*)?)"
     r"(?P<name>" + PROSE_NAMES + r")\s*\)"
     r"|" + _BARE_CARD
+    # Chinese and Japanese "on the B300" ("B300 上", "B300上で")
+    + r"|(?<![\w.-])(?P<name>" + PROSE_NAMES + r")\s?(?:上|では|で)"
 )
 # a machine's name that holds its GPU's, where a line names the machine: a shell prompt ("root@b200-kimi-03:~#"), a
 # job's node pool, partition or runner ("node_pool: gb200-nvl72-rack2", "--partition=b200", "runner: b300-ci-07").
@@ -100,7 +102,7 @@ PROSE_TRIGGER = (PROSE_NAMES + r"|" + _BARE_CARD_HEAD + r"50[6-9]0|(?:@|" + _HOS
                  + r"(?:-|[^0-9a-z]|$)|(?:-|^|[^\w.-])" + _HOST_NAMES + r"(?:-[a-z0-9]+)*" + _HOST_WORD
                  + r"|[a-z0-9]-" + _HOST_NAMES + r"(?:-[a-z0-9]+)*" + _HOST_WORD)
 # where a comparison's sides part: a sentence's or a clause's end, a bracket, a contrast ("but", "than", "vs")
-_BOUNDARY = rxcache.compile(r"(?i)[.;!?](?=\s|$)|[,()\n]|\b(?:but|while|whereas|however|than|vs\.?|versus|"
+_BOUNDARY = rxcache.compile(r"(?i)[.;!?](?=\s|$)|[,()\n，。；！？（）]|\b(?:but|while|whereas|however|than|vs\.?|versus|"
                             r"compared (?:to|with)|against|unlike)\b")
 _COMPARED = rxcache.compile(r"(?i)than|vs\.?|versus|compared (?:to|with)|unlike")  # (not "against": "compares A against a bf16 reference on B200")
 # the side of a comparison that works: "fine on the H20 boxes", "an H100 node scores fine", "H200 (reference)",
@@ -108,7 +110,7 @@ _COMPARED = rxcache.compile(r"(?i)than|vs\.?|versus|compared (?:to|with)|unlike"
 _HEALTHY = rxcache.compile(r"(?i)\b(?:same (?:[\w-]+ )?(?:command|config|setup|image|script|run|export|checkpoint|ckpt|model|request|"
                            r"prompt|input|flags|launch|weights|code|commit|version|container|args|arguments|venv|env|environment|"
                            r"stack|build|install|wheel)s?|fine(?![\w-])|pass(?:es|ed)?(?!@)|"
-                           r"correct(?:ly)?|normal(?:ly)?|works?|worked|healthy|as expected|good|coherent|matches)\b")
+                           r"correct(?:ly)?|normal(?:ly)?|works?|worked|healthy|as expected|good|coherent|matches)\b|同一|相同|正常")
 _LABELLED_HEALTHY = rxcache.compile(r"(?i)(?:\s+(?:run|node|box|machine|server|host|card|system|setup)s?\b)?"
                                     r"\s*(?:\(\s*(?:the\s+)?(?:reference|baseline|healthy|good|fine|ok)\b"
                                     r"|(?:\s+as(?:\s+the)?)?\s+(?:reference|baseline)\b)")
@@ -119,7 +121,7 @@ _COMPARED_GAP = rxcache.compile(r"(?i)\W*(?:[\w.-]+\W+){0,5}")  # ("vs the same 
 _WENT_WRONG = rxcache.compile(
     r"(?i)\b(?:garbage|gibberish|garbled|word salad|nonsense|wrong|nan|broken|breaks|fails?|failed|failing|crash\w*|"
     r"errors? out|collapses?|collapsed|drops?|dropped|lower|worse|degrad\w*|repeat\w*|only on|bad|incoherent|"
-    r"every answer|empty|not work(?:ing)?|doesn'?t work|does not work|blows? up|blew up|diverg\w*|explod\w*|mismatch\w*|chance(?:-level)?|at chance)\b|!!!")
+    r"every answer|empty|not work(?:ing)?|doesn'?t work|does not work|blows? up|blew up|diverg\w*|explod\w*|mismatch\w*|chance(?:-level)?|at chance|(?:larger|bigger|higher) (?:diff\w*|errors?))\b|!!!|只有|仅有")
 
 
 # a name that qualifies a thing, not a machine: "copied over from the H200 recipe", "the B200 config"

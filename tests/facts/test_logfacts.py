@@ -341,6 +341,8 @@ def test_the_model_a_serve_command_names(cmd, model):
     (["Server-side logprobs on b200 pods come back as NaN for every token"], "B200"),
     (["**FP8 checkpoint gives chance-level MMLU on B200, fine on H100 (transformers, no errors)**",
       "So it's not 'small model is bad at MMLU': the bf16 model on the same B200 and the FP8 model on H100 are both ~0.60."], "B200"),
+    # Chinese: "on the B300" with fullwidth commas between the clauses, and the same weights on H20 as the reference
+    (["问一下各位，B300 上用 sglang 跑 block FP8 模型，服务能正常起来，但是 gsm8k 只有 0.3 左右，同一份权重在 H20 上是 0.91。"], "B300"),
     # a deployment said to be worse than another's
     (["End to end the B200 deployment is ~9 points lower on our eval than the H100 one."], "B200"),
     # a section's heading that is the machine's name

@@ -1188,3 +1188,11 @@ def test_an_mla_backend_without_an_fp8_kv_cache_path_is_the_attention_gate():
             "    raise NotImplementedError(\n"
             "NotImplementedError: TritonMLA V1 with FP8 KV cache not yet supported\n")
     assert [i for i, _ in top(text)][:1] == ["fp8-attention-arch-gate"]
+
+
+@pytest.mark.parametrize("text", [
+    "fp8_gemm_nt on B200 gives a much larger diff than H800 for the same inputs (no error, no warning), deep_gemm 2.3.0",
+    "问一下各位，B300 上用 sglang 跑 block FP8 模型，没有任何报错，但是 gsm8k 只有 0.3 左右，同一份权重在 H20 上是 0.91。DeepGemm is enabled.",
+])
+def test_a_score_or_an_error_said_to_be_much_worse_on_blackwell_is_a_symptom(text):
+    assert top(text)[:1] == [("ue8m0-silent-corruption", "possible")]
