@@ -44,7 +44,7 @@ def read_in_context(cat: Catalogue, claims: Claims, facts: Mapping[str, Fact],
                 if not h.sig.silent:
                     linked.setdefault(h.sig.id, []).append(h)
             continue
-        if not (context or claims.context or "gpu" in facts or "gpu_sections" in facts):
+        if not (context or claims.context or "gpu" in facts or "capability" in facts or "gpu_sections" in facts):
             continue
         text = g.event.text
         if g.event.wrapped:  # a phrase a terminal or the write-up's line breaks cut in two

@@ -1196,3 +1196,14 @@ def test_an_mla_backend_without_an_fp8_kv_cache_path_is_the_attention_gate():
 ])
 def test_a_score_or_an_error_said_to_be_much_worse_on_blackwell_is_a_symptom(text):
     assert top(text)[:1] == [("ue8m0-silent-corruption", "possible")]
+
+
+def test_a_capability_refusal_read_with_the_checkpoint_needs_only_the_capability_it_prints():
+    # no GPU name anywhere: the refusal prints the capability itself
+    text = ("trying sglang 0.5.5 on colab with RedHatAI/Meta-Llama-3.1-8B-Instruct-FP8-dynamic\n"
+            '  File "/usr/local/lib/python3.12/dist-packages/sglang/srt/layers/quantization/compressed_tensors/'
+            'compressed_tensors.py", line 249, in _check_scheme_supported\n'
+            "    raise RuntimeError(\n"
+            "RuntimeError: ('Quantization scheme is not supported for ', 'the current GPU. Min capability: 80. ', "
+            "'Current capability: 75.')\n")
+    assert top(text)[:1] == [("fp8-unsupported-capability", "possible")]
