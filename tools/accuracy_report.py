@@ -1232,6 +1232,28 @@ BLIND_PROBES = [
      "a fourth broad sample shaped like public issues; misses: a stale DeepGEMM and vLLM's 'backend is not available' "
      "read as an API mismatch (labelled not installed), FlashInfer's groupwise FP8 GEMM refusing capability 90 read "
      "after a scale-layout reading"),
+    ("probe KP (30 pastes)", "main be8036c, 2026-12-05", 23, 24, 6, 6,
+     "a broad sample of vLLM issues from 0.6 to 0.26; miss: a stale DeepGEMM and vLLM's 'backend is not available' read "
+     "as an API mismatch (labelled not installed)"),
+    ("probe KQ (30 pastes)", "main be8036c, 2026-12-05", 22, 24, 6, 6,
+     "a broad sample of SGLang issues; misses: the tuple-printed 'Min capability: 80' on a Colab T4 whose log names "
+     "no GPU, a DSA prefill backend 'SM90-only' refusing a B200 (no FP8 word)"),
+    ("probe KR (30 pastes)", "main be8036c, 2026-12-05", 24, 24, 5, 6,
+     "a broad sample of transformers and kernels-hub issues; false likely: the multi-device DeepGEMM routing notice "
+     "beside a cross_entropy device mismatch in the user's code"),
+    ("probe KS (30 pastes)", "main be8036c, 2026-12-05", 21, 24, 6, 6,
+     "issues against DeepGEMM, FlashInfer, CUTLASS, sgl-kernel and TensorRT-LLM; misses: 'a much larger diff' on B200 "
+     "with DeepGEMM 2.3, FlashInfer's SM120 group-GEMM correctness guard in a pytest run, CUTLASS example 67 printing "
+     "that it requires Hopper on a B200 and exiting 0"),
+    ("probe KT (30 pastes)", "main be8036c, 2026-12-05", 15, 16, 14, 14,
+     "hard negatives, round twelve, written as a worried reporter blames FP8; miss: B200 word salad blamed on the chat "
+     "template"),
+    ("probe KU (30 pastes)", "main be8036c, 2026-12-05", 23, 24, 6, 6,
+     "forum and chat posts; miss: a Chinese post ('B300 上', 'gsm8k 只有 0.3', '同一份权重在 H20 上是 0.91')"),
+    ("probe KV (30 pastes)", "main be8036c, 2026-12-05", 24, 24, 6, 6,
+     "automated systems' formats (CI dashboards, regression emails, Kubernetes events, alert annotations)"),
+    ("probe KW (30 pastes)", "main be8036c, 2026-12-05", 24, 24, 6, 6,
+     "multi-error pastes where the root cause must be told from its cascades"),
 ]
 
 
