@@ -241,13 +241,11 @@ def test_follow_entries(fmt):
 
 def test_a_finding_judged_on_one_part_of_a_comparison_says_that_gpu(tmp_path):
     log = tmp_path / "compare.log"
-    log.write_text("Same venv on both hosts, Qwen/Qwen3-8B-FP8 (weight_scale_inv float32, block 128x128), greedy.\n"
-                   "\n"
-                   "==== host h100-a | NVIDIA H100 80GB HBM3 | capability (9, 0) ====\n"
-                   '    -> "A hash map stores key-value pairs."\n'
-                   "\n"
-                   "==== host b200-c | NVIDIA B200 | capability (10, 0) ====\n"
-                   '    -> " the the the the,,,, of of of of the the the the the the the the"\n')
+    log.write_text("transformers 5.12.1 on two boxes, Qwen/Qwen3-4B-FP8 (float32 block scales), greedy decoding:\n"
+                   "--- H100 80GB HBM3 ---\n"
+                   "The refund policy allows returns within 30 days.\n"
+                   "--- B200 ---\n"
+                   "refund refund the the the the policy policy of of of\n")
     out = _run(["scan", str(log)])
     head = out.split("ROOT CAUSE", 1)[1].splitlines()[1]
     assert "B200 (capability 10.0)" in head and "H100" not in head
