@@ -62,13 +62,17 @@ def sections(labels: list[tuple[str, Line]], first_lines: int) -> Fact | None:
             nxt = kept[i + 1][0] if i + 1 < len(kept) else lineno + SECTION_LINES + 1
             end = min(nxt - 1, lineno + SECTION_LINES)
         parts.append(f"{name}@{lineno}" + (f"-{end}" if end > lineno else ""))
-    first = labels[0][1]
-    return Fact("gpu_sections", ", ".join(parts), f"log {first.source}:{kept[0][0]} (the parts the paste prints under a GPU's name)", "log")
+    return Fact("gpu_sections", ", ".join(parts), f"log {labels[0][1].source}:{kept[0][0]}{_NOTE}", "log")
+
+
+_NOTE = " (the parts the paste prints under a GPU's name)"
 
 
 def parse_sections(fact: Fact) -> tuple[str, list[tuple[int, int, str]]]:
-    """The source and (first line, last line, GPU) of each part of a ``gpu_sections`` fact."""
-    source = fact.source[4:].split(" (", 1)[0].rsplit(":", 1)[0] if fact.source.startswith("log ") else ""
+    """The source and (first line, last line, GPU) of each part of a ``gpu_sections`` fact ("" for the source
+    where the fact did not come from a log)."""
+    where = fact.source.removesuffix(_NOTE)
+    source = where[4:].rsplit(":", 1)[0] if where.startswith("log ") and where != fact.source else ""
     out = []
     for part in fact.value.split(", "):
         name, _, span = part.rpartition("@")

@@ -89,14 +89,16 @@ def _written(groups: list[Group], facts: Mapping[str, Fact]) -> tuple[frozenset[
             if formats:
                 break
     gpu, cap = facts.get("gpu"), facts.get("capability")
-    words = "" if gpu is None else f"{gpu.value} sm{str(cap.value).replace('.', '')}" if cap is not None else str(gpu.value)
-    return frozenset(formats), words.lower()
+    words = "" if gpu is None else gpu_words(str(gpu.value), str(cap.value) if cap is not None else None)
+    return frozenset(formats), words
 
 
-def gpu_words(name: str) -> str:
-    """A GPU's name and ``smNNN`` target, as a symptom rule's words read them."""
-    cc = capability_for(name)
-    return f"{name} sm{cc[0].replace('.', '')}".lower() if cc else name.lower()
+def gpu_words(name: str, capability: str | None = None) -> str:
+    """A GPU's name and ``smNNN`` target (its capability, else the one its name says), as a symptom rule's words
+    read them."""
+    if capability is None:
+        capability = (capability_for(name) or (None,))[0]
+    return (f"{name} sm{capability.replace('.', '')}" if capability else name).lower()
 
 
 def section_gpu(facts: Mapping[str, Fact], lines: list[Line]) -> str | None:

@@ -65,7 +65,11 @@ def test_parts_of_one_gpu_generation_are_no_comparison():
 
 
 def test_the_fact_reads_back_as_its_parts():
-    from fp8triage.model import Fact
+    from fp8triage.facts.pastegpus import sections
 
-    fact = Fact("gpu_sections", "H100@3-5, B200@6-9, B200@11", "log paste.log:3 (the parts ...)", "log")
-    assert parse_sections(fact) == ("paste.log", [(3, 5, "H100"), (6, 9, "B200"), (11, 11, "B200")])
+    labels = [("H100|h", Line("my (1) paste.log", 3, "")), ("B200|h", Line("my (1) paste.log", 6, "")),
+              ("B200|l", Line("my (1) paste.log", 11, ""))]
+    fact = sections(labels, 300)
+    assert fact.value == "H100@3-5, B200@6-10, B200@11"
+    # the source's name survives brackets and colons in it
+    assert parse_sections(fact) == ("my (1) paste.log", [(3, 5, "H100"), (6, 10, "B200"), (11, 11, "B200")])
