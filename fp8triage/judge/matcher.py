@@ -18,7 +18,7 @@ from dataclasses import replace
 from ..catalogue.loader import Catalogue, Pattern, Signature
 from . import recognise
 from .claims import PATTERN_SPECIFICITY, Claims, Group, Hit, Match
-from .patterns import OTHER_FAILURE, guessed, match_cut, match_pattern, not_now, quoted_in_sentence, quoted_source, said_gone
+from .patterns import guessed, match_cut, match_pattern, not_now, other_failure, quoted_in_sentence, quoted_source, said_gone
 from ..facts.vocabulary import canonical_name, normalise_value
 from ..model import EventKind, Fact
 
@@ -192,7 +192,7 @@ def _support(cands: list[Signature], g: Group, silent: list[Hit], claims: Claims
 def rule_hits(cat: Catalogue, g: Group, reading: "recognise.Reading") -> list[Hit]:
     """Weak hits from the signatures' rules over component x failure kind (recognise.py)."""
     ev = g.event
-    if not ev.lines or OTHER_FAILURE.search(ev.headline) or any(OTHER_FAILURE.search(c) for c in ev.chain[-2:]):
+    if not ev.lines or other_failure(ev):
         return []
     out = []
     for sig, rule in recognise.hits(cat, ev, reading):

@@ -86,6 +86,31 @@ OTHER_FAILURE = rxcache.compile(
 )
 
 
+# a write-up's question about such a cause, or a guess at it ("Chat template broken for Qwen3-8B-FP8? output
+# is garbage", "I assumed the FP8 repo ships a different chat template"): the reporter's doubt, no such failure
+_DOUBT = rxcache.compile(r"\bi (?:assumed|thought|suspected|wondered|first suspected|checked|ruled out)\b|\bnot (?:an?|the)\b|"
+                         r"\b(?:looks? like|seems? (?:like|to be)|i (?:think|guess|suspect|believe)|maybe|probably|perhaps|"
+                         r"(?:might|may|could) be)\b", regex.I)
+_CLAUSE_END = rxcache.compile(r"[.;!?](?=\s|$)|\n")
+
+
+def other_failure(ev: Event) -> bool:
+    """Whether an event states a failure with a cause of its own (``OTHER_FAILURE``) in its headline or
+    its last causes; on a sentence of a write-up, a question about such a cause or a guess at it does not."""
+    prose = ev.kind is EventKind.LINE and bool(ev.lines) and ev.lines[0].level is None
+    for text in (ev.headline, *ev.chain[-2:]):
+        for m in OTHER_FAILURE.finditer(text):
+            if not (prose and _doubted(text, m.start(), m.end())):
+                return True
+    return False
+
+
+def _doubted(text: str, a: int, b: int) -> bool:
+    start = max((e.end() for e in _CLAUSE_END.finditer(text, 0, a)), default=0)
+    end = _CLAUSE_END.search(text, b)
+    return (end is not None and end.group() == "?") or _DOUBT.search(text, start, a) is not None
+
+
 @functools.lru_cache(maxsize=512)
 def _token_rx(token: str) -> regex.Pattern:
     return rxcache.compile(r"(?<![a-z0-9_])" + regex.escape(token.lower()))
@@ -104,7 +129,7 @@ def match_pattern(p: Pattern, ev: Event, claims: Claims, sig: Signature) -> Matc
     """Match one evidence pattern of any kind against an event."""
     if (p.kinds and ev.kind.value not in p.kinds) or not _exc_ok(p, ev):
         return None
-    if p.strength == "weak" and (OTHER_FAILURE.search(ev.headline) or any(OTHER_FAILURE.search(c) for c in ev.chain[-2:])):
+    if p.strength == "weak" and other_failure(ev):
         return None
     if p.kind == "tokens":
         low = ev.text.lower()

@@ -56,3 +56,18 @@ def test_a_notice_that_deepgemm_declined_comes_after_the_failure_its_reason_name
     ids = [f.id for f in scan_text(text).findings]
     assert "deepgemm-declined-fallback" in ids
     assert ids[0] != "deepgemm-declined-fallback", ids
+
+
+@pytest.mark.parametrize("doubt", [
+    "Chat template broken for Qwen3-8B-FP8? it produces word salad on our new B200 node",
+    "Qwen3-8B-FP8 produces word salad on our B200 node. I assumed the FP8 repo ships a different chat template, "
+    "but the templates are identical.",
+])
+def test_a_cause_the_reporter_only_asks_about_does_not_hide_the_symptom(doubt):
+    res = scan_text(doubt)
+    assert [f.id for f in res.findings][:1] == ["ue8m0-silent-corruption"], [(f.id, f.status.value) for f in res.findings]
+
+
+def test_a_cause_the_reporter_states_still_hides_the_symptom():
+    res = scan_text("Qwen3-8B-FP8 produces word salad on our B200 node because of a chat template mismatch.")
+    assert not res.findings, [(f.id, f.status.value) for f in res.findings]

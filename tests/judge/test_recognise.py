@@ -35,6 +35,11 @@ def test_every_rule_names_known_components_and_kinds(catalogue):
     # a bare assertion inside FlashInfer's FP8 MoE path: the frames name the component
     ('Traceback (most recent call last):\n  File "/x/flashinfer_trtllm.py", line 70, in fused_experts_none_to_flashinfer_trtllm_fp8\n'
      "    assert routing_bias is None\nAssertionError\n", "flashinfer-fp8"),
+    # SGLang's native FP8 sparse-prefill attention refused by GPU generation: the backend's name says FP8
+    ('  File "/sgl-workspace/sglang/python/sglang/srt/layers/attention/dsa_backend.py", line 417, in __init__\n'
+     "    raise ValueError(\n"
+     "ValueError: --dsa-prefill-backend flashmla_sparse_q8 is SM90-only; got compute capability sm_10x.\n",
+     "fp8-attention-arch-gate"),
     # a contract check of torch's scaled GEMM in a new wording
     ("RuntimeError: torch._scaled_mm: mat2 must be column-major with a stride multiple of 16\n", "scaled-mm-layout"),
     # DeepGEMM's JIT, another compiler message
