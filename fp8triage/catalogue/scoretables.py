@@ -28,11 +28,13 @@ from __future__ import annotations
 import regex
 
 from ..common import rxcache
+from ..common.gpus import SCORED_GPU_NAME, scores_on_gpus
 
 # a column of eval scores: its header names an eval or an accuracy metric
 METRIC = rxcache.compile(r"(?i)gsm8k|gpqa|mmlu|aime|math[_-]?500|humaneval|mbpp|livecodebench|c-?eval|cmmlu|ifeval"
                          r"|accuracy|\bacc(?:_norm)?\b|exact[_ ]match|\bstrict|\bflexible|pass@\d|\bscore\b"
                          r"|\bcos(?:ine)?(?:_?sim\w*)?\b"  # (a per-layer cosine against a reference: 1.0 is right)
+                         r"|\bagree(?:ment)?\b"  # (top-1 agreement with a reference run: 100 % is right)
                          r"|\bppl\b|perplexity")
 # a column where lower is better: a perplexity many times the best one of its column has exploded
 PERPLEXITY = rxcache.compile(r"(?i)\bppl\b|perplexity")
@@ -50,6 +52,8 @@ _NUMBER = rxcache.compile(r"^[-+]?(\d{1,3}(?:\.\d+)?)\s*%?$")
 _ALIGNED = rxcache.compile(r"\s{2,}|\t")
 # a norm written with bars in a header ("||dg|| / ||ref||"): its bars are not cell borders
 _NORM = rxcache.compile(r"\|\|(?=\S)([^|\n]{1,30}?)(?<=\S)\|\|")
+# ... nor are an absolute value's in an aligned header ("mean|dlogprob|   p99|dlogprob|   top-1 agree")
+_ABS = rxcache.compile(r"(?<=\w)\|(\w+)\|(?=[ \t]{2,})")
 # lm_eval's columns: the metric a row reports, and its score
 _LM_METRIC = rxcache.compile(r"(?i)^metric$")
 _LM_VALUE = rxcache.compile(r"(?i)^value$")
@@ -57,13 +61,7 @@ _LM_VALUE = rxcache.compile(r"(?i)^value$")
 _REFERENCE = rxcache.compile(r"(?<![\w.])(?:0\.\d{2,4}|[1-9]\d(?:\.\d+)?\s*%)(?!\d|\.\d)")
 NOTE_MAX = 200  # a note after a table's rows: at most this long
 _SCORE = r"(?:0?\.\d+|[1-9]\d?(?:\.\d+)?)"  # a score in a sentence: 0-1 or percent
-# a GPU's name, then its score (no number between them): "H200 gets GPQA-diamond 0.69", "B200 node it gets 0.27"
-_GPU_NAME = r"(?:G?[BH]\d{3}|H20|A100|L40S?)"
-_GPU_SCORE = rxcache.compile(r"\b(?P<gpu>" + _GPU_NAME + r")\b[^\n\d]{0,40}?(?<![\w.])(?P<s>0\.\d{2,4}|[1-9]\d(?:\.\d+)?)(?!\d|\.\d)",
-                             regex.I)
-# a score, then the GPU it was measured on: "0.81 on our B200 nodes vs 0.93 on H100"
-_SCORE_GPU = rxcache.compile(r"(?<![\w.])(?P<s>0\.\d{2,4}|[1-9]\d(?:\.\d+)?)(?!\d|\.\d)\s*%?\s+(?:on|with|for)\s+"
-                             r"(?:(?:the|our|my|an?)\s+)?(?:\d{1,3}\s*[x×]\s*)?(?P<gpu>" + _GPU_NAME + r")\b", regex.I)
+_GPU_NAME = SCORED_GPU_NAME
 # one GPU said to score lower than another, with the two scores in that order: "is consistently lower on 8x B200
 # than on 8x H200 (0.709 vs 0.774)"
 _LOWER_THAN = rxcache.compile(r"\b(?:lower|worse)\b[^\n]{0,20}?\bon\s+(?:the\s+)?(?:\d{1,3}\s*[x×]\s*)?(?P<a>" + _GPU_NAME
@@ -101,6 +99,8 @@ def cells(line: str) -> list[str] | None:
     """The cells of a table line (None: not a table line): split at "|", "│" or "┃" (two cells or more), else at
     runs of two spaces or a tab (three cells or more; two GPUs indented over a column of evals, with the blank
     first cell put back)."""
+    if "|" in line and not line.lstrip().startswith("|"):  # (a Markdown table's line starts with its border)
+        line = _ABS.sub(r"‖\1‖", line)
     if _SEPARATOR.search(line):
         got = [c.strip() for c in _SEPARATOR.split(_NORM.sub(r"‖\1‖", line.strip()))]
         if got and not got[0]:
@@ -183,9 +183,9 @@ def gpus_apart(text: str) -> bool:
     for line in text.splitlines():
         if not METRIC.search(line):
             continue
-        seen = [(m.group("gpu").upper(), float(m.group("s"))) for rx in (_GPU_SCORE, _SCORE_GPU) for m in rx.finditer(line)]
-        for i, (gpu, x) in enumerate(seen):
-            for other, y in seen[i + 1:]:
+        seen = scores_on_gpus(line)
+        for i, (gpu, x, _) in enumerate(seen):
+            for other, y, _ in seen[i + 1:]:
                 if other != gpu and _dropped(min(x, y), max(x, y)):
                     return True
         m = _LOWER_THAN.search(line)

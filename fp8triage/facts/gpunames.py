@@ -4,7 +4,7 @@ patterns the prefilter uses to find those lines."""
 from __future__ import annotations
 
 from ..common import rxcache
-from ..common.gpus import capability_for
+from ..common.gpus import capability_for, scores_on_gpus
 from .clauses import advice, moved_from, reference
 
 # GPU product names: only on lines that say NVIDIA / GeForce / Tesla / GPU, so that "A2" or
@@ -62,7 +62,7 @@ def gpu_facts(text: str):
 # GPU names in a reporter's sentence, with no maker's name on the line: "on the B200 nodes", "8x GB300",
 # "our H20 boxes", "B300 node:". Only names that nothing else is called (not "L4", "A2", "T4"), and only
 # where the sentence puts a machine there (after "on", before "node", with a count, in brackets after
-# "my spark (GB10)", at the head of a line: "B300 node:", "B200, sglang 0.5.3 docker, ...", or as a section's
+# "my spark (GB10)", at the head of a line: "B300 node:", "B200, sglang 0.5.3 docker, ...", "GB10 (sm_121), ...", or as a section's
 # heading: "--- B200 ---", "=== H100 80GB HBM3 ===", "## GB300").
 PROSE_NAMES = (r"(?i:GB[123]00|GB10|GH200|B[123]00|H[128]00|H20|A[18]00|L40S|RTX[ ]?PRO[ ]?6000(?:[ ]Blackwell)?"
                 r"|RTX[ ]?50[6-9]0|RTX[ ]?40[6-9]0|RTX[ ]?3090|RTX[ ]?A[456]000|DGX[ ]?Spark)")
@@ -80,7 +80,7 @@ _PROSE_GPU = rxcache.compile(
     r"(?:\d{1,3}\s*[x×]\s*)?(?P<name>" + PROSE_NAMES + r")" + _FORM + r"(?:s|'s)?(?![\w-])"
     r"|(?<![\w.])\d{1,3}\s*[x×]\s*(?P<name>" + PROSE_NAMES + r")" + _FORM + r"(?:s|'s)?(?![\w-])"
     r"|(?<![\w.-])(?P<name>" + PROSE_NAMES + r")(?:\s+(?:SXM\d?|PCIe|NVL\d*))?(?:\s*[x×]\s*\d{1,3})?\s+" + _MACHINE + r"\b"
-    r"|^\W{0,4}(?P<name>" + PROSE_NAMES + r")(?:\s*[x×]\s*\d{1,3})?\s*[:,]"
+    r"|^\W{0,4}(?P<name>" + PROSE_NAMES + r")(?:\s*[x×]\s*\d{1,3})?(?:\s*\((?i:sm_?\d{2,3}[af]?|cc\s*[\d.]+)\))?\s*[:,]"
     r"|^[ \t]*[-=#*\[]{1,8}[ \t]*(?P<name>" + PROSE_NAMES + r")(?:[ \t]+[\w-]{1,12}){0,3}[ \t]*[-=#*\]:]{0,8}[ \t]*$"
     r"|(?i:\b(?:spark|workstation|desktop|laptop|" + _MACHINE + r")\s*\(\s*(?:\d{1,3}\s*[x×]\s*)?)"
     r"(?P<name>" + PROSE_NAMES + r")\s*\)"
@@ -148,6 +148,10 @@ def prose_gpus(text: str):
     for start, end, name in _named(text):
         if advice(text, start) or capability_for(name) is None or _NOT_A_MACHINE.match(text, end):
             continue
+        scored = _scored_role(text, start, end)
+        if scored:
+            yield name, scored
+            continue
         side, opened, gap = _side(text, start, end)
         compared = _COMPARED.fullmatch(opened) and _COMPARED_GAP.fullmatch(gap)
         healthy, wrong = _HEALTHY.search(side), _WENT_WRONG.search(side)
@@ -157,6 +161,24 @@ def prose_gpus(text: str):
             yield name, "reference"
         else:
             yield name, "failing" if wrong else "plain"
+
+
+def _scored_role(text: str, start: int, end: int) -> str | None:
+    """"failing" or "reference" for a GPU whose score the sentence gives beside another GPU's, lower or higher
+    by a real margin (at most 95 % of it and 3 points apart: "MMLU-Pro 0.73 on H200 vs 0.59 on B300"); else None."""
+    a = text.rfind("\n", 0, start) + 1
+    b = text.find("\n", end)
+    scored = scores_on_gpus(text[a:len(text) if b < 0 else b])
+    mine = [(g, x) for g, x, at in scored if a + at == start]
+    if not mine:
+        return None
+    name, x = mine[0]
+    for other, y, _ in scored:
+        if other != name and (x <= 1) == (y <= 1):
+            low, high = sorted((x, y))
+            if low <= 0.95 * high and high - low >= (0.03 if high <= 1 else 3):
+                return "failing" if x == low else "reference"
+    return None
 
 
 def _named(text: str):

@@ -109,6 +109,7 @@ class Hit:
     group: Group
     specificity: int = 0  # how much a weak hit says (PATTERN_SPECIFICITY; rule hits: recognise.score)
     named: bool = False  # a rule hit whose component the failure names in its own words (recognise.named)
+    other_format: bool = False  # the event names only number formats the signature is not about: named, at most possible
 
     @property
     def strong(self) -> bool:

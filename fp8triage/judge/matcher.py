@@ -112,6 +112,8 @@ def _pattern_hits(cat: Catalogue, cands: list[Signature], g: Group, claims: Clai
         matched += _quoted_in_prose([s for s in cands if s.severity != "info"], g, claims)
     if not matched and g.count == 1 and g.event.is_error:
         matched = match_cut(cat, g)
+    for h in matched:
+        h.other_format = _other_format(cat, h.sig, g)
     return matched
 
 

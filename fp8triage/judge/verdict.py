@@ -102,6 +102,8 @@ def make_finding(sig: Signature, facts: Mapping[str, Fact], hits: list[Hit], sup
     strength = evidence_strength(hits, symptom) if not from_facts else "strong"
     if strength != "strong":
         status = _weak_status(status, results)
+    if hits and all(h.other_format for h in hits) and status is Status.LIKELY:
+        status = Status.POSSIBLE  # its message raised building another format's module: named, not claimed
     # strong hits first, then in log order
     ordered = sorted(hits, key=lambda h: (not h.strong, h.group.order))
     evidence = [_evidence(h, symptom) for h in ordered[:MAX_EVIDENCE]]

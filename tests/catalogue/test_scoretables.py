@@ -75,6 +75,16 @@ def test_a_note_after_the_rows_gives_the_score_it_should_have_been():
     assert not collapsed(table + "\nran on vllm 0.10.1.1")  # a version is no score
 
 
+def test_absolute_values_in_an_aligned_header_do_not_split_it():
+    table = ("                          mean|dlogprob|   p99|dlogprob|   top-1 agree\n"
+             "8x H200                   0.038            0.41            97.6%\n"
+             "8x B200                   2.91             11.7            38.2%\n"
+             "8x B200 (triton moe)      0.041            0.44            97.4%\n")
+    assert cells(table.splitlines()[0]) == ["mean‖dlogprob‖", "p99‖dlogprob‖", "top-1 agree"]
+    assert collapsed(table)  # top-1 agreement with the reference: 38 % against 98 %
+    assert not collapsed(table.replace("38.2%", "97.1%"))
+
+
 def test_a_norm_written_with_bars_does_not_split_the_header():
     table = ("| layer | module | ||dg|| / ||triton|| | cos |\n|---|---|---|---|\n"
              "| 0 | self_attn.q_a_proj | 1.0003 | 0.99999 |\n| 10 | mlp.experts (w2) | 2.0913 | 0.6120 |\n"

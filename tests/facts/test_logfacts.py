@@ -310,6 +310,11 @@ def test_the_model_a_serve_command_names(cmd, model):
     (["our finetune answers fine on the H20 boxes but is word salad on GB300, no errors anywhere"], "GB300"),
     (["works on H100, garbage on B200"], "B200"),
     (["GPQA is consistently lower on 8x B200 than on 8x H200 (0.709 vs 0.774)"], "B200"),
+    # scores on both sides of "vs": the lower one's GPU, whichever side it stands on
+    (["Digging into the quality gap. MMLU-Pro 0.73 on H200 vs 0.59 on B300, no errors on either."], "B300"),
+    (["MMLU-Pro 0.59 on B300 vs 0.73 on H200, no errors on either."], "B300"),
+    # a GPU at a line's head with its target in brackets
+    (["GB10 (sm_121), sglang main with sgl-deep-gemm built from nv_dev, Qwen3-30B-A3B-Instruct-2507-FP8"], "GB10"),
     (["The same export served from an H100 node scores 0.92.", "On the B200 every answer is '!!!!'"], "B200"),
     (["same request on our H200 pool returns Paris", "and on our B300 nodes it repeats itself"], "B300"),
     # one machine named, no comparison

@@ -1175,6 +1175,29 @@ def test_a_symptom_described_with_crash_or_install_words_stays_a_symptom(text):
     assert top(text)[:1] == [("ue8m0-silent-corruption", "possible")]
 
 
+@pytest.mark.parametrize("text", [
+    "Loading Qwen/Qwen3-14B-FP8 with transformers 5.11.0 on a B200 gives fluent but wrong text.",
+    "Using DeepGEMM directly on a B300: fp8_gemm_nt results are way off unless I quantize with use_ue8m0=True.",
+    "Qwen3-14B-FP8 on our B200 node, --linear-backend deep_gemm, finish_reason=length:\n"
+    "Crimson leaves descend descend descend descend descend descend",
+    "Qwen3-30B-A3B-FP8 on a B200: with experts_implementation=\"deepgemm\" the model answers English prompts in a mix "
+    "of Russian, Chinese and code fragments.",
+    "On a DGX Spark with DeepGEMM on, Qwen/Qwen3-32B-FP8 scores consistently lower than the same model on our H100.",
+])
+def test_silent_corruption_in_more_of_the_words_reporters_use(text):
+    assert top(text)[:1] == [("ue8m0-silent-corruption", "possible")], top(text)
+
+
+@pytest.mark.parametrize("text", [
+    # a reply cut at its token limit, a word said twice, a score on a healthy GPU: no symptom
+    "Qwen3-14B-FP8 on our B200 node: finish_reason=stop, the haiku is fine.",
+    "Qwen3-14B-FP8 on our B200 node answers in Chinese as the system prompt asks.",
+    "Qwen3-14B-FP8 on our B200 node scores 0.93 on GSM8K, in line with the model card.",
+])
+def test_healthy_fp8_output_on_blackwell_is_no_symptom(text):
+    assert top(text) == [], top(text)
+
+
 def test_an_attention_backend_refusing_an_fp8_kv_cache_on_one_generation_is_the_attention_gate():
     text = ("python -m sglang.launch_server --model-path /models/GLM-4.5-Air-FP8 --tp 2 --attention-backend trtllm_mha "
             "--kv-cache-dtype fp8_e4m3\n"
