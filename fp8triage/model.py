@@ -234,6 +234,7 @@ class Finding:
     failure: bool = False  # its evidence holds a failure (an error, an assertion, a traceback), not only warnings or lines
     yielded: bool = False  # a signature it yields to was found too (Signature.yields_to): ranked after it
     quoted: bool = False  # its evidence was all printed under a sentence that puts it in the past: ranked after the rest
+    by_context: bool = False  # its failure names no component and was read with what the log named elsewhere
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -51,6 +51,8 @@ def gpu_facts(text: str):
         for m in _GPU_NAME.finditer(text):
             if advice(text, m.start()) or reference(text, m.start(), m.end()) or _LABELLED_HEALTHY.match(text, m.end()):
                 continue
+            if not m.group("name").startswith(("NVIDIA", "GeForce", "Tesla", "Quadro")) and _healthy_side(text, m.start(), m.end()):
+                continue  # a sentence's healthy side ("Ran the same job on 1x H100: 0.869. So it follows the GPU")
             name = " ".join(m.group("name").split())
             hit = capability_for(name)
             if hit is None:
@@ -109,7 +111,7 @@ _COMPARED = rxcache.compile(r"(?i)than|vs\.?|versus|compared (?:to|with)|unlike"
 # "an H200 run (reference)", "same worker image on an H100 node"
 _HEALTHY = rxcache.compile(r"(?i)\b(?:same (?:[\w-]+ )?(?:command|config|setup|image|script|run|export|checkpoint|ckpt|model|request|"
                            r"prompt|input|flags|launch|weights|code|commit|version|container|args|arguments|venv|env|environment|"
-                           r"stack|build|install|wheel)s?|fine(?![\w-])|pass(?:es|ed)?(?!@)|"
+                           r"stack|build|install|wheel|job|eval|workload|pipeline|harness|test|benchmark)s?|fine(?![\w-])|pass(?:es|ed)?(?!@)|"
                            r"correct(?:ly)?|normal(?:ly)?|works?|worked|healthy|as expected|good|coherent|matches)\b|同一|相同|正常")
 _LABELLED_HEALTHY = rxcache.compile(r"(?i)(?:\s+(?:run|node|box|machine|server|host|card|system|setup)s?\b)?"
                                     r"\s*(?:\(\s*(?:the\s+)?(?:reference|baseline|healthy|good|fine|ok)\b"
@@ -179,6 +181,11 @@ def _scored_role(text: str, start: int, end: int) -> str | None:
             if low <= 0.95 * high and high - low >= (0.03 if high <= 1 else 3):
                 return "failing" if x == low else "reference"
     return None
+
+
+def _healthy_side(text: str, start: int, end: int) -> bool:
+    side = _side(text, start, end)[0]
+    return _HEALTHY.search(side) is not None and _WENT_WRONG.search(side) is None
 
 
 def _named(text: str):

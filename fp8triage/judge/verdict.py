@@ -347,11 +347,12 @@ def order(cat: Catalogue, f: Finding) -> tuple:
     """How probable a finding is, most first: its status (a notice after the others of its status, then a yielded
     one, then one whose evidence was all quoted under a sentence that puts it in the past),
     evidence before facts alone, a failure (an error, an assertion, a traceback) before a warning or a
-    symptom line, the failure's own message before frames or a location, then severity and priority."""
+    symptom line (one whose lines name its component before one read with what the log named elsewhere),
+    the failure's own message before frames or a location, then severity and priority."""
     sig = cat.get(f.id)
     # (an informational notice, "DeepGEMM declined this call, falling back to Triton", after the failures it names)
     return (f.status.rank, f.severity is Severity.INFO, f.yielded, f.quoted, f.strength != "strong" and _contradicted(f),
-            f.from_facts_only, not f.failure, f.strength != "strong", not _supported(f), f.severity.rank,
+            f.from_facts_only, not f.failure, f.by_context, f.strength != "strong", not _supported(f), f.severity.rank,
             -(sig.priority if sig else 50))
 
 
@@ -367,18 +368,21 @@ def _contradicted(f: Finding) -> bool:
     return any(r.role == "support" and r.truth is Truth.FAILS for r in f.conditions)
 
 
-def _rank(cat: Catalogue, claims: Claims, findings: list[Finding]) -> None:
-    """Order findings most probable first (in place), and mark those a failure event shows."""
+def _rank(cat: Catalogue, claims: Claims, findings: list[Finding], crashes: dict[str, list[Hit]]) -> None:
+    """Order findings most probable first (in place), and mark those a failure event shows (``crashes``: the
+    failures that name nothing, read with what the log said was running)."""
     first_line = {}
     failure: dict[str, bool] = {}
     quoted: dict[str, bool] = {}
-    for sig_id, hs in claims.primary.items():
+    for sig_id, hs in {**crashes, **{k: v for k, v in claims.primary.items() if v}}.items():
         quoted[sig_id] = all(h.group.event.past for h in hs)
         first_line[sig_id] = min(h.group.order for h in hs)
         failure[sig_id] = any(h.group.event.is_error and not h.group.event.past for h in hs)  # (a quoted one is not now)
     for f in findings:
         f.failure = failure.get(f.id, False)
         f.quoted = quoted.get(f.id, False)
+    for f in findings:
+        f.by_context = f.id in crashes and not claims.primary.get(f.id)
     findings.sort(key=lambda f: (*order(cat, f), first_line.get(f.id, 1 << 30)))
 
 
@@ -439,7 +443,7 @@ def judge(
         for f in findings:
             if f.status is Status.LIKELY:
                 f.status = Status.POSSIBLE
-    _rank(cat, claims, findings)
+    _rank(cat, claims, findings, crashes)
     return findings, ruled
 
 

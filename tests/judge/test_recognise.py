@@ -1235,3 +1235,16 @@ def test_a_capability_refusal_read_with_the_checkpoint_needs_only_the_capability
             "RuntimeError: ('Quantization scheme is not supported for ', 'the current GPU. Min capability: 80. ', "
             "'Current capability: 75.')\n")
     assert top(text)[:1] == [("fp8-unsupported-capability", "possible")]
+
+
+def test_a_crash_read_with_what_the_log_said_was_running_ranks_before_a_risk_warning():
+    text = ("oncall: glm-fp8 pool (8x B200 per node) down since this morning's image rebuild. Only dependency diff: "
+            "sgl-deep-gemm 0.1.3 -> 0.1.4\n"
+            "[2026-07-09 03:12:40 TP0] DeepGemm is enabled but the scale_fmt of checkpoint is not ue8m0. This might cause "
+            "accuracy degradation on Blackwell.\n"
+            "[2026-07-09 03:14:02 TP6] Scheduler hit an exception: Traceback (most recent call last):\n"
+            "  ...\n"
+            "torch.AcceleratorError: CUDA error: unspecified launch failure\n")
+    got = top(text)
+    assert got[:1] == [("ue8m0-pack-assert", "possible")], got
+    assert ("e8m0-precision-loss", "possible") in got  # the warning is still named
