@@ -1254,6 +1254,31 @@ BLIND_PROBES = [
      "automated systems' formats (CI dashboards, regression emails, Kubernetes events, alert annotations)"),
     ("probe KW (30 pastes)", "main be8036c, 2026-12-05", 24, 24, 6, 6,
      "multi-error pastes where the root cause must be told from its cascades"),
+    ("probe KX (30 pastes)", "main 84edef0, 2026-12-05", 24, 24, 6, 6,
+     "a sixth broad sample of public issues and forum posts against every stack"),
+    ("probe KY (30 pastes)", "main 84edef0, 2026-12-05", 23, 24, 6, 6,
+     "version skew around DeepGEMM (old or new wheels under newer or older frameworks, vendored copies, renamed "
+     "arguments); miss: sgl-deep-gemm 0.1.3 to 0.1.4 on a float32-scale checkpoint, the pack assert shown only as "
+     "'unspecified launch failure' after the scale_fmt warning (the warning ranked first)"),
+    ("probe KZ (30 pastes)", "main 84edef0, 2026-12-05", 23, 24, 6, 6,
+     "older releases and their wordings (vLLM 0.5-0.8, SGLang 0.3-0.4, transformers 4.4x, early DeepGEMM); miss: "
+     "DeepGEMM v1's cudaFuncSetAttribute host assert on a B200 (named the pack assert)"),
+    ("probe LA (30 pastes)", "main 84edef0, 2026-12-05", 23, 24, 6, 6,
+     "Slack and on-call threads and runbook tickets; miss: a GSM8K collapse on B200 where a comment's 'same job on 1x "
+     "H100' made the H100 the paste's GPU"),
+    ("probe LB (30 pastes)", "main 84edef0, 2026-12-05", 16, 16, 14, 14,
+     "hard negatives, round thirteen: logs full of FP8 words that fail for another reason"),
+    ("probe LC (30 pastes)", "main 84edef0, 2026-12-05", 11, 20, 10, 10,
+     "silent wrong output, round three; misses: 'fluent but wrong text', 'results are way off', 'MMLU-Pro 0.73 on H200 "
+     "vs 0.59 on B300' (the H200 taken for the GPU), a word repeated to the token limit, a reply in a mix of languages, "
+     "'scores consistently lower than ... on our H100', a logprob table with a top-1 agreement column and "
+     "absolute-value bars in its header, a question about the chat template hiding the symptom, a renamed block size "
+     "in config.json"),
+    ("probe LD (30 pastes)", "main 84edef0, 2026-12-05", 24, 24, 6, 6,
+     "unusual log formats (JSON logging, docker compose prefixes, ANSI escapes, CRLF, journald, notebooks, HTML-escaped "
+     "text)"),
+    ("probe LE (30 pastes)", "main 84edef0, 2026-12-05", 24, 24, 6, 6,
+     "transformers and diffusers FP8 in depth, round two"),
 ]
 
 
