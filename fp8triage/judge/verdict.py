@@ -102,8 +102,6 @@ def make_finding(sig: Signature, facts: Mapping[str, Fact], hits: list[Hit], sup
     strength = evidence_strength(hits, symptom) if not from_facts else "strong"
     if strength != "strong":
         status = _weak_status(status, results)
-    if hits and all(h.other_format for h in hits) and status is Status.LIKELY:
-        status = Status.POSSIBLE  # its message raised building another format's module: named, not claimed
     # strong hits first, then in log order
     ordered = sorted(hits, key=lambda h: (not h.strong, h.group.order))
     evidence = [_evidence(h, symptom) for h in ordered[:MAX_EVIDENCE]]
@@ -116,24 +114,7 @@ def make_finding(sig: Signature, facts: Mapping[str, Fact], hits: list[Hit], sup
         for w in h.group.workers:
             if w not in workers:
                 workers.append(w)
-    if from_facts and status is Status.LIKELY:
-        status = Status.POSSIBLE  # a risk judged from facts alone, nothing in the log shows it
-    if hits and status is Status.LIKELY and all(h.group.event.past or said_gone(h.group.event, h.match)
-                                                or guessed(h.group.event, h.match) or not_now(h.group.event, h.match)
-                                                for h in hits):
-        # "the X error is gone with ...": what the reporter hit before, not now; "looks like X": a guess
-        status = Status.POSSIBLE
-    if hits and status is Status.LIKELY and all(not h.strong and in_prose(h.group.event, h.match) for h in hits):
-        # only sentences of a write-up read by rules, frames or names ("we use cutlass because deep_gemm is not
-        # supported on sm120"): what the reporter says, not what was printed
-        status = Status.POSSIBLE
-    if hits and status is Status.LIKELY and all(_falls_back(h) for h in hits):
-        # "... We will default to dequantizing the model to bf16": the library said what it will do
-        # instead and went on; the risk is named (with its remedy), the run did not fail on it
-        status = Status.POSSIBLE
-    if (sig.outside_fp8 or sig.severity == "info") and status is Status.LIKELY:
-        # an NVFP4 (not FP8) failure, or a notice that nothing is broken (DeepGEMM declined, Triton ran):
-        # named, with its remedy, never claimed as the root cause
+    if status is Status.LIKELY and _named_not_claimed(sig, hits, from_facts):
         status = Status.POSSIBLE
     return Finding(
         id=sig.id,
@@ -156,6 +137,28 @@ def make_finding(sig: Signature, facts: Mapping[str, Fact], hits: list[Hit], sup
         from_facts_only=from_facts,
         strength=strength,
     )
+
+
+def _named_not_claimed(sig: Signature, hits: list[Hit], from_facts: bool) -> bool:
+    """Whether a finding whose conditions hold is still only named, never claimed as the root cause."""
+    if from_facts:
+        return True  # a risk judged from facts alone, nothing in the log shows it
+    if sig.outside_fp8 or sig.severity == "info":
+        # an NVFP4 (not FP8) failure, or a notice that nothing is broken (DeepGEMM declined, Triton ran)
+        return True
+    if not hits:
+        return False
+    # "the X error is gone with ...": what the reporter hit before, not now; "looks like X": a guess
+    return (all(h.group.event.past or said_gone(h.group.event, h.match) or guessed(h.group.event, h.match)
+                or not_now(h.group.event, h.match) for h in hits)
+            # only sentences of a write-up read by rules, frames or names ("we use cutlass because deep_gemm is not
+            # supported on sm120"): what the reporter says, not what was printed
+            or all(not h.strong and in_prose(h.group.event, h.match) for h in hits)
+            # "... We will default to dequantizing the model to bf16": the library said what it will do instead and
+            # went on; the risk is named (with its remedy), the run did not fail on it
+            or all(_falls_back(h) for h in hits)
+            # its message raised building another format's module
+            or all(h.other_format for h in hits))
 
 
 # a notice that the library goes on another way, or only warns of a risk (not a failure): "will default to
