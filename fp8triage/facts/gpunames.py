@@ -53,6 +53,8 @@ def gpu_facts(text: str):
                 continue
             if not m.group("name").startswith(("NVIDIA", "GeForce", "Tesla", "Quadro")) and _healthy_side(text, m.start(), m.end()):
                 continue  # a sentence's healthy side ("Ran the same job on 1x H100: 0.869. So it follows the GPU")
+            if _REF_ROW.search(text, 0, m.start()):
+                continue  # a table's reference row, its host named so ("h200-ref-01   NVIDIA H200   1.000 ...")
             name = " ".join(m.group("name").split())
             hit = capability_for(name)
             if hit is None:
@@ -181,6 +183,10 @@ def _scored_role(text: str, start: int, end: int) -> str | None:
             if low <= 0.95 * high and high - low >= (0.03 if high <= 1 else 3):
                 return "failing" if x == low else "reference"
     return None
+
+
+# a table row whose first cell names the reference machine ("h200-ref-01", "ref-node", "baseline (H100)")
+_REF_ROW = rxcache.compile(r"(?i)^\s*\|?\s*[\w.-]*(?<![a-z])(?:ref|reference|baseline)(?![a-z])[\w.()-]*\s")
 
 
 def _healthy_side(text: str, start: int, end: int) -> bool:

@@ -269,10 +269,11 @@ def _kinds(ev: Event, voc: Vocabulary, failure: list[tuple[int, str]], ftext: st
         kinds.add("symptom")
         kinds -= {"assertion", "contract"}
         first.setdefault("symptom", 0)
-    if "symptom" in kinds and "contract" in kinds and not ev.is_error:
+    if "symptom" in kinds and not ev.is_error and kinds & {"contract", "status"}:
         # a line that states wrong numbers ("shape (m=4096, ...) deepgemm vs bf16 ref: cos=0.92") names shapes it
-        # measured, not a shape it was refused
-        kinds.discard("contract")
+        # measured, not a shape it was refused; a sentence that says a run crashed and printed garbage ("sampling
+        # crashes on GB200, greedy prints only exclamation marks") tells the NaN's consequence, not a failure of its own
+        kinds -= {"contract", "status"}
     cond = CPP_CONDITION.search(ev.message)
     if cond:  # a C++ check that prints its condition (DG_HOST_ASSERT): what the condition checks
         kinds |= {kind for kind, rx in ASSERT_CHECKS if kind == "unsupported-arch" and rx.search(cond.group(1))}

@@ -164,7 +164,7 @@ def _named_not_claimed(sig: Signature, hits: list[Hit], from_facts: bool) -> boo
 # a notice that the library goes on another way, or only warns of a risk (not a failure): "will default to
 # dequantizing", "falling back to", "using CUTLASS block fp8 instead", "This might cause accuracy degradation"
 FALLBACK = rxcache.compile(r"\b(?:will (?:default|fall ?back|be dequantized)|falling back|fall(?:s|ing)? back to|defaulting to"
-                           r"|will not be used|won't be used|(?:using|use|uses) [^.;\n]{1,40}? instead"
+                           r"|will not be used|won't be used|(?:using|use|uses) [^.;\n]{1,40}? instead|rout(?:ing|es|ed) [^.;\n]{1,80}? instead"
                            r"|(?:might|may|could) (?:cause|lead to|result in|degrade)|weight-only [^.;\n]{0,40}? will be used)\b"
                            # "Failed to import deep_gemm, disable ENABLE_JIT_DEEPGEMM." (SGLang goes on without it)
                            r"|\bdisable\s+(?:ENABLE_\w+|\w*deep_?gemm\w*)", regex.I)

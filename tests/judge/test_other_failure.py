@@ -71,3 +71,12 @@ def test_a_cause_the_reporter_only_asks_about_does_not_hide_the_symptom(doubt):
 def test_a_cause_the_reporter_states_still_hides_the_symptom():
     res = scan_text("Qwen3-8B-FP8 produces word salad on our B200 node because of a chat template mismatch.")
     assert not res.findings, [(f.id, f.status.value) for f in res.findings]
+
+
+def test_a_notice_that_the_library_routed_around_the_problem_is_named_not_claimed():
+    notice = ("[transformers] This FP8 model spans multiple CUDA devices in one process; routing its FP8 linear and "
+              "experts layers through Triton/grouped_mm instead of DeepGEMM (DeepGEMM's cached kernels are bound to a "
+              "single CUDA context and corrupt across devices).")
+    res = scan_text("Qwen3-32B-FP8 on 4x GB200 keeps listing questions instead of answering.\n" + notice + "\n")
+    found = {f.id: f.status.value for f in res.findings}
+    assert found.get("deepgemm-multi-device-context") == "possible", found

@@ -1183,6 +1183,9 @@ def test_a_symptom_described_with_crash_or_install_words_stays_a_symptom(text):
     "Qwen3-30B-A3B-FP8 on a B200: with experts_implementation=\"deepgemm\" the model answers English prompts in a mix "
     "of Russian, Chinese and code fragments.",
     "On a DGX Spark with DeepGEMM on, Qwen/Qwen3-32B-FP8 scores consistently lower than the same model on our H100.",
+    "Mixtral-8x7B-Instruct-v0.1-FP8 on 2x B200 with --moe-runner-backend deep_gemm: the text is mangled.",
+    # a sentence that says a run crashed and printed garbage: the NaN's consequence, no crash of its own
+    "sampling crashes on GB200, greedy prints only exclamation marks. Qwen3-30B-A3B-FP8 with the deep-gemm hub kernel.",
 ])
 def test_silent_corruption_in_more_of_the_words_reporters_use(text):
     assert top(text)[:1] == [("ue8m0-silent-corruption", "possible")], top(text)
