@@ -69,6 +69,10 @@ class EventKind(str, enum.Enum):
     LINE = "line"  # any other line that a signature or fact pattern points at
 
 
+# the kinds of event that are a failure: an exception, a C++ or device assertion, an error line
+ERROR_KINDS = frozenset({EventKind.TRACEBACK, EventKind.CPP_ASSERT, EventKind.DEVICE_ASSERT, EventKind.ERROR})
+
+
 @dataclass
 class Event:
     """A multi-line unit: a traceback, an assertion block, a warning line."""
@@ -107,7 +111,7 @@ class Event:
 
     @property
     def is_error(self) -> bool:
-        return self.kind in (EventKind.TRACEBACK, EventKind.CPP_ASSERT, EventKind.DEVICE_ASSERT, EventKind.ERROR)
+        return self.kind in ERROR_KINDS
 
     @property
     def headline(self) -> str:

@@ -236,6 +236,17 @@ PAST_CUES = ("before this pr", "before this change", "before this fix", "before 
              "description says", "other thread", "other issue", "linked issue", "that thread", "that issue",
              "yesterday", "last time", "last week", "last night", "first failed", "first crashed", "first errored",
              "first died", "first broke", "at first it")
+# a sentence after a failure that says a workaround got past it and a new problem came ("so we pinned
+# sgl-deep-gemm==0.1.3. Server starts now, no errors, but:"), or that the reporter did what the message said ("OK, so
+# I did what it says and quantized with ue8m0 scales:"): that failure is what the reporter hit before (linefeed.py)
+WORKED_AROUND_CUES = ("starts now", "boots now", "loads now", "runs now", "comes up now", "starts fine now", "now starts",
+                      "now boots", "now loads", "no longer crash", "no longer die", "no longer fail", "did what it says",
+                      "did what it said", "did what it suggest", "did as it says", "did as it said")
+WORKED_AROUND = rxcache.compile(
+    r"(?i)(?:\b(?:starts|boots|loads|runs|comes up)(?: fine| again| ok)? now\b|\bnow (?:it |the \w+ )?(?:starts|boots|loads"
+    r"|comes up)\b|\bno longer (?:crash|die|fail)\w*)[^\n]*\bbut\b|\bdid (?:what|as) it (?:says|said|suggest(?:s|ed)?)\b")
+PAST_CUES += WORKED_AROUND_CUES
+AROUND_AFTER = 20  # lines after a failure where such a sentence is read (and linefeed.py)
 # (a sentence that goes on to what happens now introduces the current failure: "Previously it worked, now I get:"; the
 # sentence ends where the quoted error starts: with a colon, or with the verb that it completes, "They had",
 # "... fixed the")
@@ -363,7 +374,11 @@ _LINE_OPENING = rxcache.compile(r"\s*[`'\">]?\s*(?:[\w.]*(?:Error|Exception|Warn
 def said_gone(ev: Event, m: Match) -> bool:
     """Whether a sentence of a write-up says that the failure whose message it names is gone (the error
     a workaround fixed, before the one the reporter hits now): no exact evidence of a failure."""
-    if not _prose(ev, m):
+    if not _prose(ev, m, span=False):
+        return False
+    if any(WORKED_AROUND.search(ln.text) for ln in ev.lines[m.line + 1:m.line + 1 + AROUND_AFTER] if ln.level is None):
+        return True  # a later sentence of the same paragraph says a workaround got past it
+    if m.span is None:
         return False
     line = _text(ev, m)
     a, b = m.span

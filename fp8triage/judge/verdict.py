@@ -378,7 +378,7 @@ def _rank(cat: Catalogue, claims: Claims, findings: list[Finding], crashes: dict
     failure: dict[str, bool] = {}
     quoted: dict[str, bool] = {}
     for sig_id, hs in {**crashes, **{k: v for k, v in claims.primary.items() if v}}.items():
-        quoted[sig_id] = all(h.group.event.past for h in hs)
+        quoted[sig_id] = all(h.group.event.past or said_gone(h.group.event, h.match) for h in hs)
         first_line[sig_id] = min(h.group.order for h in hs)
         failure[sig_id] = any(h.group.event.is_error and not h.group.event.past for h in hs)  # (a quoted one is not now)
     for f in findings:

@@ -43,13 +43,13 @@ from typing import Callable
 from ..facts.envdump import DumpReader
 from .events import RULE_LINE, TABLE_ROWS, VALUE_LABEL, Assembler, table_row
 from ..facts.logfacts import LogFacts
-from ..model import Event, Line
+from ..model import ERROR_KINDS, Event, Line
 from .normalise import LineFormat, normalise, strip
 from ..common.redact import redact
 from .prefilter import ALERT, CUE, DUMP, EVIDENCE, FACT, PAST, SCORE, STACK, WARN
 from ..catalogue import scoretables
 from ..catalogue.recognition import vocabulary
-from ..judge.patterns import PAST_SENTENCE
+from ..judge.patterns import AROUND_AFTER, PAST_SENTENCE, WORKED_AROUND
 from ..judge.recognise import SCORES_LEVEL  # (a symptom on such a line starts an event: eval tools log scores at INFO)
 from .selector import WRAP_WIDTH_MIN, may_be_tail
 
@@ -59,6 +59,8 @@ QUIET_LEVELS = frozenset({"INFO", "DEBUG", "TRACE"})  # an ALERT word on such a 
 # saw:"; a fence or a blank line between; judge.patterns.PAST_SENTENCE), or right under such an event, is named,
 # not claimed (``Event.past``). The sentence's cue words are the prefilter's class PAST; the pattern decides.
 PAST_LINES = 3
+# ... and an error event that ended at most AROUND_AFTER lines before a sentence that says a workaround got past it
+# (judge.patterns.WORKED_AROUND)
 
 
 def starts_event(bits: int, line: Line) -> bool:
@@ -116,6 +118,7 @@ class LineFeed:
         self.last_fed = (0, 0)  # (line number, length in bytes) of the line ``feed`` took last
         self.past_at: int | None = None  # the line of the last sentence that puts what follows in the past
         self.past_run: tuple | None = None  # the last line (and its worker) fed into an event printed under such a sentence
+        self.recent: list[Event] = []  # the error events emitted last (a later sentence may say they were worked around)
 
     # the state a selector needs ---------------------------------------------------------
     @property
@@ -155,6 +158,7 @@ class LineFeed:
         self.last_fed = (0, 0)
         self.past_at = None
         self.past_run = None
+        self.recent = []
         self.dumps.close()
         self.source = source
         self.fmt = fmt
@@ -175,6 +179,8 @@ class LineFeed:
     def _emit(self, ev: Event) -> None:
         if not self.quiet:
             self.emit(ev)
+            if ev.is_error:
+                self.recent = [*self.recent[-3:], ev]
 
     def feed_dump_only(self, raw: bytes, lineno: int) -> bool:
         """Give a line to the open environment dump only (a parallel range reading the dump
@@ -260,6 +266,17 @@ class LineFeed:
             self.past_run = (lineno, w)
         if bits & PAST and line.level is None and PAST_SENTENCE.search(line.text):
             self.past_at = lineno
+        if bits & PAST and line.level is None and WORKED_AROUND.search(line.text):
+            self._worked_around(lineno)
+
+    def _worked_around(self, lineno: int) -> None:
+        """Mark the error events that ended shortly before ``lineno`` as what the reporter hit before."""
+        for ev in self.recent:
+            if ev.lines and 0 < lineno - ev.lines[-1].lineno <= AROUND_AFTER:
+                ev.past = True
+        for b in self.asm.open.values():
+            if b.lines and b.kind in ERROR_KINDS and 0 < lineno - b.lines[-1].lineno <= AROUND_AFTER:
+                b.past = True
 
     def _drop(self, prov: tuple) -> None:
         w, b, _at = prov

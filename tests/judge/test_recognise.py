@@ -1251,3 +1251,24 @@ def test_a_crash_read_with_what_the_log_said_was_running_ranks_before_a_risk_war
     got = top(text)
     assert got[:1] == [("ue8m0-pack-assert", "possible")], got
     assert ("e8m0-precision-loss", "possible") in got  # the warning is still named
+
+
+def test_a_failure_the_reporter_worked_around_ranks_after_the_one_they_hit_now():
+    # "I did what it says": the first error's advice was followed, the second error is the current one
+    text = ("First attempt (default scale_fmt):\n\n"
+            "NotImplementedError: DeepGEMM has no float32 scale-factor path on Blackwell (SM100): these scales are plain "
+            "float32 (quantization_config.scale_fmt='float'), and rounding them to UE8M0 would silently corrupt the output.\n\n"
+            "OK, so I did what it says and quantized with ue8m0 scales:\n\n"
+            "ImportError: DeepGEMM requires Hopper (SM90) or Blackwell (SM100); current device is SM120.\n")
+    got = top(text)
+    assert got[0][0] == "deepgemm-unsupported-arch", got
+    assert ("deepgemm-fp32-sf-sm100", "possible") in got
+    # a workaround that got past the crash, and the problem that came after it
+    text = ("8x B200, float32 weight_scale_inv. With sgl-deep-gemm 0.1.4 the server died during cuda graph capture:\n"
+            "  Assertion failed: deep_gemm/include/deep_gemm/impls/smxx_layout.cuh:131, condition: "
+            "(values[j] & 0x807fffffu) == 0\n"
+            "so we pinned sgl-deep-gemm==0.1.3. Server starts now, no errors, no warnings, but:\n\n"
+            "Accuracy: 0.214 on GSM8K (same checkpoint on 8x H200: Accuracy: 0.932). Answers read fluently but are nonsense.\n")
+    got = top(text)
+    assert got[0] == ("ue8m0-silent-corruption", "possible"), got
+    assert ("ue8m0-pack-assert", "possible") in got
