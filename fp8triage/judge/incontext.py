@@ -11,6 +11,7 @@ from ..catalogue.loader import Catalogue
 from ..catalogue.recognition import FP8_FORMATS
 from ..common import rxcache
 from ..common.gpus import capability_for
+from ..facts.gpunames import prose_gpus
 from ..facts.pastegpus import parse_sections
 from . import recognise
 from .claims import Claims, Group, Hit
@@ -112,7 +113,10 @@ def section_gpu(facts: Mapping[str, Fact], lines: list[Line]) -> str | None:
         held = [name for lo, hi, name in parts if lo <= ln.lineno <= hi]
         if (source and ln.source != source) or not held:
             return None
-        names.add(held[-1])
+        # (a line that names the machine it speaks of, "No exception and no warning on the B200", under the
+        # other machine's heading: its own)
+        own = next((name for name, role in prose_gpus(ln.text) if role != "reference"), None)
+        names.add(own or held[-1])
     caps = {capability_for(n) for n in names}
     return min(names) if len(caps) == 1 else None
 

@@ -262,7 +262,8 @@ PAST_SENTENCE = rxcache.compile(
     r"|(?:the |that |a )?(?:other|linked) (?:thread|issue|report)|\bthat (?:thread|issue)\b"
     r"|\b(?:yesterday|last (?:time|week|night))(?:'s)?\b[^.;\n]{0,80}?\b(?:(?:i|we) (?:got|had|saw|hit)"
     r"|(?:crash|error|traceback|failure|log) (?:was|were))\b)"
-    r"(?![^\n]*\b(?:now|currently|still|today|this time|instead|mine|ours|my (?:own|log|error|traceback|output))\b)"
+    r"(?![^\n]*\b(?:now|currently|still|today|this time|instead|mine|ours|my (?:own|log|error|traceback|output)"
+    r"|(?:doesn'?t|does not|didn'?t|did not) help|(?:a bit |a little |much )?later)\b)"
     r"(?:[^\n]*?"
     r"(?:[:\uff1a]|\b(?:had|got|saw|hit|was|were|showed|reported|printed|expected|usual|same|the|that|this|with|error)))?"
     r"\s*(?:`{3}\w*)?\s*$",

@@ -403,6 +403,7 @@ def test_a_score_sentence_cut_by_a_line_break_is_read_whole():
     ("RuntimeError: Assertion error (/workspace/.deps/deepgemm-src/csrc/apis/layout.hpp:59): Unknown SF transformation\n\n"
      "Anyway, this is gone after upgrading to 0.27.0. Closing.\n"),
     ("RuntimeError: mat2 must be col_major\n\nMy mistake. Fixed by passing w.t(), no bug in torch.\n"),
+    # a sentence that names another issue and introduces the current error still introduces it (below)
     # yesterday's error, quoted before today's (which the same paste may show as well)
     ("Yesterday with experts_implementation=\"deepgemm\" I got\n\n  NotImplementedError: DeepGEMM has no float32 "
      "scale-factor path on Blackwell (SM100) ...\n"),
@@ -1032,6 +1033,12 @@ def test_a_symptom_printed_under_one_machine_s_heading_is_judged_on_that_machine
         '" the the the the,,,, of of of of the the the the the the the the"', '"A hash map stores key-value pairs."').replace(
         '"X"', '" the the the the,,,, of of of of the the the the the the the the"')
     assert not [f for f in top(swapped) if f[0] == "ue8m0-silent-corruption" and f[1] != "ruled_out"], top(swapped)
+    # a line under the H100's heading that names the machine it speaks of: its own
+    issue = ("transformers 5.12.1, Qwen/Qwen3-8B-FP8 (float32 weight_scale_inv), greedy decoding.\n\n"
+             "### Actual output (B200)\n\nThe capital of France isologneologne.setStyleSheet,,,,\n\n"
+             "### Expected (same script, same wheels, H100 80GB)\n\nThe capital of France is Paris.\n\n"
+             "No exception and no warning on the B200. The logits are finite, just nonsense (norm ~9x the H100 run).\n")
+    assert top(issue)[:1] == [("ue8m0-silent-corruption", "possible")], top(issue)
 
 
 def test_a_compile_error_is_the_compiled_file_s_not_the_missing_header_s():
@@ -1272,3 +1279,9 @@ def test_a_failure_the_reporter_worked_around_ranks_after_the_one_they_hit_now()
     got = top(text)
     assert got[0] == ("ue8m0-silent-corruption", "possible"), got
     assert ("ue8m0-pack-assert", "possible") in got
+
+
+def test_a_sentence_that_names_another_issue_and_goes_on_to_the_current_error_introduces_it():
+    text = ("Set VLLM_DEEP_GEMM_WARMUP=skip as suggested in the other issue. Doesn't help, it just dies a bit later:\n\n"
+            "RuntimeError: Assertion error (/workspace/.deps/deepgemm-src/csrc/apis/../utils/layout.hpp:76): Unknown recipe\n")
+    assert top(text)[:1] == [("deepgemm-unknown-sf-transformation", "likely")], top(text)
