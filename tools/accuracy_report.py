@@ -1279,6 +1279,29 @@ BLIND_PROBES = [
      "text)"),
     ("probe LE (30 pastes)", "main 84edef0, 2026-12-05", 24, 24, 6, 6,
      "transformers and diffusers FP8 in depth, round two"),
+    ("probe LF (30 pastes)", "main 6e9a6af, 2026-12-05", 17, 20, 9, 10,
+     "silent wrong output, round four; misses: a logit-parity table whose reference row's host is 'h200-ref-01' (the "
+     "H200 taken for the GPU), 'the text is mangled' with 'thank thank thank', a sentence that says sampling crashes "
+     "and greedy prints only exclamation marks (read as a crash); false likely: transformers' multi-device routing "
+     "notice beside a prompt sent without its chat template"),
+    ("probe LG (30 pastes)", "main 6e9a6af, 2026-12-05", 24, 24, 6, 6,
+     "a seventh broad sample of public issues, weighted to vLLM and SGLang"),
+    ("probe LH (30 pastes)", "main 6e9a6af, 2026-12-05", 23, 24, 6, 6,
+     "prose-heavy write-ups (postmortems, wiki pages, newsletters); miss: 'scores look 10-12 points low on GSM8K on "
+     "B200'"),
+    ("probe LI (30 pastes)", "main 6e9a6af, 2026-12-05", 13, 16, 14, 14,
+     "near misses, round fourteen, in the words of silent corruption; misses: a symptom sentence under the H100's "
+     "heading that names the B200, 'Unknown recipe' under a sentence naming 'the other issue' (read as quoted), the "
+     "pack assert before 'Server starts now, no errors, but:' and a GSM8K collapse"),
+    ("probe LJ (30 pastes)", "main 6e9a6af, 2026-12-05", 23, 24, 6, 6,
+     "DeepGEMM used directly, round two; miss: NVRTC unable to open its builtins library, then CUDA_ERROR_INVALID_IMAGE"),
+    ("probe LK (30 pastes)", "main 6e9a6af, 2026-12-05", 24, 24, 6, 6,
+     "vLLM in depth, round two (0.20 to 0.30: kernel selection logs and their failures)"),
+    ("probe LL (30 pastes)", "main 6e9a6af, 2026-12-05", 22, 24, 6, 6,
+     "SGLang in depth, round two; misses: an MXFP8 KV cache refused on Hopper (MXFP8 is a format of its own here), NaN "
+     "logits from a compressed-tensors block-FP8 model on GB200 (the checkpoint's format not read from its config)"),
+    ("probe LM (30 pastes)", "main 6e9a6af, 2026-12-05", 24, 24, 6, 6,
+     "very short reports, round two"),
 ]
 
 
