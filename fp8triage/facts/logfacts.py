@@ -563,6 +563,9 @@ class LogFacts:
         named = next(((v, ln) for n, v, ln, _ in self.raw if n == FP8_CHECKPOINT), None)
         if named is not None and not any(f.name == "quantization" for f in out):
             out.append(Fact("quantization", "fp8", f"log {named[1].source}:{named[1].lineno} (names an FP8 checkpoint: {named[0]})", "log"))
+        elif named is not None and "/" in named[0] and not any(f.name == "model" for f in out):
+            # a method that names no format ("compressed-tensors") and a hub name that does: the model's name
+            out.append(Fact("model", named[0], f"log {named[1].source}:{named[1].lineno} (names an FP8 checkpoint)", "log"))
         return out
 
 

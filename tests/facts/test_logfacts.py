@@ -287,6 +287,13 @@ def test_what_the_reporter_set_on_their_own_machine_is_a_fact_not_advice():
     assert "VLLM_USE_DEEP_GEMM_E8M0" not in facts("Set VLLM_USE_DEEP_GEMM_E8M0=0 to work around it.")
 
 
+def test_an_fp8_hub_name_is_the_model_where_the_quantization_method_names_no_format():
+    got = facts("Model: acme/qwen3-32b-coder-sft-v7-fp8-block, exported with llm-compressor. config.json:\n"
+                '  "quantization_config": {"quant_method": "compressed-tensors", "format": "float-quantized"}')
+    assert got["quantization"][0] == "compressed-tensors"
+    assert got["model"][0] == "acme/qwen3-32b-coder-sft-v7-fp8-block"
+
+
 @pytest.mark.parametrize("cmd,model", [
     ("$ vllm serve RedHatAI/Qwen2.5-7B-Instruct-FP8-dynamic --tensor-parallel-size 2", "RedHatAI/Qwen2.5-7B-Instruct-FP8-dynamic"),
     ("trtllm-serve nvidia/Llama-3.1-8B-Instruct-FP8 --backend pytorch", "nvidia/Llama-3.1-8B-Instruct-FP8"),
