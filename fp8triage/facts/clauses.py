@@ -15,7 +15,7 @@ _ADVICE = rxcache.compile(
     r"\b(?:use|using|set|setting|try|consider|please|should|recommend(?:ed)?|instead|if|unless|when|"
     r"re-?export|re-?quantize|switch(?:ing)? to|quantized with|upgrade|downgrade|e\.g|such as|for example)\b")
 # (an example the text gives, "(e.g. 4090/H100)", is no fact of this machine either)
-_CLAUSE_END = rxcache.compile(r"(?<!\be\.g)(?<!\bi\.e)[.;!?:,(]\s|—|\s-\s")
+_CLAUSE_END = rxcache.compile(r"(?<!\be\.g)(?<!\bi\.e)(?<!\be\.g\.)(?<!\bi\.e\.)[.;!?:,(]\s|—|\s-\s")  # ("e.g., RTX 4090")
 
 
 def clause_before(text: str, start: int) -> str:

@@ -123,7 +123,7 @@ _NAMED_REFERENCE = rxcache.compile(r"(?i)\b(?:reference|baseline)\W{0,3}(?:the\s
 _COMPARED_GAP = rxcache.compile(r"(?i)\W*(?:[\w.-]+\W+){0,5}")  # ("vs the same layer on H100", "than on 8x H200")
 # its side says it went wrong there ("is word salad on GB300", "on the B200 every answer is", "lower on 8x B200")
 _WENT_WRONG = rxcache.compile(
-    r"(?i)\b(?:garbage|gibberish|garbled|word salad|nonsense|wrong|nan|broken|breaks|fails?|failed|failing|crash\w*|"
+    r"(?i)(?<!\b(?:no|not|without|zero|never)\s)\b(?:garbage|gibberish|garbled|word salad|nonsense|wrong|nan|broken|breaks|fails?|failed|failing|crash\w*|"
     r"errors? out|collapses?|collapsed|drops?|dropped|lower|worse|degrad\w*|repeat\w*|only on|bad|incoherent|"
     r"every answer|empty|not work(?:ing)?|doesn'?t work|does not work|blows? up|blew up|diverg\w*|explod\w*|mismatch\w*|chance(?:-level)?|at chance|(?:larger|bigger|higher) (?:diff\w*|errors?))\b|!!!|只有|仅有")
 

@@ -11,7 +11,7 @@ from ..catalogue.loader import Catalogue
 from ..catalogue.recognition import FP8_FORMATS
 from ..common import rxcache
 from ..common.gpus import capability_for
-from ..facts.gpunames import prose_gpus
+from ..facts.gpunames import gpu_facts, prose_gpus
 from ..facts.pastegpus import parse_sections
 from . import recognise
 from .claims import Claims, Group, Hit
@@ -103,22 +103,39 @@ def gpu_words(name: str, capability: str | None = None) -> str:
 
 
 def section_gpu(facts: Mapping[str, Fact], lines: list[Line]) -> str | None:
-    """The GPU whose part of a comparison (``gpu_sections``) holds every one of ``lines``, or None."""
+    """The GPU that every one of ``lines`` speaks of: the one its sentence says went wrong or it prints (a table row
+    "| dgx-b200-11 | NVIDIA B200 | ... garbage |"), else the one whose part of a comparison (``gpu_sections``) holds
+    it, where a line that names its machine ("No exception on the B200") under another's heading is that machine's;
+    None where they differ in generation, or one lies outside every part of a comparison."""
     fact = facts.get("gpu_sections")
-    if fact is None or not lines:
-        return None
-    source, parts = parse_sections(fact)
+    source, parts = parse_sections(fact) if fact is not None else ("", [])
     names = set()
     for ln in lines:
-        held = [name for lo, hi, name in parts if lo <= ln.lineno <= hi]
-        if (source and ln.source != source) or not held:
-            return None
-        # (a line that names the machine it speaks of, "No exception and no warning on the B200", under the
-        # other machine's heading: its own)
-        own = next((name for name, role in prose_gpus(ln.text) if role != "reference"), None)
-        names.add(own or held[-1])
+        own = _own_gpu(ln.text, plain=False)
+        if own is None:
+            held = [name for lo, hi, name in parts if lo <= ln.lineno <= hi]
+            if (source and ln.source != source) or not held:
+                if parts:
+                    return None
+                continue  # (no comparison: a line that names no machine says nothing of it)
+            own = _own_gpu(ln.text, plain=True) or held[-1]
+        names.add(own)
     caps = {capability_for(n) for n in names}
-    return min(names) if len(caps) == 1 else None
+    return min(names) if names and len(caps) == 1 else None
+
+
+def _own_gpu(text: str, plain: bool) -> str | None:
+    """The GPU a line speaks of: the one its sentence says went wrong, else the one it prints (``gpu_facts``), or with
+    ``plain`` the one it names, besides the healthy side of a comparison; None where those differ in generation."""
+    roles = list(prose_gpus(text))
+    names = {name for name, role in roles if role == "failing"}
+    if not names:
+        healthy = {capability_for(name) for name, role in roles if role == "reference"}
+        names = {value for name, value, _ in gpu_facts(text) if name == "gpu" and capability_for(value) not in healthy}
+        if plain:
+            names |= {name for name, role in roles if role == "plain"}
+    caps = {capability_for(n) for n in names}
+    return min(names) if names and len(caps) == 1 else None
 
 
 def under_section_gpu(facts: Mapping[str, Fact], hits: list[Hit]) -> Mapping[str, Fact]:
@@ -133,7 +150,7 @@ def under_section_gpu(facts: Mapping[str, Fact], hits: list[Hit]) -> Mapping[str
     if cap is not None and str(cap.value) == cc:
         return facts
     where = f"log {lines[0].source}:{lines[0].lineno}"
-    return {**facts, "gpu": Fact("gpu", name, f"{where} (printed under {name}'s name)", "log"),
+    return {**facts, "gpu": Fact("gpu", name, f"{where} (printed on or under {name}'s name)", "log"),
             "capability": Fact("capability", cc, f"{where} ({name} is {arch})", "log")}
 
 

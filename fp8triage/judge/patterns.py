@@ -211,6 +211,8 @@ GONE_AFTER = rxcache.compile(
     r"^[^.;!?\n]{0,40}?\b(?:(?:is|are|was|were|has|have|got)\s+(?:now\s+|been\s+)?(?:gone|fixed|resolved|solved)"
     r"|went away|disappear(?:s|ed)|(?:is|are) no longer (?:there|shown|printed|raised|thrown)"
     r"|no longer (?:appears|happens|shows up|occurs))\b", regex.I)
+# ... or a later sentence of the same paragraph: "... with torch 2.6.0+cu124. Fixed that part with the cu128 wheel"
+GONE_LATER = rxcache.compile(r"^[^\n]{0,240}?[.;!]\s+(?:(?:i|we)\s+)?(?:fixed|solved|resolved|got past) (?:that|this|it)\b", regex.I)
 GONE_BEFORE = rxcache.compile(
     r"\b(?:got rid of|gets rid of|fix(?:e[sd]|ing)?|solve[sd]?|resolve[sd]?|avoid(?:s|ed|ing)?|silence[sd]?|work(?:s|ed)? around"
     r"|no longer (?:get|see|hit)s?|(?:closes|fixes|resolves)\s+#\d+:?|before this (?:pr|change|fix|patch|commit)\b[^`'\"\n]{0,40}?:?"
@@ -218,7 +220,9 @@ GONE_BEFORE = rxcache.compile(
     # "last week this crashed with `...`"
     r"|(?:last (?:week|time|night|month|year)|yesterday)\b[^`'\"\n]{0,60}?(?:with|:)"
     # a closed issue's summary: "Original error was `RuntimeError: ...`"
-    r"|(?:the\s+)?original (?:error|issue|failure|crash|problem|traceback) (?:was|were)\b[^`'\"\n]{0,20}?:?)"
+    r"|(?:the\s+)?original (?:error|issue|failure|crash|problem|traceback) (?:was|were)\b[^`'\"\n]{0,20}?:?"
+    # "Originally it crashed in the FP8 linear with `...`", "Was getting "CUDA error: ..." with torch 2.6"
+    r"|(?:originally|initially|at first)\b[^`'\"\n]{0,60}?(?:with|:)|\b(?:was|were) getting)"
     # (right before the message, or before the quote that holds it: "Fix `RuntimeError: Assertion error (...): ")
     r"\s+(?:the\s+|that\s+|this\s+)?(?:[`'\"]?|[`'\"][^`'\"\n]{0,120})$", regex.I)
 
@@ -235,16 +239,21 @@ PAST_CUES = ("before this pr", "before this change", "before this fix", "before 
              "solved the", "got rid of", "old error", "old traceback", "old crash", "fixes the", "fixes a",
              "description says", "other thread", "other issue", "linked issue", "that thread", "that issue",
              "yesterday", "last time", "last week", "last night", "first failed", "first crashed", "first errored",
-             "first died", "first broke", "at first it")
+             "first died", "first broke", "at first it", "for the record", "part is solved", "part is fixed", "1st try",
+             "first try", "first attempt", "first run", "round 1", "attempt 1", "try 1")
 # a sentence after a failure that says a workaround got past it and a new problem came ("so we pinned
 # sgl-deep-gemm==0.1.3. Server starts now, no errors, but:"), or that the reporter did what the message said ("OK, so
 # I did what it says and quantized with ue8m0 scales:"): that failure is what the reporter hit before (linefeed.py)
 WORKED_AROUND_CUES = ("starts now", "boots now", "loads now", "runs now", "comes up now", "starts fine now", "now starts",
                       "now boots", "now loads", "no longer crash", "no longer die", "no longer fail", "did what it says",
-                      "did what it said", "did what it suggest", "did as it says", "did as it said")
+                      "did what it said", "did what it suggest", "did as it says", "did as it said", "fine now",
+                      "followed the", "followed its", "loading finishes", "loading completes", "load finishes",
+                      "startup completes", "loading succeeds")
 WORKED_AROUND = rxcache.compile(
-    r"(?i)(?:\b(?:starts|boots|loads|runs|comes up)(?: fine| again| ok)? now\b|\bnow (?:it |the \w+ )?(?:starts|boots|loads"
-    r"|comes up)\b|\bno longer (?:crash|die|fail)\w*)[^\n]*\bbut\b|\bdid (?:what|as) it (?:says|said|suggest(?:s|ed)?)\b")
+    r"(?i)(?:\b(?:starts?|boots?|loads?|runs?|works?|comes? up)(?: fine| again| ok)? now\b|\bnow (?:it |the \w+ )?(?:starts|boots"
+    r"|loads|comes up)\b|\bno longer (?:crash|die|fail)\w*|\b(?:loading|startup|load|warm-?up) (?:now )?(?:finishes|completes"
+    r"|succeeds|goes through)\b)[^\n]*(?:\bbut\b|:\s*$)"
+    r"|\bdid (?:what|as) it (?:says|said|suggest(?:s|ed)?)\b|\bfollowed (?:the |its |that )?(?:first |second |\w+'s )?(?:suggestion|advice|hint)\b")
 PAST_CUES += WORKED_AROUND_CUES
 AROUND_AFTER = 20  # lines after a failure where such a sentence is read (and linefeed.py)
 # (a sentence that goes on to what happens now introduces the current failure: "Previously it worked, now I get:"; the
@@ -257,6 +266,9 @@ PAST_SENTENCE = rxcache.compile(
     r"|which i removed|for reference|their log|(?:fixes|closes) #\d+|(?:error|traceback|it|that|this|log|output)"
     r" (?:was|were)\s*:|\bi had\s*:|\bfirst tried\b|\b(?:initially|originally) (?:got|had|saw|tried|hit)\b|gave up\b"
     r"|\b(?:first|initially|originally|at first)(?: it)? (?:failed|crashed|errored|died|broke) (?:with|on)\b"
+    r"|\bfor the record\b|\bpart is (?:solved|fixed|resolved)\b"
+    # the first of several attempts, introduced as such ("1st try, the FP8 checkpoint:", "Round 1 crashed in ...:")
+    r"|\b(?:(?:1st|first) (?:try|attempt|run)|(?:round|attempt|try) (?:1|one))\b[^\n]{0,80}:\s*$"
     r"|(?:fixed|resolved|solved|got rid of)(?: the| that| this)?\s*$|(?:the )?old (?:error|traceback|crash|failure)"
     r"|\bfixes (?:the |a )?(?:crash|error|failure|bug|assert)|(?:its|the|their) description says"
     r"|(?:the |that |a )?(?:other|linked) (?:thread|issue|report)|\bthat (?:thread|issue)\b"
@@ -392,7 +404,7 @@ def said_gone(ev: Event, m: Match) -> bool:
         before = ev.lines[k - 1].text[-180:] + "\n"
         if PAST_SENTENCE.search(ev.lines[k - 1].text):
             return True
-    return bool(GONE_AFTER.match(after) or GONE_BEFORE.search(before))
+    return bool(GONE_AFTER.match(after) or GONE_BEFORE.search(before) or GONE_LATER.match(line[b:b + 300]))
 
 
 PARTIAL_MIN = 14  # characters of a cut message that must match the start of a known one

@@ -158,7 +158,10 @@ def _named_not_claimed(sig: Signature, hits: list[Hit], from_facts: bool) -> boo
             # went on; the risk is named (with its remedy), the run did not fail on it
             or all(_falls_back(h) for h in hits)
             # its message raised building another format's module
-            or all(h.other_format for h in hits))
+            or all(h.other_format for h in hits)
+            # a warning read by rules, frames or names ("CutlassBlockScaledGroupedGemm not supported on the current
+            # platform" beside "Using DeepGemm kernels for Fp8MoEMethod"): the library warned and went on
+            or all(not h.strong and h.group.event.kind is EventKind.WARNING for h in hits))
 
 
 # a notice that the library goes on another way, or only warns of a risk (not a failure): "will default to

@@ -118,7 +118,7 @@ class LineFeed:
         self.last_fed = (0, 0)  # (line number, length in bytes) of the line ``feed`` took last
         self.past_at: int | None = None  # the line of the last sentence that puts what follows in the past
         self.past_run: tuple | None = None  # the last line (and its worker) fed into an event printed under such a sentence
-        self.recent: list[Event] = []  # the error events emitted last (a later sentence may say they were worked around)
+        self.recent: list[Event] = []  # the events emitted last (a later sentence may say they were worked around)
 
     # the state a selector needs ---------------------------------------------------------
     @property
@@ -179,8 +179,7 @@ class LineFeed:
     def _emit(self, ev: Event) -> None:
         if not self.quiet:
             self.emit(ev)
-            if ev.is_error:
-                self.recent = [*self.recent[-3:], ev]
+            self.recent = [*self.recent[-5:], ev]
 
     def feed_dump_only(self, raw: bytes, lineno: int) -> bool:
         """Give a line to the open environment dump only (a parallel range reading the dump
@@ -270,12 +269,16 @@ class LineFeed:
             self._worked_around(lineno)
 
     def _worked_around(self, lineno: int) -> None:
-        """Mark the error events that ended shortly before ``lineno`` as what the reporter hit before."""
+        """Mark the events that ended shortly before ``lineno`` as what the reporter hit before."""
         for ev in self.recent:
             if ev.lines and 0 < lineno - ev.lines[-1].lineno <= AROUND_AFTER:
                 ev.past = True
         for b in self.asm.open.values():
-            if b.lines and b.kind in ERROR_KINDS and 0 < lineno - b.lines[-1].lineno <= AROUND_AFTER:
+            if not b.lines:
+                continue
+            # (the sentence may have been taken as an open error's continuation: the error started before it)
+            before = b.lines[-1].lineno < lineno or (b.kind in ERROR_KINDS and b.lines[0].lineno < lineno)
+            if before and lineno - b.lines[-1].lineno <= AROUND_AFTER:
                 b.past = True
 
     def _drop(self, prov: tuple) -> None:

@@ -320,6 +320,9 @@ def test_the_model_a_serve_command_names(cmd, model):
     # scores on both sides of "vs": the lower one's GPU, whichever side it stands on
     (["Digging into the quality gap. MMLU-Pro 0.73 on H200 vs 0.59 on B300, no errors on either."], "B300"),
     (["MMLU-Pro 0.59 on B300 vs 0.73 on H200, no errors on either."], "B300"),
+    # "no NaN" says nothing went wrong there
+    (["Same two checks on the H100 box: no NaN, max |logit| ~31, sensible text.", "On our B200 node the logits are all NaN."],
+     "B200"),
     # the same answers on another machine: the healthy side
     (["4x RTX PRO 6000 Blackwell Server Edition, vllm/vllm-openai:v0.24.0",
       "VLLM_USE_DEEP_GEMM=0 works (CUTLASS path), same answers as on our H100s."], "RTX PRO 6000 Blackwell"),

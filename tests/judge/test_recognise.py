@@ -1285,3 +1285,46 @@ def test_a_sentence_that_names_another_issue_and_goes_on_to_the_current_error_in
     text = ("Set VLLM_DEEP_GEMM_WARMUP=skip as suggested in the other issue. Doesn't help, it just dies a bit later:\n\n"
             "RuntimeError: Assertion error (/workspace/.deps/deepgemm-src/csrc/apis/../utils/layout.hpp:76): Unknown recipe\n")
     assert top(text)[:1] == [("deepgemm-unknown-sf-transformation", "likely")], top(text)
+
+
+@pytest.mark.parametrize("text, now", [
+    # "... load fine now:" and the error that came after
+    ("Without the env var it died at load with\n"
+     "  RuntimeError: Assertion error (/workspace/.deps/deepgemm-src/csrc/apis/layout.hpp:59): Unknown SF transformation\n"
+     "With VLLM_USE_DEEP_GEMM=0 the weights load fine now:\n"
+     "ValueError: To serve at least one request with the models's max seq len (131072), (20.00 GiB KV cache is needed, "
+     "which is larger than the available KV cache memory (10.37 GiB).\n", None),
+    # the first of two attempts, introduced as such
+    ("1st try, the FP8 checkpoint:\n\n"
+     "ValueError: The quantization method fp8 is not supported for the current GPU. Minimum capability: 80. Current "
+     "capability: 70.\n\n"
+     "Fine, no FP8 on Volta. 2nd try, the bf16 checkpoint in fp16 on the Tesla V100-SXM2-32GB:\n\n"
+     "RuntimeError: CUDA error: no kernel image is available for execution on the device\n", "no-kernel-image-for-arch"),
+    # a record of what it was, before the current failure
+    ("Update on the B200 box: the DeepGEMM part is solved. For the record, what we had was\n\n"
+     "    NVCC compilation failed: nvcc fatal   : Unsupported gpu architecture 'sm_100f'\n\n"
+     "But the training script itself no longer starts:\n\n"
+     "ImportError: /venv/lib/python3.12/site-packages/flash_attn_2_cuda.cpython-312-x86_64-linux-gnu.so: undefined "
+     "symbol: _ZN3c105ErrorC2ENS_14SourceLocationE\n", None),
+])
+def test_a_failure_before_a_workaround_is_not_the_one_the_reporter_is_stuck_on(text, now):
+    got = top(text)
+    assert not [f for f in got if f[1] == "likely" and f[0] != now], got
+    if now:
+        assert got[0][0] == now, got
+
+
+def test_a_warning_read_by_rules_is_named_not_claimed():
+    text = ("(Worker_TP0 pid=409) INFO 10-29 16:20:05 [fp8.py:462] Using DeepGemm kernels for Fp8MoEMethod.\n"
+            "(Worker_TP0 pid=409) WARNING 10-29 16:20:05 [fp8.py:480] CutlassBlockScaledGroupedGemm not supported on the "
+            "current platform.\n"
+            "GPU 0: NVIDIA H200\n")
+    assert not [f for f in top(text) if f[1] == "likely"], top(text)
+
+
+def test_a_symptom_in_a_table_row_is_judged_on_the_row_s_gpu():
+    text = ("Qwen/Qwen3-14B-FP8 (weight_scale_inv float32), transformers 5.12.0, same image on both hosts.\n\n"
+            "| host | GPU | capability | cos(h_fp8, h_bf16) | greedy output |\n|---|---|---|---|---|\n"
+            "| hgx-h100-03 | NVIDIA H100 80GB HBM3 | (9, 0) | 0.9981 | `The capital of France is Paris.` |\n"
+            "| dgx-b200-11 | NVIDIA B200 | (10, 0) | -0.094 | `The capital of France is,,,, the the the,,,, 的的的` |\n")
+    assert top(text)[:1] == [("ue8m0-silent-corruption", "possible")], top(text)
