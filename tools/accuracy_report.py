@@ -1302,6 +1302,31 @@ BLIND_PROBES = [
      "logits from a compressed-tensors block-FP8 model on GB200 (the checkpoint's format not read from its config)"),
     ("probe LM (30 pastes)", "main 6e9a6af, 2026-12-05", 24, 24, 6, 6,
      "very short reports, round two"),
+    ("probe LN (30 pastes)", "main 7748dd7, 2026-12-05", 23, 24, 6, 6,
+     "an eighth broad sample against transformers, DeepGEMM, FlashInfer, TensorRT-LLM and sgl-kernel; miss: a training "
+     "framework's own float32 scales through DeepGEMM on a B300, a loss that drifts up (named the float32-scale guard)"),
+    ("probe LO (30 pastes)", "main 7748dd7, 2026-12-05", 18, 22, 4, 8,
+     "workarounds tried, round two (the first error and what came after); misses: an error introduced as '1st try', "
+     "'Round 1', 'For the record, what we had was', 'Without the env var it died with' and followed by 'load fine now:', "
+     "'comes up now, no asserts:' or 'loading finishes ... Then ...:' was still claimed (four negatives whose current "
+     "failure is a KV-cache size, a flash-attn ABI, a FlashInfer sampler JIT and vLLM's _C ABI); a checkpoint the user "
+     "rounded to powers of two by hand (named the guard it got past)"),
+    ("probe LP (30 pastes)", "main 7748dd7, 2026-12-05", 18, 20, 10, 10,
+     "silent wrong output seen through clients and in other languages; misses: streamed SSE chunks whose content "
+     "degrades ('9, 9, 9 Seventeen'), a Chinese report ('比 H20 集群低不少') with evalscope JSON lines per cluster"),
+    ("probe LQ (30 pastes)", "main 7748dd7, 2026-12-05", 15, 15, 15, 15,
+     "hard negatives, round fifteen, on FP8 deployments"),
+    ("probe LR (30 pastes)", "main 7748dd7, 2026-12-05", 23, 24, 6, 6,
+     "consumer and workstation Blackwell, round three; miss: an RTX 3090 beside an RTX 5090 whose FP8 KV cache is "
+     "refused by Triton attention (named the FP8 attention gate; the author files it under the capability)"),
+    ("probe LS (30 pastes)", "main 7748dd7, 2026-12-05", 24, 24, 5, 6,
+     "orchestrated deployments, round two; false likely: vLLM's 'CutlassBlockScaledGroupedGemm not supported on the "
+     "current platform' warning on an H200 whose pod was OOMKilled"),
+    ("probe LT (30 pastes)", "main 7748dd7, 2026-12-05", 21, 22, 8, 8,
+     "comparisons of machines; miss: a Markdown table whose B200 row holds the garbage, under an H100 row"),
+    ("probe LU (30 pastes)", "main 7748dd7, 2026-12-05", 23, 24, 6, 6,
+     "build and install logs; miss: DeepGEMM 1.0 under vLLM 0.11 behind 'backend is not available' (the author says "
+     "API mismatch; the corpus files a deep_gemm too old for its framework as not installed)"),
 ]
 
 
