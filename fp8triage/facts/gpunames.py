@@ -83,6 +83,7 @@ _PROSE_GPU = rxcache.compile(
     r"(?i:\b(?:on|with|using|across|from|to|in|onto)\s+(?:(?:the|our|my|a|an|one|two|four|eight|both|all|\d{1,3})\s+)?(?:(?:single|pair of|new|old|other|spare)\s+)?)"
     r"(?:\d{1,3}\s*[x×]\s*)?(?P<name>" + PROSE_NAMES + r")" + _FORM + r"(?:s|'s)?(?![\w-])"
     r"|(?<![\w.])\d{1,3}\s*[x×]\s*(?P<name>" + PROSE_NAMES + r")" + _FORM + r"(?:s|'s)?(?![\w-])"
+    r"|(?<![\w.-])(?P<name>" + PROSE_NAMES + r")\s*[x×]\s*\d{1,3}(?![\w-]|\.\d)"  # ("GLM-4.5-Air, GB300 x 16.")
     r"|(?<![\w.-])(?P<name>" + PROSE_NAMES + r")(?:\s+(?:SXM\d?|PCIe|NVL\d*))?(?:\s*[x×]\s*\d{1,3})?\s+" + _MACHINE + r"\b"
     r"|^\W{0,4}(?P<name>" + PROSE_NAMES + r")(?:\s*[x×]\s*\d{1,3})?(?:\s*\((?i:sm_?\d{2,3}[af]?|cc\s*[\d.]+)\))?\s*[:,]"
     r"|^[ \t]*[-=#*\[]{1,8}[ \t]*(?P<name>" + PROSE_NAMES + r")(?:[ \t]+[\w-]{1,12}){0,3}[ \t]*[-=#*\]:]{0,8}[ \t]*$"

@@ -214,17 +214,19 @@ GONE_AFTER = rxcache.compile(
 # ... or a later sentence of the same paragraph: "... with torch 2.6.0+cu124. Fixed that part with the cu128 wheel"
 GONE_LATER = rxcache.compile(r"^[^\n]{0,240}?[.;!]\s+(?:(?:i|we)\s+)?(?:fixed|solved|resolved|got past) (?:that|this|it)\b", regex.I)
 GONE_BEFORE = rxcache.compile(
-    r"\b(?:got rid of|gets rid of|fix(?:e[sd]|ing)?|solve[sd]?|resolve[sd]?|avoid(?:s|ed|ing)?|silence[sd]?|work(?:s|ed)? around"
+    r"\b(?:got rid of|gets rid of|took care of|takes care of|fix(?:e[sd]|ing)?|solve[sd]?|resolve[sd]?|avoid(?:s|ed|ing)?|silence[sd]?|work(?:s|ed)? around"
     r"|no longer (?:get|see|hit)s?|(?:closes|fixes|resolves)\s+#\d+:?|before this (?:pr|change|fix|patch|commit)\b[^`'\"\n]{0,40}?:?"
     r"|previously\b[^`'\"\n]{0,40}?:?|used to (?:fail|crash|raise|error|get|hit)\b[^`'\"\n]{0,40}?:?"
     # "last week this crashed with `...`"
     r"|(?:last (?:week|time|night|month|year)|yesterday)\b[^`'\"\n]{0,60}?(?:with|:)"
     # a closed issue's summary: "Original error was `RuntimeError: ...`"
     r"|(?:the\s+)?original (?:error|issue|failure|crash|problem|traceback) (?:was|were)\b[^`'\"\n]{0,20}?:?"
+    # "Yesterday's build failure ("Assertion failed: ...") was because ..."
+    r"|(?:yesterday|last (?:week|time|night))'s (?:\w+ )?(?:failure|error|crash|issue|problem)"
     # "Originally it crashed in the FP8 linear with `...`", "Was getting "CUDA error: ..." with torch 2.6"
     r"|(?:originally|initially|at first)\b[^`'\"\n]{0,60}?(?:with|:)|\b(?:was|were) getting)"
     # (right before the message, or before the quote that holds it: "Fix `RuntimeError: Assertion error (...): ")
-    r"\s+(?:the\s+|that\s+|this\s+)?(?:[`'\"]?|[`'\"][^`'\"\n]{0,120})$", regex.I)
+    r"\s+\(?(?:the\s+|that\s+|this\s+)?(?:[`'\"]?|[`'\"][^`'\"\n]{0,120})$", regex.I)
 
 
 # A sentence of a write-up that puts the failure printed right under it in the past or elsewhere: a PR's "Before
@@ -232,7 +234,8 @@ GONE_BEFORE = rxcache.compile(
 # crash on sm_120:", "from my older config which I removed:", "... fixed the" (the error under it, then "is gone").
 # PAST_CUES are its literals for the scan's prefilter (scan/linefeed.py marks the event printed under it).
 PAST_CUES = ("before this pr", "before this change", "before this fix", "before this patch", "before the fix",
-             "previously", "used to", "original error", "original traceback", "related to #", "similar to #",
+             "previously", "used to", "original error", "original traceback", "original problem", "original issue",
+             "related to #", "similar to #",
              "same as #", "old issue", "older config", "earlier attempt", "earlier run", "i removed", "for reference",
              "their log", "fixes #", "closes #", "before (", "before:", "before**", "was:", "were:", "had:",
              "first tried", "initially", "originally", "gave up", "fixed the", "resolved the",
@@ -240,7 +243,7 @@ PAST_CUES = ("before this pr", "before this change", "before this fix", "before 
              "description says", "other thread", "other issue", "linked issue", "that thread", "that issue",
              "yesterday", "last time", "last week", "last night", "first failed", "first crashed", "first errored",
              "first died", "first broke", "at first it", "for the record", "part is solved", "part is fixed", "1st try",
-             "first try", "first attempt", "first run", "round 1", "attempt 1", "try 1")
+             "first try", "first attempt", "first run", "round 1", "attempt 1", "try 1", "back on", "back with")
 # a sentence after a failure that says a workaround got past it and a new problem came ("so we pinned
 # sgl-deep-gemm==0.1.3. Server starts now, no errors, but:"), or that the reporter did what the message said ("OK, so
 # I did what it says and quantized with ue8m0 scales:"): that failure is what the reporter hit before (linefeed.py)
@@ -248,25 +251,29 @@ WORKED_AROUND_CUES = ("starts now", "boots now", "loads now", "runs now", "comes
                       "now boots", "now loads", "no longer crash", "no longer die", "no longer fail", "did what it says",
                       "did what it said", "did what it suggest", "did as it says", "did as it said", "fine now",
                       "followed the", "followed its", "loading finishes", "loading completes", "load finishes",
-                      "startup completes", "loading succeeds")
+                      "startup completes", "loading succeeds", "assert is gone", "crash is gone", "error is gone",
+                      "failure is gone", "assertion is gone")  # (and "part is solved": PAST_CUES)
 WORKED_AROUND = rxcache.compile(
     r"(?i)(?:\b(?:starts?|boots?|loads?|runs?|works?|comes? up)(?: fine| again| ok)? now\b|\bnow (?:it |the \w+ )?(?:starts|boots"
     r"|loads|comes up)\b|\bno longer (?:crash|die|fail)\w*|\b(?:loading|startup|load|warm-?up) (?:now )?(?:finishes|completes"
     r"|succeeds|goes through)\b)[^\n]*(?:\bbut\b|:\s*$)"
-    r"|\bdid (?:what|as) it (?:says|said|suggest(?:s|ed)?)\b|\bfollowed (?:the |its |that )?(?:first |second |\w+'s )?(?:suggestion|advice|hint)\b")
+    r"|\bdid (?:what|as) it (?:says|said|suggest(?:s|ed)?)\b|\bfollowed (?:the |its |that )?(?:first |second |\w+'s )?(?:suggestion|advice|hint)\b"
+    r"|\b(?:that|this) part is (?:solved|fixed|resolved)\b|\b(?:that|the) (?:assert(?:ion)?|crash|error|failure) is gone\b")
 PAST_CUES += WORKED_AROUND_CUES
 AROUND_AFTER = 20  # lines after a failure where such a sentence is read (and linefeed.py)
 # (a sentence that goes on to what happens now introduces the current failure: "Previously it worked, now I get:"; the
 # sentence ends where the quoted error starts: with a colon, or with the verb that it completes, "They had",
 # "... fixed the")
 PAST_SENTENCE = rxcache.compile(
-    r"\b(?:before (?:this|the) (?:pr|change|fix|patch|commit)|before\**\s*(?:\([^)\n]{0,40}\))?\s*:|previously"
-    r"|used to (?:fail|crash|raise|error|get|see|hit|print)|(?:the )?original (?:error|traceback|failure|crash)"
+    r"\b(?:before (?:this|the) (?:pr|change|fix|patch|commit)|before\**\s*(?:\([^)\n]{0,80}\))?\s*:|previously"
+    r"|used to (?:fail|crash|raise|error|get|see|hit|print)|(?:the )?original (?:error|traceback|failure|crash|problem|issue)"
     r"|(?:related|similar) to #\d+|same as #\d+|(?:the|an?) old issue|older config|(?:an? |my )?earlier (?:attempt|run)"
     r"|which i removed|for reference|their log|(?:fixes|closes) #\d+|(?:error|traceback|it|that|this|log|output)"
     r" (?:was|were)\s*:|\bi had\s*:|\bfirst tried\b|\b(?:initially|originally) (?:got|had|saw|tried|hit)\b|gave up\b"
     r"|\b(?:first|initially|originally|at first)(?: it)? (?:failed|crashed|errored|died|broke) (?:with|on)\b"
     r"|\bfor the record\b|\bpart is (?:solved|fixed|resolved)\b"
+    # an older release's behaviour ("Back on 0.4.0 this same A100 box refused the FP8 checkpoint outright:")
+    r"|\bback (?:on|with|in) (?:v?\d[\w.]*|the old\b|our old\b)[^\n]{0,80}?(?::\s*$|\b(?:refused|crashed|failed|died|errored)\b)"
     # the first of several attempts, introduced as such ("1st try, the FP8 checkpoint:", "Round 1 crashed in ...:")
     r"|\b(?:(?:1st|first) (?:try|attempt|run)|(?:round|attempt|try) (?:1|one))\b[^\n]{0,80}:\s*$"
     r"|(?:fixed|resolved|solved|got rid of)(?: the| that| this)?\s*$|(?:the )?old (?:error|traceback|crash|failure)"

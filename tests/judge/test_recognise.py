@@ -1193,6 +1193,9 @@ def test_a_symptom_described_with_crash_or_install_words_stays_a_symptom(text):
     "Mixtral-8x7B-Instruct-v0.1-FP8 on 2x B200 with --moe-runner-backend deep_gemm: the text is mangled.",
     # a sentence that says a run crashed and printed garbage: the NaN's consequence, no crash of its own
     "sampling crashes on GB200, greedy prints only exclamation marks. Qwen3-30B-A3B-FP8 with the deep-gemm hub kernel.",
+    # an RL run whose trainer and rollout part after a weight sync
+    "FP8 rollout + bf16 training (SGLang rollout engines), GLM-4.5-Air, GB300 x 16. Train/rollout mismatch is fine at "
+    "step 0 and explodes right after the first weight sync.",
 ])
 def test_silent_corruption_in_more_of_the_words_reporters_use(text):
     assert top(text)[:1] == [("ue8m0-silent-corruption", "possible")], top(text)
@@ -1306,6 +1309,21 @@ def test_a_sentence_that_names_another_issue_and_goes_on_to_the_current_error_in
      "But the training script itself no longer starts:\n\n"
      "ImportError: /venv/lib/python3.12/site-packages/flash_attn_2_cuda.cpython-312-x86_64-linux-gnu.so: undefined "
      "symbol: _ZN3c105ErrorC2ENS_14SourceLocationE\n", None),
+    # an older release's refusal, then "that part is solved" and what fails now
+    ("Back on 0.4.0 this same A100 box refused the FP8 checkpoint outright:\n\n"
+     "    ValueError: The quantization method fp8 is not supported for the current GPU. Minimum capability: 90. "
+     "Current capability: 80.\n\n"
+     "0.11.0 loads it fine (weight-only FP8 through Marlin), so that part is solved. What fails now is this:\n"
+     "ValueError: To serve at least one request with the models's max seq len (131072), (16.00 GiB KV cache is "
+     "needed, which is larger than the available KV cache memory (8.93 GiB).\n", None),
+    # a workaround that "took care of" the quoted crash, and a client error now
+    ('update from the Spark: VLLM_USE_DEEP_GEMM=0 took care of the "Unknown recipe" crash, the model is up; the only '
+     "thing still failing is the agent client, every call gets a 400 back.\n", None),
+    # yesterday's quoted build failure, explained and fixed
+    ('- Yesterday\'s build failure ("Assertion failed: FP8 FMHA cannot be enabled on Pre-Hopper Arch") was because '
+     "the build job landed on the L40S pool. Pinned the build to the H100 pool.\n"
+     "- New issue after deploy: [TensorRT-LLM][ERROR] Assertion failed: Prompt length (9213) exceeds maximum input "
+     "length (8192).\n", None),
 ])
 def test_a_failure_before_a_workaround_is_not_the_one_the_reporter_is_stuck_on(text, now):
     got = top(text)
