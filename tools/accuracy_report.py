@@ -1327,6 +1327,30 @@ BLIND_PROBES = [
     ("probe LU (30 pastes)", "main 7748dd7, 2026-12-05", 23, 24, 6, 6,
      "build and install logs; miss: DeepGEMM 1.0 under vLLM 0.11 behind 'backend is not available' (the author says "
      "API mismatch; the corpus files a deep_gemm too old for its framework as not installed)"),
+    ("probe LV (30 pastes)", "main c93790b, 2026-12-05", 24, 24, 6, 6,
+     "a ninth broad sample of public issues and forum posts against every stack"),
+    ("probe LW (30 pastes)", "main c93790b, 2026-12-05", 24, 24, 6, 6,
+     "issue threads with follow-ups, round two"),
+    ("probe LX (30 pastes)", "main c93790b, 2026-12-05", 20, 22, 4, 8,
+     "workarounds tried, round three; false likely on four negatives whose FP8 error the paste puts behind it ('Before "
+     "(a 47-character bracket):', 'took care of the \"Unknown recipe\" crash', \"Yesterday's build failure (...)\", "
+     "a numbered recap's '1) original problem: ...'); misses: a CUDA-graph 'no kernel image' after the FP8 gate was "
+     "avoided, a CUTLASS FP8 kernel missing from a wheel behind 'no kernel image'"),
+    ("probe LY (30 pastes)", "main c93790b, 2026-12-05", 18, 20, 10, 10,
+     "silent wrong output, round six; misses: a GB300 reply of repeated \"')'\" tokens beside 'Expected behavior: same "
+     "answer as on H100', an RL run whose trainer/rollout mismatch explodes after a weight sync on 'GB300 x 16'"),
+    ("probe LZ (30 pastes)", "main c93790b, 2026-12-05", 16, 16, 13, 14,
+     "near misses about time (release notes, 'used to crash', fixed issues) and current failures told in the past "
+     "tense; false likely: 'Back on 0.4.0 this same A100 box refused the FP8 checkpoint outright:' over the quoted "
+     "capability error, 'so that part is solved', and a KV-cache error now"),
+    ("probe MA (30 pastes)", "main c93790b, 2026-12-05", 23, 24, 6, 6,
+     "Hopper in depth on Asian clouds, round two; miss: NVRTC's failure to open its builtins library behind "
+     "CUDA_ERROR_INVALID_IMAGE (named the unsupported architecture)"),
+    ("probe MB (30 pastes)", "main c93790b, 2026-12-05", 23, 24, 6, 6,
+     "notebook, REPL and test-runner output; miss: a pytest numeric mismatch on B200 named the scale-layout contract"),
+    ("probe MC (30 pastes)", "main c93790b, 2026-12-05", 23, 24, 6, 6,
+     "how the GPU is named (nvidia-smi, collect_env, instance types, node labels); miss: a GSM8K loss on an RTX PRO "
+     "6000 box beside an H200 box, vLLM's Qwen3.5 auto-disable notice covering only the linear path"),
 ]
 
 
