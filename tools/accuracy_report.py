@@ -1351,6 +1351,25 @@ BLIND_PROBES = [
     ("probe MC (30 pastes)", "main c93790b, 2026-12-05", 23, 24, 6, 6,
      "how the GPU is named (nvidia-smi, collect_env, instance types, node labels); miss: a GSM8K loss on an RTX PRO "
      "6000 box beside an H200 box, vLLM's Qwen3.5 auto-disable notice covering only the linear path"),
+    ("probe MD (30 pastes)", "main 1d54f79, 2026-12-05", 24, 24, 6, 6,
+     "a tenth broad sample of public issues against vLLM, SGLang and transformers"),
+    ("probe ME (30 pastes)", "main 1d54f79, 2026-12-05", 18, 20, 10, 10,
+     "workarounds tried, round four, in short form; misses: 'made the B200 error go away ... but now answers \"the the "
+     "the\"' (the crash word read as a failure), a one-line 'the smxx_layout.cuh:131 assert is gone' after a pin (no "
+     "finding)"),
+    ("probe MF (30 pastes)", "main 1d54f79, 2026-12-05", 18, 20, 10, 10,
+     "silent wrong output in short form; misses: 'spits <|im_start|> ... until max_tokens' on a 5090, 'says 17*23 = 291' "
+     "on an RTX PRO 6000 and '391' with VLLM_USE_DEEP_GEMM=0"),
+    ("probe MG (30 pastes)", "main 1d54f79, 2026-12-05", 16, 16, 14, 14,
+     "near misses, round seventeen: FP8 words in logs that fail for another reason"),
+    ("probe MH (30 pastes)", "main 1d54f79, 2026-12-05", 23, 24, 6, 6,
+     "TensorRT-LLM, ModelOpt and Triton Inference Server with FP8; miss: TensorRT's 'Networks with FP8 Q/DQ layers "
+     "require hardware support for FP8' on an A10G"),
+    ("probe MI (30 pastes)", "main 1d54f79, 2026-12-05", 20, 24, 6, 6,
+     "FlashInfer in depth; misses: a FlashInfer FP8 MoE block-size refusal (named FlashInfer's FP8 family), an FP8 "
+     "attention gate read as the capability, two FlashInfer FP8 GEMM failures without FlashInfer's words"),
+    ("probe MJ (30 pastes)", "main 1d54f79, 2026-12-05", 24, 24, 6, 6,
+     "reports in other languages, round two"),
 ]
 
 

@@ -252,13 +252,14 @@ WORKED_AROUND_CUES = ("starts now", "boots now", "loads now", "runs now", "comes
                       "did what it said", "did what it suggest", "did as it says", "did as it said", "fine now",
                       "followed the", "followed its", "loading finishes", "loading completes", "load finishes",
                       "startup completes", "loading succeeds", "assert is gone", "crash is gone", "error is gone",
-                      "failure is gone", "assertion is gone")  # (and "part is solved": PAST_CUES)
+                      "failure is gone", "assertion is gone", "go away")  # (and "part is solved": PAST_CUES)
 WORKED_AROUND = rxcache.compile(
     r"(?i)(?:\b(?:starts?|boots?|loads?|runs?|works?|comes? up)(?: fine| again| ok)? now\b|\bnow (?:it |the \w+ )?(?:starts|boots"
     r"|loads|comes up)\b|\bno longer (?:crash|die|fail)\w*|\b(?:loading|startup|load|warm-?up) (?:now )?(?:finishes|completes"
     r"|succeeds|goes through)\b)[^\n]*(?:\bbut\b|:\s*$)"
     r"|\bdid (?:what|as) it (?:says|said|suggest(?:s|ed)?)\b|\bfollowed (?:the |its |that )?(?:first |second |\w+'s )?(?:suggestion|advice|hint)\b"
-    r"|\b(?:that|this) part is (?:solved|fixed|resolved)\b|\b(?:that|the) (?:assert(?:ion)?|crash|error|failure) is gone\b")
+    r"|\b(?:that|this) part is (?:solved|fixed|resolved)\b|\b(?:that|the) (?:assert(?:ion)?|crash|error|failure) is gone\b"
+    r"|\bmade the (?:\w+ )?(?:error|crash|assert(?:ion)?|failure) go away\b")
 PAST_CUES += WORKED_AROUND_CUES
 AROUND_AFTER = 20  # lines after a failure where such a sentence is read (and linefeed.py)
 # (a sentence that goes on to what happens now introduces the current failure: "Previously it worked, now I get:"; the

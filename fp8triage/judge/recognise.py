@@ -269,7 +269,8 @@ def _kinds(ev: Event, voc: Vocabulary, failure: list[tuple[int, str]], ftext: st
         kinds.add("symptom")
         kinds -= {"assertion", "contract"}
         first.setdefault("symptom", 0)
-    if "symptom" in kinds and not ev.is_error and kinds & {"contract", "status"}:
+    sentence = not ev.exc_type and bool(ev.lines) and ev.lines[0].level is None and " " in ev.lines[0].text.strip()
+    if "symptom" in kinds and (not ev.is_error or sentence) and kinds & {"contract", "status"}:
         # a line that states wrong numbers ("shape (m=4096, ...) deepgemm vs bf16 ref: cos=0.92") names shapes it
         # measured, not a shape it was refused; a sentence that says a run crashed and printed garbage ("sampling
         # crashes on GB200, greedy prints only exclamation marks") tells the NaN's consequence, not a failure of its own

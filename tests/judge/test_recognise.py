@@ -1196,6 +1196,10 @@ def test_a_symptom_described_with_crash_or_install_words_stays_a_symptom(text):
     # an RL run whose trainer and rollout part after a weight sync
     "FP8 rollout + bf16 training (SGLang rollout engines), GLM-4.5-Air, GB300 x 16. Train/rollout mismatch is fine at "
     "step 0 and explodes right after the first weight sync.",
+    "Qwen3-30B-A3B-FP8 on my RTX 5090 with the deepgemm sm120 build just spits the same token until max_tokens.",
+    # the crash an upgrade made go away, and what the model does now (an error word in a sentence is no error)
+    "quick follow-up on the crash: upgrading transformers 5.10 -> 5.12.1 made the B200 error go away but Qwen3-4B-FP8 "
+    "now answers \"the the the of ,,,,\" to everything. deep-gemm hub kernel version 2.",
 ])
 def test_silent_corruption_in_more_of_the_words_reporters_use(text):
     assert top(text)[:1] == [("ue8m0-silent-corruption", "possible")], top(text)
