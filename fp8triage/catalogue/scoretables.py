@@ -4,7 +4,7 @@ A report of silent corruption often shows it as a table and nothing else: one ro
 per eval, and one row far below the others (``| B200 | deepgemm | 0.327 |`` under ``| H200 | deepgemm | 0.951 |``).
 No phrase says "dropped" and no cell is near zero, so the symptom is in the comparison. ``collapsed(text)`` reads
 Markdown tables, box-drawn ones (``│``, ``┃``), and columns aligned with spaces (a DataFrame, with its index
-column): under a header cell that names an eval or an accuracy metric, a score at most ``RATIO`` of the best score
+column): under a header cell that names an eval or an accuracy metric, a score at most ``scores.RATIO`` of the best score
 of its column, where the best is a real score (0.3 or more on a 0-1 scale, 30 or more in percent), is a collapse;
 so is a four-choice eval's score (MMLU, GPQA) at 0.2 or less, below chance, in a table of one row. A perplexity
 column reads the other way: a value ``PPL_RATIO`` times the best of its column (a real perplexity) has exploded;
@@ -28,7 +28,7 @@ from __future__ import annotations
 import regex
 
 from ..common import rxcache
-from ..common.gpus import SCORED_GPU_NAME, scores_on_gpus
+from ..common.scores import SCORED_GPU_NAME as _GPU_NAME, dropped as _dropped, far_below as _far_below, scores_on_gpus
 
 # a column of eval scores: its header names an eval or an accuracy metric
 METRIC = rxcache.compile(r"(?i)gsm8k|gpqa|mmlu|aime|math[_-]?500|humaneval|mbpp|livecodebench|c-?eval|cmmlu|ifeval"
@@ -61,7 +61,6 @@ _LM_VALUE = rxcache.compile(r"(?i)^value$")
 _REFERENCE = rxcache.compile(r"(?<![\w.])(?:0\.\d{2,4}|[1-9]\d(?:\.\d+)?\s*%)(?!\d|\.\d)")
 NOTE_MAX = 200  # a note after a table's rows: at most this long
 _SCORE = r"(?:0?\.\d+|[1-9]\d?(?:\.\d+)?)"  # a score in a sentence: 0-1 or percent
-_GPU_NAME = SCORED_GPU_NAME
 # one GPU said to score lower than another, with the two scores in that order: "is consistently lower on 8x B200
 # than on 8x H200 (0.709 vs 0.774)"
 _LOWER_THAN = rxcache.compile(r"\b(?:lower|worse)\b[^\n]{0,20}?\bon\s+(?:the\s+)?(?:\d{1,3}\s*[x×]\s*)?(?P<a>" + _GPU_NAME
@@ -83,11 +82,6 @@ _EVAL_COLUMN = rxcache.compile(r"(?i)^(?:evals?|tasks?|benchmarks?|datasets?)$")
 # - 0.080", "assert 0.127 >= 0.79" (pytest's rewrite of a failed ">=")
 _BELOW = rxcache.compile(rf"(?<![\w.])(?P<x>{_SCORE})\s*%?\s*(?:not greater than(?: or equal to)?|<=?)\s*\(?(?P<y>{_SCORE})(?![\d.])"
                          rf"|\bassert\s+(?P<x2>{_SCORE})\s*>=?\s*\(?(?P<y2>{_SCORE})(?![\d.])", regex.I)
-RATIO = 0.6  # a score at most this share of the best score of its column
-# one eval on two GPUs: a smaller loss is the symptom too ("much less accurate" on one generation), at most this share
-# of the other GPU's score and at least DROP_POINTS below it (run-to-run noise is a point or two)
-DROP_RATIO = 0.96
-DROP_POINTS = 3
 BELOW_RATIO = 0.8  # a score checked against its threshold (a floor below the real score): at most this share of it
 # a four-choice eval (chance is 0.25): a score at most CHANCE is a collapse on its own
 FOUR_CHOICE = rxcache.compile(r"(?i)mmlu|gpqa")
@@ -194,21 +188,9 @@ def gpus_apart(text: str) -> bool:
     return False
 
 
-def _dropped(low: float, high: float) -> bool:
-    """Is ``low`` far below ``high`` (``_far_below``), or lower by a real margin: one eval on two GPUs."""
-    points = DROP_POINTS / 100 if high <= 1 else DROP_POINTS
-    return _far_below(low, high) or _far_below(low, high, DROP_RATIO) and high - low >= points
-
-
 def states_score(line: str) -> bool:
     """Does a note state a score ("expected ~0.87", "H200 gives 87.1%")?"""
     return _REFERENCE.search(line) is not None
-
-
-def _far_below(low: float, high: float, ratio: float = RATIO) -> bool:
-    """Is ``low`` at most ``ratio`` of ``high``, a real score (0.3 or more on a 0-1 scale, 30 or more in percent),
-    both on one scale?"""
-    return (low <= 1) == (high <= 1) and high >= (0.3 if high <= 1 else 30) and low <= ratio * high
 
 
 def _fraction(value: float) -> float:

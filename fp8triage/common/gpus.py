@@ -40,21 +40,6 @@ def capability_for(gpu_name: str) -> tuple[str, str] | None:
     return None
 
 
-# one eval's scores beside the GPUs they were measured on, in a sentence: a name then its score ("H200 gets
-# GPQA-diamond 0.69", "B200 node it gets 0.27"), or a score then its GPU ("0.81 on our B200 nodes vs 0.93 on H100")
-SCORED_GPU_NAME = r"(?:G?[BH]\d{3}|H20|A100|L40S?)"
-_GPU_SCORE = rxcache.compile(r"\b(?P<gpu>" + SCORED_GPU_NAME + r")\b[^\n\d]{0,40}?(?<![\w.])(?P<s>0\.\d{2,4}|[1-9]\d(?:\.\d+)?)"
-                             r"(?!\d|\.\d)", regex.I)
-_SCORE_GPU = rxcache.compile(r"(?<![\w.])(?P<s>0\.\d{2,4}|[1-9]\d(?:\.\d+)?)(?!\d|\.\d)\s*%?\s+(?:on|with|for)\s+"
-                             r"(?:(?:the|our|my|an?)\s+)?(?:\d{1,3}\s*[x×]\s*)?(?P<gpu>" + SCORED_GPU_NAME + r")\b", regex.I)
-
-
-def scores_on_gpus(line: str) -> list[tuple[str, float, int]]:
-    """(GPU name in upper case, score, offset of the name) for each score a sentence puts on a GPU."""
-    return [(m.group("gpu").upper(), float(m.group("s")), m.start("gpu"))
-            for rx in (_GPU_SCORE, _SCORE_GPU) for m in rx.finditer(line)]
-
-
 def search_names() -> dict[str, str]:
     """Capability -> the product names of its GPUs and its ``smNN`` targets, as words for a
     search index ("5090" finds the SM120 signatures). From the table above, so the capability a

@@ -4,7 +4,8 @@ patterns the prefilter uses to find those lines."""
 from __future__ import annotations
 
 from ..common import rxcache
-from ..common.gpus import capability_for, scores_on_gpus
+from ..common.gpus import capability_for
+from ..common.scores import dropped, scores_on_gpus
 from .clauses import advice, moved_from, reference
 
 # GPU product names: only on lines that say NVIDIA / GeForce / Tesla / GPU, so that "A2" or
@@ -170,7 +171,7 @@ def prose_gpus(text: str):
 
 def _scored_role(text: str, start: int, end: int) -> str | None:
     """"failing" or "reference" for a GPU whose score the sentence gives beside another GPU's, lower or higher
-    by a real margin (at most 95 % of it and 3 points apart: "MMLU-Pro 0.73 on H200 vs 0.59 on B300"); else None."""
+    by a real margin (``scores.dropped``: "MMLU-Pro 0.73 on H200 vs 0.59 on B300"); else None."""
     a = text.rfind("\n", 0, start) + 1
     b = text.find("\n", end)
     scored = scores_on_gpus(text[a:len(text) if b < 0 else b])
@@ -179,10 +180,8 @@ def _scored_role(text: str, start: int, end: int) -> str | None:
         return None
     name, x = mine[0]
     for other, y, _ in scored:
-        if other != name and (x <= 1) == (y <= 1):
-            low, high = sorted((x, y))
-            if low <= 0.95 * high and high - low >= (0.03 if high <= 1 else 3):
-                return "failing" if x == low else "reference"
+        if other != name and dropped(min(x, y), max(x, y)):
+            return "failing" if x < y else "reference"
     return None
 
 

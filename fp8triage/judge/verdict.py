@@ -387,7 +387,6 @@ def _rank(cat: Catalogue, claims: Claims, findings: list[Finding], crashes: dict
     for f in findings:
         f.failure = failure.get(f.id, False)
         f.quoted = quoted.get(f.id, False)
-    for f in findings:
         f.by_context = f.id in crashes and not claims.primary.get(f.id)
     findings.sort(key=lambda f: (*order(cat, f), first_line.get(f.id, 1 << 30)))
 

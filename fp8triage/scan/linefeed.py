@@ -59,8 +59,8 @@ QUIET_LEVELS = frozenset({"INFO", "DEBUG", "TRACE"})  # an ALERT word on such a 
 # saw:"; a fence or a blank line between; judge.patterns.PAST_SENTENCE), or right under such an event, is named,
 # not claimed (``Event.past``). The sentence's cue words are the prefilter's class PAST; the pattern decides.
 PAST_LINES = 3
-# ... and an error event that ended at most AROUND_AFTER lines before a sentence that says a workaround got past it
-# (judge.patterns.WORKED_AROUND)
+# So is an event that ended at most AROUND_AFTER lines before a sentence that says a workaround got past it
+# (judge.patterns.WORKED_AROUND: "Server starts now, no errors, but:").
 
 
 def starts_event(bits: int, line: Line) -> bool:
