@@ -1370,6 +1370,33 @@ BLIND_PROBES = [
      "attention gate read as the capability, two FlashInfer FP8 GEMM failures without FlashInfer's words"),
     ("probe MJ (30 pastes)", "main 1d54f79, 2026-12-05", 24, 24, 6, 6,
      "reports in other languages, round two"),
+    ("probe MK (30 pastes)", "main 4130a84, 2026-12-05", 24, 24, 6, 6,
+     "an eleventh broad sample of public issues against vLLM, SGLang and transformers"),
+    ("probe ML (30 pastes)", "main 4130a84, 2026-12-05", 22, 24, 6, 6,
+     "Kubernetes and cluster front-ends (kubectl, stern, KServe, Ray Serve); misses: a DeepGEMM import failure under "
+     "stern's 'pod container' prefixes (the traceback cut per line), a GSM8K of 0.000 on a Ray Serve replica whose only "
+     "GPU named was the healthy H200 group ('same RayService manifest')"),
+    ("probe MM (30 pastes)", "main 4130a84, 2026-12-05", 24, 24, 6, 6,
+     "SGLang in depth: JIT DeepGEMM, sgl-kernel FP8, w8a8 block FP8 MoE"),
+    ("probe MN (30 pastes)", "main 4130a84, 2026-12-05", 23, 24, 6, 6,
+     "transformers in depth: FP8 checkpoints, the hub kernel loader, experts implementations; miss: a DeepGEMM hub "
+     "kernel's load failure read as the finegrained-fp8 kernel's"),
+    ("probe MO (30 pastes)", "main 4130a84, 2026-12-05", 19, 24, 6, 6,
+     "silent wrong output, round eight, in long form; misses: 'scores far below the model card' with a GPU-row table "
+     "12 points apart (8xB200 against 8xH200, cells with their stderr), a runner table whose B300 rows collapsed beside "
+     "H100 rows (the H100 taken as the machine), 'the experts are still wrong on B200', git bisect's 'first bad commit "
+     "on an H100 node' read as a failing H100, 'than on the H200 nodes' read as the machine"),
+    ("probe MP (30 pastes)", "main 4130a84, 2026-12-05", 22, 22, 8, 8,
+     "issue titles with at most two lines of body"),
+    ("probe MQ (30 pastes)", "main 4130a84, 2026-12-05", 22, 24, 5, 6,
+     "build and JIT failures around FP8 kernels; misses: sgl-kernel's CUTLASS FP8 blockwise kernel refused by ptxas "
+     "for sm_120a (named the SM100-instruction case first), FlashInfer's gemm_sm120 JIT build for 'compute_120f' (no "
+     "finding); false likely: Triton's OutOfResources (shared memory) in the block-FP8 matmul named the block-size "
+     "mismatch"),
+    ("probe MR (30 pastes)", "main 4130a84, 2026-12-05", 23, 24, 3, 6,
+     "threads with more than one failure; false likely on three negatives whose FP8 error the paste puts behind it "
+     "('this was the original crash', 'The remaining page is ...', '^ fixed by --ep-size 8 ... after that the server "
+     "starts'); miss: 'The Unknown SF error is gone, but now' read as the whole paste being fixed"),
 ]
 
 

@@ -48,7 +48,7 @@ PPL_REAL = 1000.0  # ... where the best one is a real perplexity
 _SEPARATOR = rxcache.compile(r"[|│┃]")
 # a table's rule line, or the mark of rows left out ("...", "⋮"): no cells
 RULE = rxcache.compile(r"^[\s|│┃┏┓┗┛┣┫┡┩╇┳┻╋╂┠┨━─═┼+:\-]*$|^\s*(?:\.{3}|…|⋮)\s*$")
-_NUMBER = rxcache.compile(r"^[-+]?(\d{1,3}(?:\.\d+)?)\s*%?$")
+_NUMBER = rxcache.compile(r"^[-+]?(\d{1,3}(?:\.\d+)?)\s*%?(?:\s*±\s*\d+(?:\.\d+)?\s*%?)?$")  # (with its stderr: "0.91 ± 0.004")
 _ALIGNED = rxcache.compile(r"\s{2,}|\t")
 # a norm written with bars in a header ("||dg|| / ||ref||"): its bars are not cell borders
 _NORM = rxcache.compile(r"\|\|(?=\S)([^|\n]{1,30}?)(?<=\S)\|\|")
@@ -71,7 +71,7 @@ _LOWER_THAN = rxcache.compile(r"\b(?:lower|worse)\b[^\n]{0,20}?\bon\s+(?:the\s+)
 # the scan's prefilter (no eval word on it), lookaround-free for Hyperscan
 GPU_HEADER = (r"^[ \t]{4,}(?:[0-9]{1,3}[ \t]*[x×][ \t]*)?(?:NVIDIA[ \t]+)?" + _GPU_NAME + r"[^\n]{0,12}?[ \t]{2,}"
               r"(?:[0-9]{1,3}[ \t]*[x×][ \t]*)?(?:NVIDIA[ \t]+)?" + _GPU_NAME)
-_GPU_CELL = rxcache.compile(r"(?i)^(?:\d{1,3}\s*[x×]\s*)?(?:NVIDIA\s+)?" + _GPU_NAME + r"(?:\s+\w+)?$")
+_GPU_CELL = rxcache.compile(r"(?i)^(?:\d{1,3}\s*[x×]\s*)?(?:NVIDIA\s+)?(?P<gpu>" + _GPU_NAME + r")(?:\s+\w+)?$")
 # a score, then the one it should have been: "0.412 ; the model card reports 0.80", "0.48 (expected ~0.87)"
 _VERSUS = rxcache.compile(rf"(?<![\w.])(?P<x>{_SCORE})(?!\d|\.\d)[^\n\d]{{0,60}}?\b(?:expected|model card|card|reports?"
                           rf"|reported|baseline|reference|should be|vs\.?|versus|compared to|gets?|gives?|scores?)\b[^\n\d]{{0,30}}?"
@@ -207,10 +207,15 @@ class _Reader:
         self.tables: dict[tuple, dict] = {}  # a header seen before -> its columns
         self.refs: list[float] = []  # the scores notes after a table's rows state (0-1)
         self.task = ""  # lm_eval: the task of the rows that leave it blank
+        self.on_gpus: dict = {}  # column key -> [(the GPU its row names, the row's score, its line)] (``_dropped``)
+        self.at: dict[int, list[int]] = {}  # id of a column's scores -> the line of each
+        self.line = -1  # the index of the line fed last
 
-    def feed(self, line: str) -> bool:
+    def feed(self, line: str) -> int | None:
+        """The index of the row that collapsed, once the lines fed so far show one (else None)."""
+        self.line += 1
         if not line.strip() or RULE.match(line):
-            return False
+            return None
         got = cells(line)
         if got is None:
             if self.cols and self.header is not None and len(line) <= NOTE_MAX:
@@ -224,7 +229,7 @@ class _Reader:
             if _names_scores(got):
                 self.header = got
                 self.cols = self.tables.setdefault(tuple(got), {})
-            return False
+            return None
         self._row(got)
         return self._collapsed()
 
@@ -239,7 +244,7 @@ class _Reader:
             for c in got[1:]:
                 m = _NUMBER.match(c)
                 if m:
-                    self.cols.setdefault(key, (got[0], []))[1].append(float(m.group(1)))
+                    self._add(key, got[0], float(m.group(1)))
             return
         if lm is not None and shift == 0:  # lm_eval: the Value of a row whose metric is an accuracy
             self.task = got[0] or self.task
@@ -248,38 +253,70 @@ class _Reader:
             if m and METRIC.search(metric):
                 key = (self.task, *got[1:lm[0] + 1])
                 name = f"{self.task} {metric}" if PERPLEXITY.search(metric) else self.task
-                self.cols.setdefault(key, (name, []))[1].append(float(m.group(1)))
+                self._add(key, name, float(m.group(1)))
             return
+        gpu = _row_gpu(got)
         for i, name in enumerate(header):
             m = ((_PPL_NUMBER if PERPLEXITY.search(name) or ERROR.search(name) else _NUMBER).match(got[i + shift])
                  if METRIC.search(name) or ERROR.search(name) else None)
             if m:
-                self.cols.setdefault(i, (name, []))[1].append(float(m.group(1)))
+                self._add(i, name, float(m.group(1)))
+                if gpu and not PERPLEXITY.search(name) and not ERROR.search(name):
+                    self.on_gpus.setdefault((id(self.cols), i), []).append((gpu, float(m.group(1)), self.line))
 
-    def _collapsed(self) -> bool:
+    def _add(self, key, name: str, value: float) -> None:
+        vals = self.cols.setdefault(key, (name, []))[1]
+        vals.append(value)
+        self.at.setdefault(id(vals), []).append(self.line)
+
+    def _collapsed(self) -> int | None:
+        """The line of the row that collapsed (the lowest score; the largest error or perplexity), or None."""
+        for rows in self.on_gpus.values():  # one eval on two GPUs, a row each: lower by a real margin on one
+            low = next((at for g, x, at in rows for h, y, _ in rows if x < y and g != h and _dropped(x, y)), None)
+            if low is not None:
+                return low
         for key, (name, vals) in self.cols.items():
             if not vals:
                 continue
+            at = self.at.get(id(vals), [self.line] * len(vals))
             if ERROR.search(name):  # one module's error many times the others' (and large): that module is wrong
                 if len(vals) >= 3 and max(vals) >= ERROR_REAL and max(vals) >= ERROR_RATIO * min(vals):
-                    return True
+                    return at[vals.index(max(vals))]
                 continue
             if PERPLEXITY.search(name):  # lower is better: one many times the best has exploded
                 if len(vals) >= 2 and min(vals) < PPL_REAL and max(vals) >= PPL_RATIO * min(vals):
-                    return True
+                    return at[vals.index(max(vals))]
                 continue
             refs = [r * 100 if max(vals) > 1 else r for r in self.refs]
             best = max(vals + refs)
             below = _dropped if isinstance(key, tuple) and key[0] == "gpus" else _far_below
             if len(vals) + len(refs) >= 2 and below(min(vals), best):
-                return True
+                return at[vals.index(min(vals))]
             if FOUR_CHOICE.search(name) and vals[-1] <= (CHANCE if vals[-1] <= 1 else 100 * CHANCE):
-                return True  # a four-choice eval below chance needs no other row to compare with
-        return False
+                return at[-1]  # a four-choice eval below chance needs no other row to compare with
+        return None
+
+
+def _row_gpu(got: list[str]) -> str | None:
+    """The GPU a table's row names in a cell of its own ("| 8xB200 | 1 (default) | 0.79 |"), in upper case."""
+    for c in got:
+        m = _GPU_CELL.match(c)
+        if m:
+            return m.group("gpu").upper().replace(" ", "")
+    return None
 
 
 def collapsed(text: str) -> bool:
     """Does a table in ``text`` show one row's eval score collapsed against another row's (or against a score
     a note after it states)?"""
+    return collapsed_at(text) is not None
+
+
+def collapsed_at(text: str) -> int | None:
+    """The index of the line of ``text`` whose row collapsed (``collapsed``), or None."""
     reader = _Reader()
-    return any(reader.feed(line) for line in text.splitlines()[:MAX_LINES])
+    for line in text.splitlines()[:MAX_LINES]:
+        at = reader.feed(line)
+        if at is not None:
+            return at
+    return None

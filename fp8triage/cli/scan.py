@@ -57,9 +57,9 @@ def scan(logs, fmt, output, fact_args, model_dir, env_files, facts_from, signatu
     when input is piped). NUL padding and binary garbage inside a log are read around; a file
     with no text line is skipped with a warning. Plain text, Docker/k8s JSON
     lines (and structured loggers' records with the traceback in a field of its own),
-    tab-separated log exports with a header row, `kubectl logs --prefix`, docker compose
-    prefixes, pastes indented as a whole, lines a terminal wrapped and ANSI colours are
-    understood.
+    tab-separated log exports with a header row, `kubectl logs --prefix`, stern's "pod
+    container" prefixes, docker compose prefixes, pastes indented as a whole, lines a
+    terminal wrapped and ANSI colours are understood.
 
     LOG can also be a URL of an object or a prefix in object storage (s3://, gs://, file://;
     the fleet extra): every log object under a prefix is one machine, labelled by its pod or

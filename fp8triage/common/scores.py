@@ -18,7 +18,7 @@ DROP_POINTS = 3
 
 # a GPU's name, then its score (no number between them): "H200 gets GPQA-diamond 0.69", "B200 node it gets 0.27";
 # or a score, then the GPU it was measured on: "0.81 on our B200 nodes vs 0.93 on H100"
-SCORED_GPU_NAME = r"(?:G?[BH]\d{3}|H20|A100|L40S?)"
+SCORED_GPU_NAME = r"(?:G?[BH]\d{3}|H20|A100|L40S?|RTX[ ]?PRO[ ]?6000|RTX[ ]?50[6-9]0)"
 _GPU_SCORE = rxcache.compile(r"\b(?P<gpu>" + SCORED_GPU_NAME + r")\b[^\n\d]{0,40}?(?<![\w.])(?P<s>0\.\d{2,4}|[1-9]\d(?:\.\d+)?)"
                              r"(?!\d|\.\d)", regex.I)
 _SCORE_GPU = rxcache.compile(r"(?<![\w.])(?P<s>0\.\d{2,4}|[1-9]\d(?:\.\d+)?)(?!\d|\.\d)\s*%?\s+(?:on|with|for)\s+"

@@ -53,7 +53,8 @@ def gpu_facts(text: str):
             if advice(text, m.start()) or reference(text, m.start(), m.end()) or _LABELLED_HEALTHY.match(text, m.end()):
                 continue
             if not m.group("name").startswith(("NVIDIA", "GeForce", "Tesla", "Quadro")) and _healthy_side(text, m.start(), m.end()):
-                continue  # a sentence's healthy side ("Ran the same job on 1x H100: 0.869. So it follows the GPU")
+                continue  # a sentence's healthy side ("Ran the same job on 1x H100: 0.869. So it follows the GPU"), or the
+                # side it compares with ("6-9 points lower on the 4-GPU workstation nodes than on the H200 nodes")
             if _REF_ROW.search(text, 0, m.start()):
                 continue  # a table's reference row, its host named so ("h200-ref-01   NVIDIA H200   1.000 ...")
             name = " ".join(m.group("name").split())
@@ -67,7 +68,7 @@ def gpu_facts(text: str):
 # GPU names in a reporter's sentence, with no maker's name on the line: "on the B200 nodes", "8x GB300",
 # "our H20 boxes", "B300 node:". Only names that nothing else is called (not "L4", "A2", "T4"), and only
 # where the sentence puts a machine there (after "on", before "node", with a count, in brackets after
-# "my spark (GB10)", at the head of a line: "B300 node:", "B200, sglang 0.5.3 docker, ...", "GB10 (sm_121), ...", or as a section's
+# "my spark (GB10)", "`bw-node-11` (B200)", at the head of a line: "B300 node:", "B200, sglang 0.5.3 docker, ...", "GB10 (sm_121), ...", or as a section's
 # heading: "--- B200 ---", "=== H100 80GB HBM3 ===", "## GB300").
 PROSE_NAMES = (r"(?i:GB[123]00|GB10|GH200|B[123]00|H[128]00|H20|A[18]00|L40S|RTX[ ]?PRO[ ]?6000(?:[ ]Blackwell)?"
                 r"|RTX[ ]?50[6-9]0|RTX[ ]?40[6-9]0|RTX[ ]?3090|RTX[ ]?A[456]000|DGX[ ]?Spark)")
@@ -88,7 +89,7 @@ _PROSE_GPU = rxcache.compile(
     r"|(?<![\w.-])(?P<name>" + PROSE_NAMES + r")(?:\s+(?:SXM\d?|PCIe|NVL\d*))?(?:\s*[x×]\s*\d{1,3})?\s+" + _MACHINE + r"\b"
     r"|^\W{0,4}(?P<name>" + PROSE_NAMES + r")(?:\s*[x×]\s*\d{1,3})?(?:\s*\((?i:sm_?\d{2,3}[af]?|cc\s*[\d.]+)\))?\s*[:,]"
     r"|^[ \t]*[-=#*\[]{1,8}[ \t]*(?P<name>" + PROSE_NAMES + r")(?:[ \t]+[\w-]{1,12}){0,3}[ \t]*[-=#*\]:]{0,8}[ \t]*$"
-    r"|(?i:\b(?:spark|workstation|desktop|laptop|" + _MACHINE + r")\s*\(\s*(?:\d{1,3}\s*[x×]\s*)?)"
+    r"|(?i:\b(?:spark|workstation|desktop|laptop|" + _MACHINE + r")(?:[-_.]\w+)*[`'\"]?\s*\(\s*(?:\d{1,3}\s*[x×]\s*)?)"
     r"(?P<name>" + PROSE_NAMES + r")\s*\)"
     r"|" + _BARE_CARD
     # Chinese and Japanese "on the B300" ("B300 上", "B300上で")
@@ -115,7 +116,8 @@ _COMPARED = rxcache.compile(r"(?i)than|vs\.?|versus|compared (?:to|with)|unlike"
 # "an H200 run (reference)", "same worker image on an H100 node"
 _HEALTHY = rxcache.compile(r"(?i)\b(?:same (?:[\w-]+ )?(?:command|config|setup|image|script|run|export|checkpoint|ckpt|model|request|"
                            r"prompt|input|flags|launch|weights|code|commit|version|container|args|arguments|venv|env|environment|"
-                           r"stack|build|install|wheel|job|eval|workload|pipeline|harness|test|benchmark|answer|output|result|number|score)s?|fine(?![\w-])|pass(?:es|ed)?(?!@)|"
+                           r"stack|build|install|wheel|job|eval|workload|pipeline|harness|test|benchmark|answer|output|result|number|score|"
+                           r"manifest|chart|spec|deployment|yaml|recipe|rayservice|helm release)s?|fine(?![\w-])|pass(?:es|ed)?(?!@)|"
                            r"correct(?:ly)?|normal(?:ly)?|works?|worked|healthy|as expected|good|coherent|matches)\b|同一|相同|正常")
 _LABELLED_HEALTHY = rxcache.compile(r"(?i)(?:\s+(?:run|node|box|machine|server|host|card|system|setup)s?\b)?"
                                     r"\s*(?:\(\s*(?:the\s+)?(?:reference|baseline|healthy|good|fine|ok)\b"
@@ -126,7 +128,7 @@ _COMPARED_GAP = rxcache.compile(r"(?i)\W*(?:[\w.-]+\W+){0,5}")  # ("vs the same 
 # its side says it went wrong there ("is word salad on GB300", "on the B200 every answer is", "lower on 8x B200")
 _WENT_WRONG = rxcache.compile(
     r"(?i)(?<!\b(?:no|not|without|zero|never)\s)\b(?:garbage|gibberish|garbled|word salad|nonsense|wrong|nan|broken|breaks|fails?|failed|failing|crash\w*|"
-    r"errors? out|collapses?|collapsed|drops?|dropped|lower|worse|degrad\w*|repeat\w*|only on|bad|incoherent|"
+    r"errors? out|collapses?|collapsed|drops?|dropped|lower|worse|degrad\w*|repeat\w*|only on|bad(?!\s+commit)|incoherent|"
     r"every answer|empty|not work(?:ing)?|doesn'?t work|does not work|blows? up|blew up|diverg\w*|explod\w*|mismatch\w*|chance(?:-level)?|at chance|(?:larger|bigger|higher) (?:diff\w*|errors?))\b|!!!|只有|仅有")
 
 
@@ -190,7 +192,9 @@ _REF_ROW = rxcache.compile(r"(?i)^\s*\|?\s*[\w.-]*(?<![a-z])(?:ref|reference|bas
 
 
 def _healthy_side(text: str, start: int, end: int) -> bool:
-    side = _side(text, start, end)[0]
+    side, opened, gap = _side(text, start, end)
+    if _COMPARED.fullmatch(opened) and _COMPARED_GAP.fullmatch(gap):
+        return True
     return _HEALTHY.search(side) is not None and _WENT_WRONG.search(side) is None
 
 

@@ -171,6 +171,8 @@ EXTRACTORS: list[Extractor] = [
             r"|(?:can(?:no|')?t|cannot|could(?:n'?t| not)) repro(?:duce)? (?:it |this )?any ?more|no longer (?:happens|fails|crashes"
             r"|reproduces|occurs)|(?:have not|haven't) (?:tried|run|tested) it|just asking|this PR (?:fixes|adds|resolves|addresses"
             r"|avoids|prevents|makes|changes|requantizes|builds|compiles|skips|guards))\b"
+            # (not a workaround that got past one failure to the next: "The Unknown SF error is gone, but now it dies in ...")
+            r"(?!,?\s*but\s+(?:now|then|it|the|when|after|with)\b)"
             # a sentence that opens with the fix ("Resolved by setting X", "So resolved by ..."), unless the line says it is not over
             r"|(?:^|[.!]\s+|\bso\s+)(?:resolved|fixed|solved)(?:\b(?: by| with| after| via| in)\b|,))"
             r"(?![^\n]*\b(?:still|again|not (?:fixed|resolved)|did(?:n'?t| not) (?:help|fix|work))\b)", regex.I | regex.M),

@@ -79,6 +79,8 @@ OTHER_FAILURE = rxcache.compile(
     r"OutOfMemoryError|out of memory|CUDA_ERROR_OUT_OF_MEMORY|CUBLAS_STATUS_ALLOC_FAILED|NCCL error|ncclInternalError|"
     r"ncclSystemError|ncclUnhandledCudaError|KeyboardInterrupt|Address already in use|Connection refused|"
     r"No space left on device|Too many open files|DistStoreError|TimeoutError|timed out|"
+    # a Triton config that asks for more shared memory than the GPU has (tuned on another GPU)
+    r"OutOfResources|out of resource: shared memory|"
     # the KV cache that does not fit, a chat template the tokenizer lacks, a request longer than the model's context
     r"No available memory for the cache blocks|chat template|maximum context length|"
     r"\bmax_(?:completion_)?tokens\b[^\n]{0,40}\bis too large|status code 4\d\d\b",
@@ -234,8 +236,9 @@ GONE_BEFORE = rxcache.compile(
 # crash on sm_120:", "from my older config which I removed:", "... fixed the" (the error under it, then "is gone").
 # PAST_CUES are its literals for the scan's prefilter (scan/linefeed.py marks the event printed under it).
 PAST_CUES = ("before this pr", "before this change", "before this fix", "before this patch", "before the fix",
-             "previously", "used to", "original error", "original traceback", "original problem", "original issue",
-             "related to #", "similar to #",
+             "previously", "used to", "original error", "original traceback", "original problem", "original issue", "original crash",
+             "original failure",
+             "related to #", "similar to #", "dup of #", "duplicate of #",
              "same as #", "old issue", "older config", "earlier attempt", "earlier run", "i removed", "for reference",
              "their log", "fixes #", "closes #", "before (", "before:", "before**", "was:", "were:", "had:",
              "first tried", "initially", "originally", "gave up", "fixed the", "resolved the",
@@ -252,14 +255,22 @@ WORKED_AROUND_CUES = ("starts now", "boots now", "loads now", "runs now", "comes
                       "did what it said", "did what it suggest", "did as it says", "did as it said", "fine now",
                       "followed the", "followed its", "loading finishes", "loading completes", "load finishes",
                       "startup completes", "loading succeeds", "assert is gone", "crash is gone", "error is gone",
-                      "failure is gone", "assertion is gone", "go away")  # (and "part is solved": PAST_CUES)
+                      "failure is gone", "assertion is gone", "go away", "what's left", "what is left", "what remains",
+                      "remaining page", "remaining issue", "remaining problem", "remaining error", "remaining failure",
+                      "remaining crash", "thing left", "fixed by", "fixed with", "fixed via", "solved by", "solved with",
+                      "resolved by", "resolved with", "after that the", "after that, the")  # (and "part is solved": PAST_CUES)
 WORKED_AROUND = rxcache.compile(
     r"(?i)(?:\b(?:starts?|boots?|loads?|runs?|works?|comes? up)(?: fine| again| ok)? now\b|\bnow (?:it |the \w+ )?(?:starts|boots"
     r"|loads|comes up)\b|\bno longer (?:crash|die|fail)\w*|\b(?:loading|startup|load|warm-?up) (?:now )?(?:finishes|completes"
     r"|succeeds|goes through)\b)[^\n]*(?:\bbut\b|:\s*$)"
     r"|\bdid (?:what|as) it (?:says|said|suggest(?:s|ed)?)\b|\bfollowed (?:the |its |that )?(?:first |second |\w+'s )?(?:suggestion|advice|hint)\b"
-    r"|\b(?:that|this) part is (?:solved|fixed|resolved)\b|\b(?:that|the) (?:assert(?:ion)?|crash|error|failure) is gone\b"
-    r"|\bmade the (?:\w+ )?(?:error|crash|assert(?:ion)?|failure) go away\b")
+    r"|\b(?:that|this) part is (?:solved|fixed|resolved)\b|\b(?:that|the|this)(?: [\w-]+){0,3}? (?:assert(?:ion)?|crash|error|failure) is (?:now )?gone\b"
+    r"|\bmade the (?:\w+ )?(?:error|crash|assert(?:ion)?|failure) go away\b"
+    # what remains after it ("What's left is this", "The remaining page is the router restart loop:"), a fix said under it
+    # ("^ fixed by --ep-size 8 instead of pure TP"), the run that got further ("after that the server starts, then ...")
+    r"|\bwhat(?:'s| is)? (?:left|remaining|remains)\b|\bthe (?:only )?remaining (?:page|issue|problem|error|failure|crash)\b"
+    r"|\b(?:only|one) thing left\b|^\W{0,3}(?:fixed|solved|resolved)(?: it| that| this)? (?:by|with|via)\b(?![^\n]*\?)"
+    r"|\bafter that,? the (?:server|engine|model|pod|job|run) (?:starts|loads|boots|comes up|runs)\b")
 PAST_CUES += WORKED_AROUND_CUES
 AROUND_AFTER = 20  # lines after a failure where such a sentence is read (and linefeed.py)
 # (a sentence that goes on to what happens now introduces the current failure: "Previously it worked, now I get:"; the
@@ -268,7 +279,7 @@ AROUND_AFTER = 20  # lines after a failure where such a sentence is read (and li
 PAST_SENTENCE = rxcache.compile(
     r"\b(?:before (?:this|the) (?:pr|change|fix|patch|commit)|before\**\s*(?:\([^)\n]{0,80}\))?\s*:|previously"
     r"|used to (?:fail|crash|raise|error|get|see|hit|print)|(?:the )?original (?:error|traceback|failure|crash|problem|issue)"
-    r"|(?:related|similar) to #\d+|same as #\d+|(?:the|an?) old issue|older config|(?:an? |my )?earlier (?:attempt|run)"
+    r"|(?:related|similar) to #\d+|same as #\d+|(?:a |the )?dup(?:licate)? of #\d+|(?:the|an?) old issue|older config|(?:an? |my )?earlier (?:attempt|run)"
     r"|which i removed|for reference|their log|(?:fixes|closes) #\d+|(?:error|traceback|it|that|this|log|output)"
     r" (?:was|were)\s*:|\bi had\s*:|\bfirst tried\b|\b(?:initially|originally) (?:got|had|saw|tried|hit)\b|gave up\b"
     r"|\b(?:first|initially|originally|at first)(?: it)? (?:failed|crashed|errored|died|broke) (?:with|on)\b"

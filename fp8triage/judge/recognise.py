@@ -259,9 +259,10 @@ def _kinds(ev: Event, voc: Vocabulary, failure: list[tuple[int, str]], ftext: st
     if ev.lines and scoretables.is_header(ev.lines[0].text):
         # a table of eval results: a cell's "FAIL" or "unsupported" is a row's outcome, not a failure of its own
         kinds &= SYMPTOM
-        if not kinds and len(ev.lines) > 2 and scoretables.collapsed("\n".join(t for _, t in failure)):
-            kinds.add("symptom")  # one row's score collapsed against another's
-            first.setdefault("symptom", failure[0][0] if failure else 0)
+        low = scoretables.collapsed_at("\n".join(t for _, t in failure)) if not kinds and len(ev.lines) > 2 else None
+        if low is not None:
+            kinds.add("symptom")  # one row's score collapsed against another's: that row is the evidence
+            first.setdefault("symptom", failure[low][0])
     if (scoretables.below_threshold(ftext, ev.text) or scoretables.below_reference(ftext) or scoretables.gpus_apart(ftext)
             or (exc == "AssertionError" and voc.states_symptom(ev.message))):
         # a check of the numbers that failed: an eval's score far below its threshold ("0.198 not greater than 0.94"),

@@ -30,6 +30,9 @@ QUOTE_MARKS = rxcache.compile(r"^(?:>[ \t]?)+")
 KUBECTL_PREFIX = rxcache.compile(r"^\[(?P<pod>pod/[^\]/\s]+)/(?P<container>[^\]\s]+)\] ?")
 # docker compose:  vllm-svc0  | ...
 COMPOSE_PREFIX = rxcache.compile(r"^(?P<svc>[A-Za-z0-9][\w.-]*)\s+\| ?")
+# stern (kubectl logs of many pods):  vllm-ds-r1-0 vllm ...  (the pod, then the container; no delimiter: read only
+# where most of a source's first lines start so, with a few such pairs)
+STERN_PREFIX = rxcache.compile(r"^(?P<pod>[a-z0-9][a-z0-9.]*(?:-[a-z0-9.]+)+) (?P<container>[a-z0-9][a-z0-9-]{0,62}) ")
 # Slurm's task label (srun --label, "srun -l"):  0: ...   12: ...  (a task of a multi-node job; the frames'
 # indentation after it is kept)
 TASK_LABEL = rxcache.compile(r"^(?P<task>\d{1,4}): ")
@@ -136,13 +139,14 @@ class LineFormat:
 
     jsonl: bool = False  # Docker / k8s JSON-lines: {"log": "...", "stream": ..., "time": ...}
     compose: bool = False  # docker compose "svc | " prefixes
+    stern: bool = False  # stern's "pod container " prefixes
     indent: int = 0  # every line indented by this much (a paste indented as a Markdown code block)
     column: int = -1  # a tab-separated export with a header: the message column (CloudWatch, Datadog)
 
     @property
     def bare(self) -> bool:
         """Does a line start with what its writer wrote (no compose prefix, no export's columns)?"""
-        return not self.compose and self.column < 0
+        return not self.compose and not self.stern and self.column < 0
 
     @property
     def name(self) -> str:
@@ -151,6 +155,8 @@ class LineFormat:
             parts.append("jsonl")
         if self.compose:
             parts.append("compose")
+        if self.stern:
+            parts.append("stern")
         if self.indent:
             parts.append(f"indent{self.indent}")
         if self.column >= 0:
@@ -190,6 +196,8 @@ def detect_format(head: bytes) -> LineFormat:
     names = {m.group("svc") for m in svc if m}
     if len([m for m in svc if m]) >= max(2, int(len(lines) * 0.8)) and len(names) <= 16:
         fmt.compose = True
+    elif _stern(texts):
+        fmt.stern = True
     elif len(texts) >= 2:
         fmt.indent = _common_indent(texts)
     return fmt
@@ -198,6 +206,12 @@ def detect_format(head: bytes) -> LineFormat:
 # the names log exports give the column of the message: CloudWatch Logs Insights "@message", Datadog and
 # Grafana/Loki "message"/"Line", Splunk "_raw", Azure Monitor "Message"/"Log"
 _MESSAGE_COLUMNS = frozenset({"@message", "message", "msg", "log", "line", "_raw", "content", "body", "textpayload"})
+
+
+def _stern(texts: list[str]) -> bool:
+    """Do most of ``texts`` start with stern's pod and container, a few pairs that repeat?"""
+    pairs = [m.group("pod", "container") for m in map(STERN_PREFIX.match, texts) if m]
+    return len(pairs) >= max(3, int(len(texts) * 0.8)) and len(set(pairs)) <= min(16, len(pairs) // 2)
 
 
 def _message_column(texts: list[str]) -> int:
@@ -385,7 +399,7 @@ def _strip(raw: bytes, fmt: LineFormat) -> tuple[str, str | None, str | None]:
         text = _column(text, fmt.column)
     elif fmt.indent:
         text = _dedent(text, fmt.indent)
-    if text[:1] == "(" and not fmt.compose:
+    if text[:1] == "(" and not fmt.compose and not fmt.stern:
         m = _VLLM_LINE.match(text)
         if m:
             level = m.group("level")
@@ -433,7 +447,7 @@ def _strip(raw: bytes, fmt: LineFormat) -> tuple[str, str | None, str | None]:
 
 def _host_prefix(text: str, fmt: LineFormat) -> tuple[str | None, str]:
     """(host, the rest) of a line that may start with a collector's or a launcher's prefix: kubectl's pod, docker
-    compose's service, Slurm's task label."""
+    compose's service, stern's pod, Slurm's task label."""
     host = None
     m = KUBECTL_PREFIX.match(text)
     if m:
@@ -443,6 +457,11 @@ def _host_prefix(text: str, fmt: LineFormat) -> tuple[str | None, str]:
         m = COMPOSE_PREFIX.match(text)
         if m:
             host = m.group("svc")
+            text = text[m.end():]
+    elif fmt.stern:
+        m = STERN_PREFIX.match(text)
+        if m:
+            host = m.group("pod")
             text = text[m.end():]
     if text[:1].isdigit():
         m = TASK_LABEL.match(text)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from fp8triage.catalogue.scoretables import below_reference, below_threshold, cells, collapsed, gpus_apart, is_header
+from fp8triage.catalogue.scoretables import below_reference, below_threshold, cells, collapsed, collapsed_at, gpus_apart, is_header
 
 MARKDOWN = """| GPU | backend | gsm8k strict-match |
 |------|---------|--------------------|
@@ -164,6 +164,25 @@ def test_a_table_of_evals_on_gpus_compares_them_by_a_real_margin():
     assert not collapsed(head + "| gsm8k | 0.93 | 0.92 |\n")
     # runs that are not GPUs keep the collapse threshold
     assert not collapsed("| eval | run-a | run-b |\n|---|---|---|\n| gsm8k | 0.93 | 0.86 |\n")
+
+
+def test_rows_of_one_eval_on_two_gpus_are_compared_by_a_real_margin():
+    """A table whose rows name their GPU ("8xB200"): one GPU's score lower by a real margin is the symptom, as in a
+    sentence (``scores.dropped``); cells may carry their stderr ("0.7927 ± 0.006")."""
+    head = "| hw | VLLM_USE_DEEP_GEMM | gsm8k_cot strict |\n|---|---|---|\n"
+    rows = "| 8xH200 | 1 (default) | 0.9121 ± 0.004 |\n| 8xB200 | 1 (default) | 0.7927 ± 0.006 |\n"
+    assert collapsed(head + rows)
+    assert collapsed_at(head + rows) == 3  # the B200 row
+    assert not collapsed(head + "| 8xH200 | 1 | 0.9121 |\n| 8xB200 | 1 | 0.9010 |\n")  # within noise
+    # two setups on one GPU (FP8 against BF16): a few points is what quantization costs
+    assert not collapsed("| gpu | dtype | gsm8k |\n|---|---|---|\n| H200 | bf16 | 0.93 |\n| H200 | fp8 | 0.88 |\n")
+
+
+def test_the_row_that_collapsed_is_the_lowest_wherever_it_stands():
+    aligned = ("runner         gpu                      arc_challenge acc_norm   hellaswag acc_norm\n"
+               "eval-b300-01   NVIDIA B300 SXM6 AC      0.2235                   0.2571\n"
+               "eval-h100-01   NVIDIA H100 80GB HBM3    0.5947                   0.8011\n")
+    assert collapsed_at(aligned) == 1
 
 
 PPL = """| GPU      | model                 | ppl     |

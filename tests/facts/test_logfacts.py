@@ -373,6 +373,8 @@ def test_the_model_a_serve_command_names(cmd, model):
     (["--- B200 ---"], "B200"),
     (["=== H100 80GB HBM3 ==="], "H100"),
     (["## GB300"], "GB300"),
+    # a host's name with its GPU in brackets after it
+    (["Bisected on `bw-node-11` (B200). Script: lm_eval --tasks mmlu"], "B200"),
 ])
 def test_a_sentence_names_the_machine_that_failed(prefilter, texts, gpu):
     for text in texts:
@@ -397,9 +399,18 @@ def test_a_gpu_named_in_a_sentence_says_so():
     ["served 5090 tokens on my box", "listening on port 5080"],  # a count, a port
     ["--- H100 ---", "fine", "--- B200 ---", "garbage"],  # two sections' headings: neither said to be the failing one
     ["-- see B200 docs for details --"],  # a sentence between dashes, not a heading
+    # the side a comparison measures against ("than on the H200 nodes"), the same manifest on another pool
+    ["our SFT scores 6-9 points lower on the 4-GPU workstation nodes (ws-*) than on the H200 nodes (hx-*)."],
+    ["same RayService manifest on the H200 worker group: 0.87."],
 ])
 def test_a_sentence_that_does_not_say_which_gpu_failed_gives_none(texts):
     assert "gpu" not in facts(*texts) and "capability" not in facts(*texts)
+
+
+def test_git_bisect_s_first_bad_commit_is_no_machine_that_failed():
+    from fp8triage.facts.gpunames import prose_gpus
+    assert list(prose_gpus("First bad commit on an H100 node: 0.7044, parent on the same node 0.7019.")) == [("H100", "plain")]
+    assert list(prose_gpus("The bad run on an H100 node: 0.21.")) == [("H100", "failing")]
 
 
 def test_a_gpu_the_log_prints_wins_over_one_a_sentence_names():

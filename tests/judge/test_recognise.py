@@ -1328,6 +1328,15 @@ def test_a_sentence_that_names_another_issue_and_goes_on_to_the_current_error_in
      "the build job landed on the L40S pool. Pinned the build to the H100 pool.\n"
      "- New issue after deploy: [TensorRT-LLM][ERROR] Assertion failed: Prompt length (9213) exceeds maximum input "
      "length (8192).\n", None),
+    # what remains after a pinned release: the restart loop
+    ("closing the loop for on-call: the GLM-4.6-FP8 crash on the b200 pool was the DeepGEMM pack assert\n\n  Assertion failed: deep_gemm/include/deep_gemm/impls/smxx_layout.cuh:131, condition: (values[j] & 0x807fffffu) == 0\n\npinned sgl-deep-gemm==0.1.3 in the image, server comes up, smoke prompts fine. The remaining page is the restart loop:\n\n[2026-07-23 03:40:17] ERROR:    [Errno 98] error while attempting to bind on address ('0.0.0.0', 30000): address already in use\n\na stale process from the previous rollout still holds the port on two nodes.\n",
+     None),
+    # a fix said under the failure, and what came after it
+    ('[2026-05-18 10:02:55 TP1 EP1] Scheduler hit an exception: Traceback (most recent call last):\n  File "/sgl-workspace/sglang/python/sglang/srt/layers/quantization/fp8.py", line 611, in create_weights\n    raise ValueError(\nValueError: The output_size of gate\'s and up\'s weight = 96 is not divisible by weight quantization block_n = 128.\n\n^ fixed by --ep-size 8 instead of pure TP. After that the server starts, then a few hundred requests in:\n\n[2026-05-18 10:47:13 TP3 EP3] [Rank 3] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=48211, OpType=ALLREDUCE, NumelIn=8388608, NumelOut=8388608, Timeout(ms)=600000) ran for 600047 milliseconds before timing out.\n[2026-05-18 10:47:14 TP6 EP6] Scheduler hit an exception: torch.distributed.DistBackendError: NCCL error in: /pytorch/torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:3356, remote process exited or there was a network error, NCCL version 2.27.3\n',
+     None),
+    # the original crash, solved; what is left
+    ("Thanks, `VLLM_USE_DEEP_GEMM=0` did it. For anyone landing here, this was the original crash on 2x RTX 5090:\n\n    RuntimeError: Assertion error (/workspace/.deps/deepgemm-src/csrc/apis/layout.hpp:60): Unknown SF transformation\n\nWith the env var the FP8 linears go to CUTLASS and the weights load. What's left is this, which is probably my context length:\n\n(EngineCore_DP0 pid=2291) ERROR 08-14 18:41:12 [core.py:866] ValueError: To serve at least one request with the models's max seq len (262144), (32.00 GiB KV cache is needed, which is larger than the available KV cache memory (9.87 GiB). Try increasing `gpu_memory_utilization` or decreasing `max_model_len` when initializing the engine.\n",
+     None),
 ])
 def test_a_failure_before_a_workaround_is_not_the_one_the_reporter_is_stuck_on(text, now):
     got = top(text)

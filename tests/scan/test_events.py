@@ -7,7 +7,7 @@ import pytest
 
 from fp8triage.scan.events import Assembler
 from fp8triage.model import EventKind
-from fp8triage.scan.normalise import LineFormat, normalise
+from fp8triage.scan.normalise import LineFormat, detect_format, normalise
 from fp8triage.drivers.batch import scan_text
 
 
@@ -329,6 +329,39 @@ def test_a_rank_prefix_without_brackets_is_a_worker():
         res = scan_text(text)
         assert [f.id for f in res.findings][:1] == ["scaled-mm-layout"]
 
+
+
+def test_stern_s_pod_and_container_prefix_keeps_a_traceback_whole():
+    """stern (kubectl logs of many pods) writes "pod container " before each line, with no delimiter."""
+    body = ('Traceback (most recent call last):\n'
+            '  File "/usr/local/lib/python3.12/dist-packages/sglang/srt/layers/deep_gemm_wrapper/compile_utils.py", '
+            'line 14, in <module>\n'
+            '    import deep_gemm\n'
+            '  File "/usr/local/lib/python3.12/dist-packages/deep_gemm/__init__.py", line 7, in <module>\n'
+            '    from . import _C\n'
+            'ImportError: libcudart.so.13: cannot open shared object file: No such file or directory\n')
+    text = "".join("sgl-r1-decode-0 sglang " + ln + "\n" for ln in body.splitlines())
+    res = scan_text(text)
+    assert [f.id for f in res.findings][:1] == ["deepgemm-not-installed"]
+    assert res.unknown == []
+    # prose whose lines happen to start with two words is no stern output
+    assert detect_format(b"re-ran it with the same flags\nstill-broken for me too\nsame here\n").stern is False
+
+
+def test_an_exception_named_by_its_module_path_ends_the_frames():
+    """Triton raises ``triton.runtime.errors.OutOfResources`` (no "Error" in its name): it is the exception line,
+    not the wrapped tail of the source line above it, and a config that asks too much shared memory is no FP8 failure."""
+    text = ("[2025-10-15 06:58:31 TP0] Scheduler hit an exception: Traceback (most recent call last):\n"
+            '  File "/sgl-workspace/sglang/python/sglang/srt/layers/quantization/fp8_kernel.py", line 788, in w8a8_block_fp8_matmul\n'
+            "    _w8a8_block_fp8_matmul[grid](\n"
+            '  File "/usr/local/lib/python3.12/dist-packages/triton/compiler/compiler.py", line 421, in _init_handles\n'
+            '    raise OutOfResources(self.metadata.shared, max_shared, "shared memory")\n'
+            "triton.runtime.errors.OutOfResources: out of resource: shared memory, Required: 147456, Hardware limit: 101376. "
+            "Reducing block sizes or `num_stages` may help.\n"
+            "setup: 2x L40S, I copied the tuned block_shape=[128, 128] configs of the H100 over the L40S ones\n")
+    res = scan_text(text)
+    assert [f.id for f in res.findings if f.status.value in ("likely", "confirmed")] == []
+    assert [u.headline[:40] for u in res.unknown] == ["triton.runtime.errors.OutOfResources: ou"]
 
 
 def test_a_runtime_s_bracketed_rank_without_the_colon_is_a_worker():
