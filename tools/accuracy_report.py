@@ -1397,6 +1397,28 @@ BLIND_PROBES = [
      "threads with more than one failure; false likely on three negatives whose FP8 error the paste puts behind it "
      "('this was the original crash', 'The remaining page is ...', '^ fixed by --ep-size 8 ... after that the server "
      "starts'); miss: 'The Unknown SF error is gone, but now' read as the whole paste being fixed"),
+    ("probe MS (30 pastes)", "main 2e32161, 2026-12-05", 24, 24, 6, 6,
+     "a twelfth broad sample of public issues against vLLM, SGLang, transformers and TensorRT-LLM"),
+    ("probe MT (30 pastes)", "main 2e32161, 2026-12-05", 24, 24, 6, 6,
+     "chat threads (Slack, Discord, WeChat style) with partial log lines"),
+    ("probe MU (30 pastes)", "main 2e32161, 2026-12-05", 24, 24, 6, 6,
+     "vLLM in depth: V1 start-up, CUDA graphs, FP8 KV cache, MoE backend selection, ModelOpt and compressed-tensors"),
+    ("probe MV (30 pastes)", "main 2e32161, 2026-12-05", 23, 24, 6, 6,
+     "DeepGEMM used directly (tests, benchmarks, API calls, JIT); miss: a test's 'diff=0.31762  FAIL' lines on B200 "
+     "beside 'diff=0.00071  ok' on H100"),
+    ("probe MW (30 pastes)", "main 2e32161, 2026-12-05", 24, 24, 6, 6,
+     "which GPU failed: fleets, comparisons, CI matrices and mixed node pools"),
+    ("probe MX (30 pastes)", "main 2e32161, 2026-12-05", 18, 18, 11, 12,
+     "near misses, round eighteen: other quantization formats; false likely: an INT8 W8A8 model's 'No compiled "
+     "cutlass_scaled_mm ... 120' (the kernel picked for CompressedTensorsW8A8Int8; a sentence about the passing FP8 "
+     "sibling gave the quantization)"),
+    ("probe MY (30 pastes)", "main 2e32161, 2026-12-05", 17, 24, 6, 6,
+     "silent wrong output, round nine (RL, speculative decoding, rerankers, logprob tables); misses: 'scored lower ... "
+     "(71.2 vs 78.9)' beside an accept length of 1.2, a KL(ref||cand) table split at its '||', 'much worse on RTX 5090 "
+     "than on H100', a GRPO record's 'kl': 3.41, 'nDCG@10 ... went 0.81 -> 0.33', a GB10 'Spark box' with NaN logprobs, "
+     "an RL train/infer logprob gap on GB200"),
+    ("probe MZ (30 pastes)", "main 2e32161, 2026-12-05", 25, 25, 5, 5,
+     "long logs (80-250 lines) with the failure and its facts far apart"),
 ]
 
 

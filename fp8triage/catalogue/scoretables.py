@@ -35,7 +35,8 @@ METRIC = rxcache.compile(r"(?i)gsm8k|gpqa|mmlu|aime|math[_-]?500|humaneval|mbpp|
                          r"|accuracy|\bacc(?:_norm)?\b|exact[_ ]match|\bstrict|\bflexible|pass@\d|\bscore\b"
                          r"|\bcos(?:ine)?(?:_?sim\w*)?\b"  # (a per-layer cosine against a reference: 1.0 is right)
                          r"|\bagree(?:ment)?\b"  # (top-1 agreement with a reference run: 100 % is right)
-                         r"|\bppl\b|perplexity")
+                         r"|\bppl\b|perplexity"
+                         r"|ndcg|\bmrr\b|recall@\d|\bbleu\b|\brouge")  # (retrieval and generation metrics)
 # a column where lower is better: a perplexity many times the best one of its column has exploded
 PERPLEXITY = rxcache.compile(r"(?i)\bppl\b|perplexity")
 # ... and a relative error against a reference, per module or per shape: one row many times the others, and large
@@ -54,6 +55,8 @@ _ALIGNED = rxcache.compile(r"\s{2,}|\t")
 _NORM = rxcache.compile(r"\|\|(?=\S)([^|\n]{1,30}?)(?<=\S)\|\|")
 # ... nor are an absolute value's in an aligned header ("mean|dlogprob|   p99|dlogprob|   top-1 agree")
 _ABS = rxcache.compile(r"(?<=\w)\|(\w+)\|(?=[ \t]{2,})")
+# ... nor is a divergence's ("KL(ref||cand)")
+_KL = rxcache.compile(r"(?<=\w)\|\|(?=\w)")
 # lm_eval's columns: the metric a row reports, and its score
 _LM_METRIC = rxcache.compile(r"(?i)^metric$")
 _LM_VALUE = rxcache.compile(r"(?i)^value$")
@@ -76,6 +79,9 @@ _GPU_CELL = rxcache.compile(r"(?i)^(?:\d{1,3}\s*[x×]\s*)?(?:NVIDIA\s+)?(?P<gpu>
 _VERSUS = rxcache.compile(rf"(?<![\w.])(?P<x>{_SCORE})(?!\d|\.\d)[^\n\d]{{0,60}}?\b(?:expected|model card|card|reports?"
                           rf"|reported|baseline|reference|should be|vs\.?|versus|compared to|gets?|gives?|scores?)\b[^\n\d]{{0,30}}?"
                           rf"(?P<y>{_SCORE})(?!\d|\.\d)", regex.I)
+# a score that went down to another: "went 0.81 -> 0.33", "dropped from 0.79 to 0.41"
+_WENT = rxcache.compile(rf"\b(?:went|dropped|fell|drops?|falls?|goes)\s+(?:down\s+)?(?:from\s+)?(?<![\w.])(?P<x>{_SCORE})(?!\d|\.\d)"
+                        rf"\s*%?\s*(?:->|→|to)\s*(?P<y>{_SCORE})(?!\d|\.\d)", regex.I)
 # a header whose first cell heads a column of evals: each row is one eval, its cells the runs compared
 _EVAL_COLUMN = rxcache.compile(r"(?i)^(?:evals?|tasks?|benchmarks?|datasets?)$")
 # a score checked against its threshold: "0.198 not greater than 0.94" (unittest), "Accuracy too low: 0.127 < 0.870
@@ -94,7 +100,7 @@ def cells(line: str) -> list[str] | None:
     runs of two spaces or a tab (three cells or more; two GPUs indented over a column of evals, with the blank
     first cell put back)."""
     if "|" in line and not line.lstrip().startswith("|"):  # (a Markdown table's line starts with its border)
-        line = _ABS.sub(r"‖\1‖", line)
+        line = _KL.sub("‖", _ABS.sub(r"‖\1‖", line))
     if _SEPARATOR.search(line):
         got = [c.strip() for c in _SEPARATOR.split(_NORM.sub(r"‖\1‖", line.strip()))]
         if got and not got[0]:
@@ -158,11 +164,15 @@ def below_threshold(text: str, around: str | None = None) -> bool:
 
 def below_reference(text: str) -> bool:
     """Does a sentence give an eval's score beside the score it should have been, far below it ("gpqa_diamond:
-    0.412 ; the model card reports 0.80", "MMLU 0.48 (expected ~0.87)", "scores 0.29 on GPQA-diamond vs 0.65")? The
-    eval is named before the second score."""
+    0.412 ; the model card reports 0.80", "MMLU 0.48 (expected ~0.87)", "scores 0.29 on GPQA-diamond vs 0.65"), or
+    say that it went from one to the other ("nDCG@10 on the val split went 0.81 -> 0.33")? The eval is named before
+    the second score."""
     for line in text.splitlines():
         if not METRIC.search(line):
             continue
+        for m in _WENT.finditer(line):
+            if METRIC.search(line[:m.start()]) and _far_below(float(m.group("y")), float(m.group("x"))):
+                return True
         for m in _VERSUS.finditer(line):
             x, y = float(m.group("x")), float(m.group("y"))
             if METRIC.search(line[:m.end("y")]) and _far_below(x, y):

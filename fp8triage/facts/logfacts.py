@@ -150,7 +150,7 @@ EXTRACTORS: list[Extractor] = [
     Extractor(
         "deepgemm-version",
         ("deep_gemm", "deep-gemm", "DeepGEMM", "deepgemm"),
-        rxcache.compile(r"(?<![\w/.-])(?<!sgl-)(?:deep[_-]?gemm|DeepGEMM)(?:==|-(?=\d)|\s+version:?\s*|\s+(?=v?\d+\.\d))" + _V, regex.I),
+        rxcache.compile(r"(?<![\w/.-])(?<!sgl-)(?:deep[_-]?gemm|DeepGEMM)(?:==|-(?=\d)|\s+version:?\s*|[ \t](?=v?\d+\.\d))" + _V, regex.I),
         _one("deep_gemm"), trigger=r"deep[_-]?gemm(?:==|-[0-9]|[ \t]+version|[ \t]+v?[0-9])", ignore_case=True,
     ),
     _flag(
@@ -288,6 +288,9 @@ EXTRACTORS: list[Extractor] = [
         _one("quantization"),
         trigger=r"\bquantization[=:]|--quantization[ \t]|quant_method",
     ),
+    # the compressed-tensors scheme vLLM picked a kernel for ("Using CutlassScaledMMLinearKernel for CompressedTensorsW8A8Int8")
+    Extractor("quant-scheme", ("CompressedTensorsW",), rxcache.compile(r"\bfor CompressedTensors(?P<v>W(?:8A8|8A16|4A8|4A16|NA16)\w*)\b"),
+              _one("quant_scheme"), trigger=r"for CompressedTensorsW", any_clause=True),
     # a hub checkpoint whose name says FP8 ("neuralmagic/Meta-Llama-3.1-70B-Instruct-FP8-dynamic", "Qwen/Qwen3-30B-A3B-FP8"),
     # named anywhere (a write-up's prose, a download line): the checkpoint's format where nothing else states one
     # (``finish``), as the model argument's name says it

@@ -79,6 +79,7 @@ _SPECS: list[FactSpec] = [
     FactSpec("model_type", "text", "config.json model_type, e.g. 'qwen3_moe'"),
     FactSpec("moe", "bool", "the model is a mixture of experts"),
     FactSpec("quantization", "text", "quantization method in use: fp8, compressed-tensors, modelopt, awq, ...", ("quant_method",)),
+    FactSpec("quant_scheme", "text", "the compressed-tensors scheme a kernel was picked for: W8A8Fp8, W8A8Int8, WNA16, ..."),
     FactSpec("weight_block_size", "text", "FP8 weight block size as 'N,K', e.g. '128,128'; empty for per-tensor/channel"),
     FactSpec("fp8_granularity", "enum", "FP8 scale granularity: block, channel, tensor", choices=("block", "channel", "tensor")),
     FactSpec("scale_fmt", "enum", "quantization_config.scale_fmt: float or ue8m0", choices=("float", "ue8m0")),

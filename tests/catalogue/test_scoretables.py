@@ -178,6 +178,18 @@ def test_rows_of_one_eval_on_two_gpus_are_compared_by_a_real_margin():
     assert not collapsed("| gpu | dtype | gsm8k |\n|---|---|---|\n| H200 | bf16 | 0.93 |\n| H200 | fp8 | 0.88 |\n")
 
 
+def test_a_score_that_went_down_to_another():
+    assert below_reference("On B200 our nDCG@10 on the val split went 0.81 -> 0.33.")
+    assert below_reference("MMLU dropped from 0.79 to 0.41 after the upgrade")
+    assert not below_reference("MMLU went 0.79 -> 0.77")  # noise
+    assert not below_reference("the loss went 0.81 -> 0.33")  # no eval named
+
+
+def test_a_divergence_s_bars_do_not_split_an_aligned_header():
+    assert cells("backend      mean|dlogp|   mean KL(ref||cand)   top1 agree") == [
+        "backend", "mean‖dlogp‖", "mean KL(ref‖cand)", "top1 agree"]
+
+
 def test_the_row_that_collapsed_is_the_lowest_wherever_it_stands():
     aligned = ("runner         gpu                      arc_challenge acc_norm   hellaswag acc_norm\n"
                "eval-b300-01   NVIDIA B300 SXM6 AC      0.2235                   0.2571\n"

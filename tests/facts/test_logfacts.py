@@ -407,6 +407,15 @@ def test_a_sentence_that_does_not_say_which_gpu_failed_gives_none(texts):
     assert "gpu" not in facts(*texts) and "capability" not in facts(*texts)
 
 
+def test_a_table_column_after_a_library_s_name_is_no_version():
+    assert "deep_gemm" not in facts("--linear-backend deep_gemm    1.8870     11.4020        2.6140        0.412")
+    assert facts("deep_gemm 2.1.0")["deep_gemm"][0] == "2.1.0"
+
+
+def test_the_same_nightly_on_another_gpu_is_the_healthy_side():
+    assert "gpu" not in facts("The 1x H100 node running the same nightly also 0 / 512.")
+
+
 def test_git_bisect_s_first_bad_commit_is_no_machine_that_failed():
     from fp8triage.facts.gpunames import prose_gpus
     assert list(prose_gpus("First bad commit on an H100 node: 0.7044, parent on the same node 0.7019.")) == [("H100", "plain")]

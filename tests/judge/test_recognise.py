@@ -1359,3 +1359,14 @@ def test_a_symptom_in_a_table_row_is_judged_on_the_row_s_gpu():
             "| hgx-h100-03 | NVIDIA H100 80GB HBM3 | (9, 0) | 0.9981 | `The capital of France is Paris.` |\n"
             "| dgx-b200-11 | NVIDIA B200 | (10, 0) | -0.094 | `The capital of France is,,,, the the the,,,, 的的的` |\n")
     assert top(text)[:1] == [("ue8m0-silent-corruption", "possible")], top(text)
+
+
+def test_an_int8_scheme_s_cutlass_refusal_is_no_fp8_failure_claimed():
+    """vLLM's CUTLASS dispatcher serves INT8 W8A8 too: where the kernel was picked for an INT8 compressed-tensors scheme,
+    its "No compiled cutlass_scaled_mm" is named, not claimed, even beside a sentence about the FP8 sibling."""
+    text = ("w8a8 int8 smoke test red on the 5090 runner; the -FP8-dynamic sibling of the model passes there\n"
+            "(EngineCore_DP0 pid=77) INFO 11-04 03:10:12 [compressed_tensors_w8a8_int8.py:52] Using CutlassScaledMMLinearKernel "
+            "for CompressedTensorsW8A8Int8\n"
+            "(EngineCore_DP0 pid=77) ERROR 11-04 03:10:40 [core.py:708] RuntimeError: No compiled cutlass_scaled_mm for CUDA "
+            "device capability: 120. Required capability: 90 or 100\n")
+    assert not [f for f in top(text) if f[1] == "likely"], top(text)
