@@ -157,6 +157,11 @@ class Prefilter:
             if k == LITERAL_TAILED:
                 exprs.append((re.escape(e).encode("utf-8") + _TAIL_NEXT_HS.encode("ascii"), k, b))
                 continue
+            if k in (REGEX, REGEX_CI) and _anchored_line(e):
+                # a multi-line "^" makes Hyperscan try the expression at every line start: the line start found as
+                # the newline before it (a literal it can search for), or the start of the span
+                exprs += [(rb"\n" + e[1:].encode("utf-8"), k, b), (rb"\A" + e[1:].encode("utf-8"), k, b)]
+                continue
             exprs.append((e.encode("utf-8") if k in (REGEX, REGEX_CI) else re.escape(e).encode("utf-8"), k, b))
         self._classes = [b for _e, _k, b in exprs]
         # a tailed literal's match runs into the next line: its line is where the match starts
@@ -233,6 +238,28 @@ class Prefilter:
 
         db.scan(memoryview(buf)[start:end] if start or end != len(buf) else buf, match_event_handler=on_match)
         return sorted(flags), flags
+
+
+def _anchored_line(expr: str) -> bool:
+    """Does ``expr`` start with "^" that anchors all of it (no "|" outside a group) and match at least one
+    character after it (so that its match ends inside the line, after the newline that stands for the "^")?"""
+    if not expr.startswith("^") or expr[1:2] in ("", "|", ")", "$"):
+        return False
+    depth, i = 0, 1
+    while i < len(expr):
+        c = expr[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == "[":  # a class: its "|" and parentheses are characters
+            j = expr.find("]", i + 2)
+            i = len(expr) if j < 0 else j + 1
+            continue
+        depth += (c == "(") - (c == ")")
+        if c == "|" and depth == 0:
+            return False
+        i += 1
+    return True
 
 
 def _lines_of(buf, start: int, end: int, ends: dict[int, int]) -> tuple[list[int], dict[int, int]]:
