@@ -35,7 +35,7 @@ from typing import Callable, Iterator, Sequence
 
 from ..common.source import Source
 from ..model import InputInfo, Line
-from ..scan import ranges
+from ..scan import newlines, ranges
 from ..scan.ingest import read_spans, split_points
 from ..scan.normalise import LineFormat, detect_format
 from ..scan.scanner import Scanner
@@ -228,6 +228,7 @@ def scan_parallel(sc, sources: Sequence[Source], jobs: int,
     tasks = plan(sources, jobs) if tasks is None else tasks
     if any(t[0] == "range" for t in tasks) and not sc.exhaustive:
         sc.prefilter.compile(settled=True)  # once, before the workers fork
+        newlines.prepare()
     _PARENT = sc
     try:
         ctx = multiprocessing.get_context("fork")

@@ -23,6 +23,7 @@ from ..facts.envdump import ENV_DUMP_ANCHORS, DumpReader
 from .fingerprint import ALGORITHM_VERSION, fingerprint
 from .fingerprint import reset_repeats as _fresh_fingerprint_memo
 from ..common.source import Source
+from . import newlines
 from .ingest import read_spans
 from .linefeed import LineFeed
 from ..judge.patterns import PAST_CUES
@@ -269,6 +270,8 @@ class Scanner:
         binary = False  # a binary file is skipped with a warning (its lines are still counted)
         self.text_lines = 0
         self.dirty = False
+        if (src.size or 0) >= newlines.PREPARE_MIN:
+            newlines.prepare()
         for buf, start, end in read_spans(src):
             if fmt is None:
                 fmt = detect_format(buf[start:min(end, start + 65536)])

@@ -30,7 +30,9 @@ import re
 from bisect import bisect_left, bisect_right
 from typing import TYPE_CHECKING, Protocol
 
+from . import newlines
 from .literal import find as find_literal
+from .newlines import blocks as block_newlines, count as count_newlines
 from .prefilter import CUE, FACT, SCORE, STACK, WARN, Prefilter
 
 if TYPE_CHECKING:
@@ -206,7 +208,8 @@ class LineIndex:
     each byte counted once. The selector's own position (where it knows the line number) is
     where counting ahead starts; ahead of it the checkpoints are ``BLOCK`` bytes apart."""
 
-    BLOCK = 8192
+    BLOCK = newlines.BLOCK
+    BATCH = 32  # blocks counted ahead at a time (256 KB: an event's expiry line is some 2,000 lines ahead)
 
     def __init__(self, buf: bytes, start: int, n: int, first_lineno: int):
         self.buf, self.start, self.n, self.first = buf, start, n, first_lineno
@@ -221,7 +224,7 @@ class LineIndex:
             i = bisect_right(offs, off) - 1
             if offs[i] > pos:
                 return self.first + self.nls[i] + self.buf.count(b"\n", offs[i], off)
-        return lineno + self.buf.count(b"\n", pos, off)
+        return lineno + count_newlines(self.buf, pos, off)
 
     def at_or_after(self, target: int, pos: int | None = None, lineno: int | None = None) -> int:
         """The offset of a line start at or after the start of line ``target`` (at most one block
@@ -229,7 +232,7 @@ class LineIndex:
         need = target - self.first  # newlines before line ``target``
         if need <= 0:
             return self.start  # it starts at or before the span
-        offs, nls, count = self.offs, self.nls, self.buf.count
+        offs, nls = self.offs, self.nls
         if pos is not None and offs[-1] < pos:
             offs.append(pos)
             nls.append(lineno - self.first)
@@ -237,9 +240,13 @@ class LineIndex:
             a = offs[-1]
             if a >= self.n:
                 return self.n
-            e = min(a + self.BLOCK, self.n)
-            nls.append(nls[-1] + count(b"\n", a, e))
-            offs.append(e)
+            # a batch of blocks at a time (NumPy counts a batch in one call: ``newlines``)
+            e = min(a + self.BLOCK * self.BATCH, self.n)
+            total = nls[-1]
+            for k, c in enumerate(block_newlines(self.buf, a, e)):
+                total += c
+                nls.append(total)
+                offs.append(min(a + (k + 1) * self.BLOCK, e))
         e = offs[bisect_left(nls, need)]
         if e >= self.n or e == self.start or self.buf[e - 1:e] == b"\n":
             return e
