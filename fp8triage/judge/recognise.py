@@ -295,6 +295,25 @@ def read(ev: Event, voc: Vocabulary | None = None, context: frozenset[str] = fro
     ``elsewhere``: they are named anywhere in the log (a failure that names nothing may take them too);
     ``linked``: they are those of this failure's own frames, printed as an event of their own after it."""
     voc = voc or vocabulary()
+    key = (id(ev), id(voc))
+    got = _READ.get(key)
+    if got is None or got[0] is not ev:
+        if len(_READ) >= _READ_SIZE:
+            _READ.clear()
+        got = _READ[key] = (ev, _read(ev, voc))
+    r, base = got[1]
+    return replace(r, context=context, bare=elsewhere and base, linked=linked) if context or linked or elsewhere else r
+
+
+# what ``read`` found in an event, whatever its context: the matcher, the rules and the context reading ask about one
+# event two or three times (the key holds the event itself: an id outlives nothing in the cache)
+_READ: dict[tuple[int, int], tuple[Event, tuple[Reading, bool]]] = {}
+_READ_SIZE = 1024
+
+
+def _read(ev: Event, voc: Vocabulary) -> tuple[Reading, bool]:
+    """``read``'s reading with no context, and whether a failure that names nothing may take its component from
+    what the log names elsewhere."""
     lines = _lines(ev)
     text = "\n".join(t for _, t in lines)
     # a line a terminal cut at a fixed column, read whole too (an identifier cut in two: "cublasLtMatm" "ulAlgo...")
@@ -333,9 +352,9 @@ def read(ev: Event, voc: Vocabulary | None = None, context: frozenset[str] = fro
     # (a REPL's own frame and torch's operator dispatch say nothing of where: `>>> torch.ops.fbgemm.f8f8bf16_rowwise(...)`)
     py_frames = (any(path.endswith(".py") and not _CALL_MACHINERY.search(path) for path, _ in ev.frames)
                  or any(t.lstrip().startswith('File "') and not _CALL_MACHINERY.search(t) for _, t in lines))
-    bare = elsewhere and not comps and not py_frames and bool(kinds & CONTEXT_KINDS) and not CULPRIT.search(text)
-    return Reading(frozenset(comps), frozenset(kinds), formats, ftext.lower(), line, frozenset(inner & comps), context,
-                   "\n".join(where).lower(), bare, linked, frozenset(said & comps), here.lower())
+    bare = not comps and not py_frames and bool(kinds & CONTEXT_KINDS) and not CULPRIT.search(text)
+    return Reading(frozenset(comps), frozenset(kinds), formats, ftext.lower(), line, frozenset(inner & comps), frozenset(),
+                   "\n".join(where).lower(), False, False, frozenset(said & comps), here.lower()), bare
 
 
 def with_paste(r: Reading, formats: frozenset[str], words: str) -> Reading:
