@@ -1419,6 +1419,31 @@ BLIND_PROBES = [
      "an RL train/infer logprob gap on GB200"),
     ("probe MZ (30 pastes)", "main 2e32161, 2026-12-05", 25, 25, 5, 5,
      "long logs (80-250 lines) with the failure and its facts far apart"),
+    ("probe NA (30 pastes)", "main de05beb, 2026-12-05", 24, 24, 6, 6,
+     "a thirteenth broad sample of public issues and forum posts against every stack"),
+    ("probe NB (30 pastes)", "main de05beb, 2026-12-05", 15, 23, 7, 7,
+     "silent wrong output as people first notice it (support tickets, dashboards, chat transcripts, canaries); misses: "
+     "ten exclamation marks on a DGX Spark (twelve were needed), an IPython session whose config printed "
+     "'quant_method=<QuantizationMethod.FP8: ...>' after the garbage, an incident's 'tickets tagged \"wrong answer\"', "
+     "a chat whose FineGrainedFP8Config line an nvidia-smi CSV dump swallowed (as many commas) and whose 'does it get "
+     "better with TRANSFORMERS_DISABLE_DEEPGEMM_LINEAR=1 ?' was read as the setting, a UI transcript of stuttering "
+     "words, a GB300 pod's quality table, an NVFP4 model's FP8 einsum, a finding ranked after a quoted crash"),
+    ("probe NC (30 pastes)", "main de05beb, 2026-12-05", 22, 24, 6, 6,
+     "arch and capability gates, round two; misses: torch._scaled_mm's 'DeepSeek style (1x128, 128x128) scaling only "
+     "supported in CUDA for SM90' on B200 (labelled the CUTLASS arch failure; named torch's blockwise case), DeepGEMM's "
+     "'Unsupported architecture or scaling factor types' (named the float32-scale case)"),
+    ("probe ND (30 pastes)", "main de05beb, 2026-12-05", 22, 24, 5, 6,
+     "workarounds tried, round five, in long form; misses: 'got past weight loading but now the MoE fails', 'same as "
+     "before:' read as a quoted past error; false likely: 'no more layout.hpp ... New problem though' and a KV-cache error"),
+    ("probe NE (30 pastes)", "main de05beb, 2026-12-05", 24, 24, 6, 6,
+     "CI and test logs (GitHub Actions, Buildkite, pytest, unittest)"),
+    ("probe NF (30 pastes)", "main de05beb, 2026-12-05", 24, 24, 6, 6,
+     "cut and damaged pastes (missing lines, cut words, wrapped lines, HTML escapes, hand transcriptions)"),
+    ("probe NG (30 pastes)", "main de05beb, 2026-12-05", 24, 24, 6, 6,
+     "the checkpoint side: quantization_config excerpts, safetensors headers, export logs, model cards"),
+    ("probe NH (30 pastes)", "main de05beb, 2026-12-05", 23, 24, 6, 6,
+     "MoE in depth (fused MoE kernels, expert parallelism, tuned configs); miss: DeepGEMM's 'Unsupported architecture "
+     "or scaling factor types' after VLLM_USE_DEEP_GEMM_E8M0=0 (named the float32-scale case)"),
 ]
 
 

@@ -83,7 +83,9 @@ _VERSUS = rxcache.compile(rf"(?<![\w.])(?P<x>{_SCORE})(?!\d|\.\d)[^\n\d]{{0,60}}
 _WENT = rxcache.compile(rf"\b(?:went|dropped|fell|drops?|falls?|goes)\s+(?:down\s+)?(?:from\s+)?(?<![\w.])(?P<x>{_SCORE})(?!\d|\.\d)"
                         rf"\s*%?\s*(?:->|→|to)\s*(?P<y>{_SCORE})(?!\d|\.\d)", regex.I)
 # a header whose first cell heads a column of evals: each row is one eval, its cells the runs compared
-_EVAL_COLUMN = rxcache.compile(r"(?i)^(?:evals?|tasks?|benchmarks?|datasets?)$")
+_EVAL_COLUMN = rxcache.compile(r"(?i)^(?:evals?|tasks?|benchmarks?|datasets?|suites?)$")
+# a column named for a machine that holds a GPU's name ("h200-pod (baseline)", "gb300-pod")
+_GPU_IN_CELL = rxcache.compile(r"(?i)(?<![a-z0-9])" + _GPU_NAME + r"(?![0-9])")
 # a score checked against its threshold: "0.198 not greater than 0.94" (unittest), "Accuracy too low: 0.127 < 0.870
 # - 0.080", "assert 0.127 >= 0.79" (pytest's rewrite of a failed ">=")
 _BELOW = rxcache.compile(rf"(?<![\w.])(?P<x>{_SCORE})\s*%?\s*(?:not greater than(?: or equal to)?|<=?)\s*\(?(?P<y>{_SCORE})(?![\d.])"
@@ -128,7 +130,8 @@ def _transposed(header: list[str]) -> bool:
 
 def _gpu_columns(header: list[str]) -> bool:
     """Does a header name a GPU in each cell after its first ("| eval | H200 | B200 |")?"""
-    return len(header) >= 3 and all(_GPU_CELL.match(c) for c in header[1:])
+    return len(header) >= 3 and all(_GPU_CELL.match(c) or _GPU_IN_CELL.search(c) for c in header[1:]) \
+        and len({_GPU_IN_CELL.search(c).group().upper() for c in header[1:]}) > 1
 
 
 def _lm_eval(header: list[str]) -> tuple[int, int] | None:

@@ -13,7 +13,9 @@ _ADVICE = rxcache.compile(
     # (not what the reporter did: "I set VLLM_USE_DEEP_GEMM_E8M0=0", "we are using")
     r"(?i)(?<!\b" + FIRST_PERSON + r"\s)"
     r"\b(?:use|using|set|setting|try|consider|please|should|recommend(?:ed)?|instead|if|unless|when|"
-    r"re-?export|re-?quantize|switch(?:ing)? to|quantized with|upgrade|downgrade|e\.g|such as|for example)\b")
+    r"re-?export|re-?quantize|switch(?:ing)? to|quantized with|upgrade|downgrade|e\.g|such as|for example|"
+    # a question that suggests it ("does it get better with X=1 ?", "have you tried X=0")
+    r"does it (?:get better|help|work|go away|improve|change)|have you tried|did you try|what about|(?:can|could) you try)\b")
 # (an example the text gives, "(e.g. 4090/H100)", is no fact of this machine either)
 _CLAUSE_END = rxcache.compile(r"(?<!\be\.g)(?<!\bi\.e)(?<!\be\.g\.)(?<!\bi\.e\.)[.;!?:,(]\s|—|\s-\s")  # ("e.g., RTX 4090")
 

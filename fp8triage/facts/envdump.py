@@ -255,6 +255,9 @@ class DumpReader:
         return out
 
 
+_SMI_NAME = re.compile(r"\s*(?:NVIDIA|Tesla|Quadro|GeForce|GRID|TITAN)\b")
+
+
 class _Block:
     def __init__(self, fmt: str, source: str, start_kind: str):
         self.format = fmt
@@ -263,12 +266,14 @@ class _Block:
         self.lines: list[tuple[int, str]] = []
         self.blank_run = 0
         self.columns: int | None = None
+        self.named = False  # a CSV whose first column is the GPU's name: each row starts with its maker's name
 
     def add(self, lineno: int, text: str) -> None:
         self.lines.append((lineno, text))
         self.blank_run = self.blank_run + 1 if not text.strip() else 0
         if self.start_kind == "csvh" and self.columns is None:
             self.columns = text.count(",")
+            self.named = text.split(",", 1)[0].strip().lower() == "name"
 
     def accepts(self, text: str, ln: Line) -> bool:
         if len(self.lines) >= _MAX_LINES:
@@ -295,7 +300,8 @@ class _Block:
         if blank:
             return False
         if self.columns is not None:
-            return text.count(",") == self.columns
+            # (not a chat line or a sentence that happens to hold as many commas)
+            return text.count(",") == self.columns and (not self.named or _SMI_NAME.match(text) is not None)
         return _START.match(text) is not None and _START.match(text).lastgroup == "csvrow"
 
     def finish(self) -> EnvDump:

@@ -222,7 +222,7 @@ EXTRACTORS: list[Extractor] = [
         "transformers-fp8-named", "transformers_fp8_named",
         ("finegrained", "fp8linear"),
         rxcache.compile(r"finegrained[_-]fp8|\bFP8Linear\b|FineGrainedFP8", regex.I),
-        r"finegrained[_-]fp8|fp8linear",
+        r"finegrained[_-]?fp8|fp8linear",
     ),
     Extractor(
         "sgl-deepgemm-version",
@@ -283,7 +283,7 @@ EXTRACTORS: list[Extractor] = [
     Extractor(
         "quantization",
         ("quantization", "quant_method"),
-        rxcache.compile(r"(?:\bquantization[=:]\s*['\"]?|--quantization\s+|quant_method['\"]?\s*[:=]\s*['\"]?)"
+        rxcache.compile(r"(?:\bquantization[=:]\s*['\"]?|--quantization\s+|quant_method['\"]?\s*[:=]\s*(?:<QuantizationMethod\.\w+:\s*)?['\"]?)"
                       r"(?!(?:None|none|null|NULL|False|false)\b)(?P<v>[\w-]+)(?![\w-]|\s*[.(])"),  # (not code: "= quant_config.get_...")
         _one("quantization"),
         trigger=r"\bquantization[=:]|--quantization[ \t]|quant_method",
@@ -307,10 +307,10 @@ EXTRACTORS: list[Extractor] = [
         "fp8-checkpoint-said",
         ("fp8",),
         rxcache.compile(r"(?i)\b(?:fp8[_-](?:block|dynamic)|block[- ]?(?:wise[- ])?(?:scaled[- ])?fp8|"
-                        r"fp8 (?:block[- ]?(?:wise|scaled)?[- ])?(?:checkpoint|model|export|weights|quantized model))\b"),
+                        r"fp8 (?:block[- ]?(?:wise|scaled)?[- ])?(?:checkpoint|model|export|weights|quantized model)|FineGrainedFP8Config)\b"),
         lambda m: [(FP8_CHECKPOINT, m.group())],
         trigger=r"[Ff][Pp]8[_ -](?:[Bb][Ll][Oo][Cc][Kk]|[Dd][Yy][Nn][Aa][Mm][Ii][Cc]|[Cc]heckpoint|[Mm]odel|[Ee]xport|[Ww]eights|quantized model)"
-                r"|[Bb]lock[- ]?(?:wise[- ])?(?:scaled[- ])?[Ff][Pp]8",
+                r"|[Bb]lock[- ]?(?:wise[- ])?(?:scaled[- ])?[Ff][Pp]8|FineGrainedFP8Config",
         ignore_case=True,
     ),
     # a mixture-of-experts architecture named in the log ("Resolved architecture: Qwen3MoeForCausalLM",

@@ -258,7 +258,8 @@ WORKED_AROUND_CUES = ("starts now", "boots now", "loads now", "runs now", "comes
                       "failure is gone", "assertion is gone", "go away", "what's left", "what is left", "what remains",
                       "remaining page", "remaining issue", "remaining problem", "remaining error", "remaining failure",
                       "remaining crash", "thing left", "fixed by", "fixed with", "fixed via", "solved by", "solved with",
-                      "resolved by", "resolved with", "after that the", "after that, the")  # (and "part is solved": PAST_CUES)
+                      "resolved by", "resolved with", "after that the", "after that, the", "got past", "got us past",
+                      "got me past", "new problem", "new issue", "new error", "new failure", "no more")  # (and "part is solved": PAST_CUES)
 WORKED_AROUND = rxcache.compile(
     r"(?i)(?:\b(?:starts?|boots?|loads?|runs?|works?|comes? up)(?: fine| again| ok)? now\b|\bnow (?:it |the \w+ )?(?:starts|boots"
     r"|loads|comes up)\b|\bno longer (?:crash|die|fail)\w*|\b(?:loading|startup|load|warm-?up) (?:now )?(?:finishes|completes"
@@ -270,14 +271,17 @@ WORKED_AROUND = rxcache.compile(
     # ("^ fixed by --ep-size 8 instead of pure TP"), the run that got further ("after that the server starts, then ...")
     r"|\bwhat(?:'s| is)? (?:left|remaining|remains)\b|\bthe (?:only )?remaining (?:page|issue|problem|error|failure|crash)\b"
     r"|\b(?:only|one) thing left\b|^\W{0,3}(?:fixed|solved|resolved)(?: it| that| this)? (?:by|with|via)\b(?![^\n]*\?)"
-    r"|\bafter that,? the (?:server|engine|model|pod|job|run) (?:starts|loads|boots|comes up|runs)\b")
+    r"|\bafter that,? the (?:server|engine|model|pod|job|run) (?:starts|loads|boots|comes up|runs)\b"
+    # "that got past weight loading 👍 but now the MoE fails", "New problem though", "no more layout.hpp"
+    r"|\bgot (?:us |me )?past\b[^\n]*\bbut\b|\bnew (?:problem|issue|error|failure)(?: though| now|:)"
+    r"|\bno more (?:[\w.-]+ ){0,2}?(?:errors?|crash(?:es)?|asserts?|assertions?|[\w-]+\.(?:hpp|cuh|cu|cpp))\b")
 PAST_CUES += WORKED_AROUND_CUES
 AROUND_AFTER = 20  # lines after a failure where such a sentence is read (and linefeed.py)
 # (a sentence that goes on to what happens now introduces the current failure: "Previously it worked, now I get:"; the
 # sentence ends where the quoted error starts: with a colon, or with the verb that it completes, "They had",
 # "... fixed the")
 PAST_SENTENCE = rxcache.compile(
-    r"\b(?:before (?:this|the) (?:pr|change|fix|patch|commit)|before\**\s*(?:\([^)\n]{0,80}\))?\s*:|previously"
+    r"\b(?:before (?:this|the) (?:pr|change|fix|patch|commit)|(?<!\bas )before\**\s*(?:\([^)\n]{0,80}\))?\s*:|previously"
     r"|used to (?:fail|crash|raise|error|get|see|hit|print)|(?:the )?original (?:error|traceback|failure|crash|problem|issue)"
     r"|(?:related|similar) to #\d+|same as #\d+|(?:a |the )?dup(?:licate)? of #\d+|(?:the|an?) old issue|older config|(?:an? |my )?earlier (?:attempt|run)"
     r"|which i removed|for reference|their log|(?:fixes|closes) #\d+|(?:error|traceback|it|that|this|log|output)"

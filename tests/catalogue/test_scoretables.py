@@ -178,6 +178,14 @@ def test_rows_of_one_eval_on_two_gpus_are_compared_by_a_real_margin():
     assert not collapsed("| gpu | dtype | gsm8k |\n|---|---|---|\n| H200 | bf16 | 0.93 |\n| H200 | fp8 | 0.88 |\n")
 
 
+def test_columns_named_for_machines_that_hold_a_gpu_s_name_compare_gpus():
+    table = ("  suite            h200-pod (baseline)   gb300-pod\n"
+             "  MMLU-Pro         81.2                  77.6\n"
+             "  GPQA-D           78.9                  72.4\n")
+    assert collapsed(table)  # GPQA-D 6.5 points lower on the GB300 pod: a real margin between two GPUs
+    assert not collapsed(table.replace("gb300-pod", "h200-pod2"))  # one GPU: the collapse threshold
+
+
 def test_a_score_that_went_down_to_another():
     assert below_reference("On B200 our nDCG@10 on the val split went 0.81 -> 0.33.")
     assert below_reference("MMLU dropped from 0.79 to 0.41 after the upgrade")

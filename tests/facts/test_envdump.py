@@ -166,3 +166,14 @@ def test_anchors_cover_every_start_line():
                  "nvidia-smi-query-h200.csv", "vllm-collect-env-b200.txt"]:
         text = (FIX / name).read_text()
         assert any(a in text for a in ENV_DUMP_ANCHORS), name
+
+
+def test_a_chat_line_with_as_many_commas_does_not_go_on_with_an_nvidia_smi_csv():
+    from fp8triage.drivers.batch import scan_text
+
+    text = ("$ nvidia-smi --query-gpu=name,compute_cap,driver_version --format=csv\n"
+            "name, compute_cap, driver_version\n"
+            "NVIDIA B200, 10.0, 580.95.05\n"
+            "[11:03] dana: container = transformers 5.12.1, a fine-tune we quantized with FineGrainedFP8Config() (float scales)\n")
+    got = {f.name: f.value for f in scan_text(text).facts}
+    assert got["gpu_count"] == "1" and got["transformers_fp8_named"] == "true" and got["quantization"] == "fp8"

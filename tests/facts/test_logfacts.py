@@ -416,6 +416,17 @@ def test_the_same_nightly_on_another_gpu_is_the_healthy_side():
     assert "gpu" not in facts("The 1x H100 node running the same nightly also 0 / 512.")
 
 
+def test_a_question_that_suggests_a_setting_is_no_fact():
+    assert "TRANSFORMERS_DISABLE_DEEPGEMM_LINEAR" not in facts(
+        "[11:05] li: does it get better with TRANSFORMERS_DISABLE_DEEPGEMM_LINEAR=1 ?")
+    assert "VLLM_USE_DEEP_GEMM" not in facts("have you tried VLLM_USE_DEEP_GEMM=0 yet")
+
+
+def test_transformers_prints_its_quantization_method_as_an_enum():
+    got = facts("Out[9]: FineGrainedFP8Config(quant_method=<QuantizationMethod.FP8: 'fp8'>, activation_scheme='dynamic')")
+    assert got["quantization"][0] == "fp8" and got["transformers_fp8_named"][0] == "true"
+
+
 def test_git_bisect_s_first_bad_commit_is_no_machine_that_failed():
     from fp8triage.facts.gpunames import prose_gpus
     assert list(prose_gpus("First bad commit on an H100 node: 0.7044, parent on the same node 0.7019.")) == [("H100", "plain")]

@@ -1337,6 +1337,14 @@ def test_a_sentence_that_names_another_issue_and_goes_on_to_the_current_error_in
     # the original crash, solved; what is left
     ("Thanks, `VLLM_USE_DEEP_GEMM=0` did it. For anyone landing here, this was the original crash on 2x RTX 5090:\n\n    RuntimeError: Assertion error (/workspace/.deps/deepgemm-src/csrc/apis/layout.hpp:60): Unknown SF transformation\n\nWith the env var the FP8 linears go to CUTLASS and the weights load. What's left is this, which is probably my context length:\n\n(EngineCore_DP0 pid=2291) ERROR 08-14 18:41:12 [core.py:866] ValueError: To serve at least one request with the models's max seq len (262144), (32.00 GiB KV cache is needed, which is larger than the available KV cache memory (9.87 GiB). Try increasing `gpu_memory_utilization` or decreasing `max_model_len` when initializing the engine.\n",
      None),
+    # a thread's final state: the FP8 crash confirmed gone ("no more layout.hpp"), a new problem after it
+    ("(Jul 3) Got the layout.hpp one:\n"
+     "`RuntimeError: Assertion error (/workspace/.deps/deepgemm-src/csrc/apis/layout.hpp:59): Unknown SF transformation`\n"
+     "(Jul 4) Confirmed: with `VLLM_USE_DEEP_GEMM=0` weights load fine, no more layout.hpp. Thanks!\n"
+     "New problem though, I bumped max-model-len to 262144:\n"
+     "(EngineCore_DP0 pid=1180) ERROR 07-04 09:31:23 [core.py:708] ValueError: To serve at least one request with the "
+     "models's max seq len (262144), (64.00 GiB KV cache is needed, which is larger than the available KV cache memory\n",
+     None),
 ])
 def test_a_failure_before_a_workaround_is_not_the_one_the_reporter_is_stuck_on(text, now):
     got = top(text)
