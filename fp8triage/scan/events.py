@@ -204,6 +204,12 @@ class Assembler:
         self._start(line, notable)
 
     @property
+    def table_waits(self) -> bool:
+        """Does an open table of no worker wait for its caption or next rows (it ended in a blank line or a caption)?
+        Then a line of any worker closes it (``feed``): every line must be read."""
+        return _after_table(self.open.get(None))
+
+    @property
     def takes_next(self) -> bool:
         """May a line without a prefix right after the line fed last continue an open event (the
         wrapped tail of a line, or the next line of a record logged once under one prefix)? Its

@@ -147,6 +147,11 @@ class LineFeed:
         return self.asm.takes_next
 
     @property
+    def table_waits(self) -> bool:
+        """An open table waits for its caption or rows: a line of any worker closes it (``Assembler.table_waits``)."""
+        return self.asm.table_waits
+
+    @property
     def stack_settled(self) -> bool:
         """Lines that only name a serving stack can change nothing any more."""
         return self.logfacts.stack_settled

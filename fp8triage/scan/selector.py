@@ -48,6 +48,7 @@ class Sink(Protocol):
     stack_settled: bool  # lines that only name a serving stack change nothing any more
     awaiting_tail: bool  # a provisional warning waits for the next line
     takes_next: bool  # a line without a prefix right after the line fed last may continue an open event
+    table_waits: bool  # an open table of no worker waits for its caption or rows: a line of any worker closes it
 
     def expires_at(self, worker) -> int | None: ...
     def feed(self, raw: bytes, lineno: int, bits: int) -> Line: ...
@@ -150,7 +151,9 @@ def _jump(feed: Sink, buf: bytes, pos: int, n: int, target: int, after_fed: int,
         target = pos
     for w in feed.open:
         c = cand.get(w, -1)
-        if c < pos:
+        if w is None and feed.table_waits:
+            c = cand[w] = pos  # (a table that ended in a blank line or a caption: the next line ends it, whoever wrote it)
+        elif c < pos:
             # no further than the line where the event expires (events.QUIET_LINES):
             # feeding that line completes it as reading every line would
             near = min(n, pos + NEAR)

@@ -41,6 +41,7 @@ class Rec:
         self.stack_settled = False
         self.awaiting_tail = False
         self.takes_next = False
+        self.table_waits = False
 
     def expires_at(self, _worker):
         return None
