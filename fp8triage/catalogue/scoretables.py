@@ -85,7 +85,7 @@ _WENT = rxcache.compile(rf"\b(?:went|dropped|fell|drops?|falls?|goes)\s+(?:down\
 # a header whose first cell heads a column of evals: each row is one eval, its cells the runs compared
 _EVAL_COLUMN = rxcache.compile(r"(?i)^(?:evals?|tasks?|benchmarks?|datasets?|suites?)$")
 # a column named for a machine that holds a GPU's name ("h200-pod (baseline)", "gb300-pod")
-_GPU_IN_CELL = rxcache.compile(r"(?i)(?<![a-z0-9])" + _GPU_NAME + r"(?![0-9])")
+_GPU_IN_CELL = rxcache.compile(r"(?i)(?<![a-z0-9])(?P<gpu>" + _GPU_NAME + r")(?![0-9])")
 # a score checked against its threshold: "0.198 not greater than 0.94" (unittest), "Accuracy too low: 0.127 < 0.870
 # - 0.080", "assert 0.127 >= 0.79" (pytest's rewrite of a failed ">=")
 _BELOW = rxcache.compile(rf"(?<![\w.])(?P<x>{_SCORE})\s*%?\s*(?:not greater than(?: or equal to)?|<=?)\s*\(?(?P<y>{_SCORE})(?![\d.])"
@@ -130,8 +130,15 @@ def _transposed(header: list[str]) -> bool:
 
 def _gpu_columns(header: list[str]) -> bool:
     """Does a header name a GPU in each cell after its first ("| eval | H200 | B200 |")?"""
-    return len(header) >= 3 and all(_GPU_CELL.match(c) or _GPU_IN_CELL.search(c) for c in header[1:]) \
-        and len({_GPU_IN_CELL.search(c).group().upper() for c in header[1:]}) > 1
+    names = [_cell_gpu(c, inside=True) for c in header[1:]]
+    return len(header) >= 3 and all(names) and len(set(names)) > 1
+
+
+def _cell_gpu(cell: str, inside: bool = False) -> str | None:
+    """The GPU a cell names, in upper case: all of the cell ("8xB200", "NVIDIA H100 SXM"), or with ``inside`` a
+    machine named for one ("gb300-pod")."""
+    m = _GPU_CELL.match(cell) or (_GPU_IN_CELL.search(cell) if inside else None)
+    return m.group("gpu").upper().replace(" ", "") if m else None
 
 
 def _lm_eval(header: list[str]) -> tuple[int, int] | None:
@@ -216,12 +223,11 @@ class _Reader:
     def __init__(self) -> None:
         self.header: list[str] | None = None
         self.last: list[str] | None = None  # the header of the rows before a note (rows after it may go on)
-        self.cols: dict = {}  # column key -> (the cell that names its eval, its scores)
+        self.cols: dict = {}  # column key -> (the cell that names its eval, its scores, the line of each)
         self.tables: dict[tuple, dict] = {}  # a header seen before -> its columns
         self.refs: list[float] = []  # the scores notes after a table's rows state (0-1)
         self.task = ""  # lm_eval: the task of the rows that leave it blank
         self.on_gpus: dict = {}  # column key -> [(the GPU its row names, the row's score, its line)] (``_dropped``)
-        self.at: dict[int, list[int]] = {}  # id of a column's scores -> the line of each
         self.line = -1  # the index of the line fed last
 
     def feed(self, line: str) -> int | None:
@@ -278,9 +284,9 @@ class _Reader:
                     self.on_gpus.setdefault((id(self.cols), i), []).append((gpu, float(m.group(1)), self.line))
 
     def _add(self, key, name: str, value: float) -> None:
-        vals = self.cols.setdefault(key, (name, []))[1]
+        _name, vals, lines = self.cols.setdefault(key, (name, [], []))
         vals.append(value)
-        self.at.setdefault(id(vals), []).append(self.line)
+        lines.append(self.line)
 
     def _collapsed(self) -> int | None:
         """The line of the row that collapsed (the lowest score; the largest error or perplexity), or None."""
@@ -288,10 +294,9 @@ class _Reader:
             low = next((at for g, x, at in rows for h, y, _ in rows if x < y and g != h and _dropped(x, y)), None)
             if low is not None:
                 return low
-        for key, (name, vals) in self.cols.items():
+        for key, (name, vals, at) in self.cols.items():
             if not vals:
                 continue
-            at = self.at.get(id(vals), [self.line] * len(vals))
             if ERROR.search(name):  # one module's error many times the others' (and large): that module is wrong
                 if len(vals) >= 3 and max(vals) >= ERROR_REAL and max(vals) >= ERROR_RATIO * min(vals):
                     return at[vals.index(max(vals))]
@@ -312,11 +317,7 @@ class _Reader:
 
 def _row_gpu(got: list[str]) -> str | None:
     """The GPU a table's row names in a cell of its own ("| 8xB200 | 1 (default) | 0.79 |"), in upper case."""
-    for c in got:
-        m = _GPU_CELL.match(c)
-        if m:
-            return m.group("gpu").upper().replace(" ", "")
-    return None
+    return next(filter(None, map(_cell_gpu, got)), None)
 
 
 def collapsed(text: str) -> bool:

@@ -37,6 +37,13 @@ EXCEPTION_LINE = rxcache.compile(
 # after a traceback's frames, an exception class named by its module path whatever its name ends with
 # ("triton.runtime.errors.OutOfResources: out of resource: shared memory, ...")
 DOTTED_EXCEPTION = rxcache.compile(r"^(?P<type>(?:[a-z_][\w]*\.)+[A-Z]\w*):\s?(?P<msg>.*)$")
+
+
+def _exception_line(stripped: str):
+    """The match of a traceback's exception line (``EXCEPTION_LINE``, or a class named by its module path), or None."""
+    return EXCEPTION_LINE.match(stripped) or DOTTED_EXCEPTION.match(stripped)
+
+
 CPP_ASSERT = rxcache.compile(
     r"Assertion error \(|Assertion failed[:.]|terminate called after throwing|^\s*what\(\):|"
     r"Assertion .{0,200} failed\.|Assertion `|TllmException|CUDA driver error \(|CUDA runtime error \(|NVRTC error \("
@@ -358,7 +365,7 @@ class Assembler:
         if stripped == "...":
             b.add(line)
             return True
-        em = EXCEPTION_LINE.match(stripped) or DOTTED_EXCEPTION.match(stripped)
+        em = _exception_line(stripped)
         last = b.lines[-1].text if b.lines else ""
         # the tail of a frame line, or of the source line under it, cut by a terminal
         if not em and (FRAME.match(last) or PARTIAL_FRAME.match(last) or last[:1] in (" ", "\t")) and len(last) >= WRAP_MIN:
@@ -425,7 +432,7 @@ class Assembler:
         if len(prev) < least or (prev.rstrip()[-1:] in (".", "!", "?", ";", "}", "]") and not _cut_at_dot(prev, stripped)):
             return False
         if (TRACEBACK_START.search(line.text) or FRAME.match(line.text) or CHAIN_MARKER.match(line.text)
-                or LOGLIKE.match(stripped) or ((EXCEPTION_LINE.match(stripped) or DOTTED_EXCEPTION.match(stripped)) and not _cut_type(prev, stripped))
+                or LOGLIKE.match(stripped) or (_exception_line(stripped) and not _cut_type(prev, stripped))
                 or NATIVE_FRAME.match(stripped)
                 or (stripped[:1] == "{" and stripped[-1:] == "}")):  # a JSON record is a record of its own
             return False

@@ -32,7 +32,6 @@ from typing import TYPE_CHECKING, Protocol
 
 from . import newlines
 from .literal import find as find_literal
-from .newlines import blocks as block_newlines, count as count_newlines
 from .prefilter import CUE, FACT, SCORE, STACK, WARN, Prefilter
 
 if TYPE_CHECKING:
@@ -227,7 +226,7 @@ class LineIndex:
             i = bisect_right(offs, off) - 1
             if offs[i] > pos:
                 return self.first + self.nls[i] + self.buf.count(b"\n", offs[i], off)
-        return lineno + count_newlines(self.buf, pos, off)
+        return lineno + newlines.count(self.buf, pos, off)
 
     def at_or_after(self, target: int, pos: int | None = None, lineno: int | None = None) -> int:
         """The offset of a line start at or after the start of line ``target`` (at most one block
@@ -246,7 +245,7 @@ class LineIndex:
             # a batch of blocks at a time (NumPy counts a batch in one call: ``newlines``)
             e = min(a + self.BLOCK * self.BATCH, self.n)
             total = nls[-1]
-            for k, c in enumerate(block_newlines(self.buf, a, e)):
+            for k, c in enumerate(newlines.blocks(self.buf, a, e)):
                 total += c
                 nls.append(total)
                 offs.append(min(a + (k + 1) * self.BLOCK, e))

@@ -184,6 +184,8 @@ def test_columns_named_for_machines_that_hold_a_gpu_s_name_compare_gpus():
              "  GPQA-D           78.9                  72.4\n")
     assert collapsed(table)  # GPQA-D 6.5 points lower on the GB300 pod: a real margin between two GPUs
     assert not collapsed(table.replace("gb300-pod", "h200-pod2"))  # one GPU: the collapse threshold
+    # GPU columns with a count glued to the name
+    assert collapsed("| eval | 8xH200 | 8xB200 |\n|---|---|---|\n| gsm8k | 0.93 | 0.86 |\n")
 
 
 def test_a_score_that_went_down_to_another():
