@@ -1444,6 +1444,28 @@ BLIND_PROBES = [
     ("probe NH (30 pastes)", "main de05beb, 2026-12-05", 23, 24, 6, 6,
      "MoE in depth (fused MoE kernels, expert parallelism, tuned configs); miss: DeepGEMM's 'Unsupported architecture "
      "or scaling factor types' after VLLM_USE_DEEP_GEMM_E8M0=0 (named the float32-scale case)"),
+    ("probe NI (32 pastes)", "main 0fe0fe6, 2026-12-05", 23, 25, 7, 7,
+     "silent corruption told by its symptoms; misses: an MMLU score 'with' a flag against the score 'without' it on "
+     "an earlier line, DeepGEMM's 'Unsupported architecture or scaling factor types' after the E8M0 cast was disabled"),
+    ("probe NJ (31 pastes)", "main 0fe0fe6, 2026-12-05", 22, 25, 6, 6,
+     "generic status and launch errors inside FP8 components; misses: 'Failed to initialize GEMM: status: 7' from "
+     "cutlass_moe_mm, TensorRT-LLM's 'Failed to run cutlass fp8 gemm' (its fp8_gemm directory read as Transformer "
+     "Engine's), the E8M0-disabled dispatch error"),
+    ("probe NK (32 pastes)", "main 0fe0fe6, 2026-12-05", 25, 26, 6, 6,
+     "DeepGEMM at its call boundary; miss: vLLM's 'DeepGEMM backend is unavailable' with a 1.x deep_gemm installed "
+     "(labelled an API mismatch)"),
+    ("probe NL (33 pastes)", "main 0fe0fe6, 2026-12-05", 26, 26, 7, 7,
+     "issue write-ups and PR descriptions, some quoting library source above the error hit"),
+    ("probe NM (30 pastes)", "main 0fe0fe6, 2026-12-05", 16, 16, 14, 14,
+     "format confusion and near-misses: FP4, INT8, W4A8, AWQ failures on the same GPUs (half negatives)"),
+    ("probe NN (30 pastes)", "main 0fe0fe6, 2026-12-05", 23, 24, 6, 6,
+     "log formats (kubectl JSON, stern, Ray, docker compose, journald, ANSI); miss: the E8M0-disabled dispatch error"),
+    ("probe NO (30 pastes)", "main 0fe0fe6, 2026-12-05", 22, 24, 6, 6,
+     "consumer and workstation Blackwell; misses: an invented TensorRT-LLM FP8 FMHA assertion read as a capability "
+     "refusal, a custom server's FP8 capability refusal read as a scaled-mm contract"),
+    ("probe NP (32 pastes)", "main 0fe0fe6, 2026-12-05", 24, 26, 6, 6,
+     "transformers FP8 paths; misses: a weight_scale_inv size mismatch from a 64x64-block checkpoint, DeepGEMM's "
+     "'requires block_size in {(128, 128), (1, 128)}, got (64, 64)' (labelled a block-size mismatch)"),
 ]
 
 

@@ -103,6 +103,8 @@ class Signature:
     # (id, component or None): the labelled failures this one is a specific case of; found, it names the first
     # whose component its evidence names (or that names none) too, ranked before it (verdict._families)
     refines: tuple[tuple[str, str | None], ...] = ()
+    # family id -> the names of this signature's patterns whose hits alone name that family (none listed: any)
+    refine_patterns: dict[str, frozenset[str]] = field(default_factory=dict)
     stacks: list[str] = field(default_factory=list)
     rules: tuple[Rule, ...] = ()  # recognition by component x failure kind (catalogue/recognition.py)
 
@@ -260,6 +262,7 @@ def _signature_of(path: Path, data: dict[str, Any], patterns: list[Pattern], anc
         outside_fp8=bool(data.get("outside_fp8", False)),
         yields_to=tuple(data.get("yields_to", ())),
         refines=tuple((r["id"], r.get("component")) for r in data.get("refines", ())),
+        refine_patterns={r["id"]: frozenset(r["patterns"]) for r in data.get("refines", ()) if r.get("patterns")},
         stacks=list(data.get("stacks", [])),
         rules=rules_of(data["id"], data.get("rules", [])),
     )

@@ -141,7 +141,8 @@ def _with_rules(cat: Catalogue, g: Group, matched: list[Hit], reading: "recognis
     ruled = rule_hits(cat, g, reading)
     # a specific case's message (even quoted in a sentence) says more than its broader failure's component x kind
     refined = {fam for h in matched if h.pattern.kind == "message" for fam, comp in h.sig.refines
-               if comp is None or comp in reading.components}
+               if (comp is None or comp in reading.components)
+               and h.pattern.name in h.sig.refine_patterns.get(fam, (h.pattern.name,))}
     ruled = [h for h in ruled if h.sig.id not in refined]
     better = {h.sig.id for h in ruled if all(h.specificity > m.specificity for m in matched if m.sig is h.sig)}
     return [m for m in matched if m.sig.id not in better] + [h for h in ruled if h.sig.id in better]

@@ -286,6 +286,9 @@ def _families(cat: Catalogue, claims: Claims, facts: Mapping[str, Fact], finding
             family = cat.get(fam_id)
             if family is None or (component is not None and component not in named):
                 continue
+            only = sig.refine_patterns.get(fam_id)
+            if only is not None and not any(h.pattern.name in only for h in hits):
+                continue  # the family is named by some of the case's patterns, not the ones that matched
             if not all(recognise.format_fits(family, r) for r in readings) or not _checkpoint_fits(family, facts):
                 continue  # the case's event or the checkpoint names only another format (an NVFP4 model's MoE)
             results = evaluate_conditions(family, facts)

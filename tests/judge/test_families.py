@@ -41,3 +41,20 @@ def test_flashinfer_s_moe_activation_gap_for_an_fp8_model_is_a_flashinfer_fp8_fa
 def test_the_same_gap_for_an_nvfp4_checkpoint_names_no_fp8_family():
     ids = _ids("vllm serve nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-NVFP4 on GB10\n" + INVALID_ACTIVATION)
     assert ids[:1] == ["flashinfer-moe-activation-unsupported"] and "flashinfer-fp8" not in ids
+
+
+BLOCK_SIZE = ("ValueError: DeepGEMM requires `block_size` ∈ {(128, 128), (1, 128)}, got (64, 64).")
+PER_TENSOR = ("ValueError: DeepGEMM requires block-wise quantized FP8 weights, but the experts have no `block_size` set "
+              "(per-tensor quantization is not supported).")
+
+
+def test_a_checkpoint_s_other_block_size_is_named_a_block_size_mismatch_first():
+    ids = _ids("model.set_experts_implementation('deepgemm')\n" + BLOCK_SIZE)
+    assert ids[:2] == ["fp8-block-size-mismatch", "deepgemm-unsupported-quant-scheme"]
+
+
+def test_per_tensor_weights_refused_by_deepgemm_name_no_block_size_mismatch():
+    """The family is named for the block-size message only (``refines`` with ``patterns``)."""
+    ids = _ids("model.set_experts_implementation('deepgemm')\n" + PER_TENSOR)
+    assert ids[0] == "deepgemm-unsupported-quant-scheme"
+    assert "fp8-block-size-mismatch" not in ids
