@@ -1466,6 +1466,25 @@ BLIND_PROBES = [
     ("probe NP (32 pastes)", "main 0fe0fe6, 2026-12-05", 24, 26, 6, 6,
      "transformers FP8 paths; misses: a weight_scale_inv size mismatch from a 64x64-block checkpoint, DeepGEMM's "
      "'requires block_size in {(128, 128), (1, 128)}, got (64, 64)' (labelled a block-size mismatch)"),
+    ("probe NQ (30 pastes)", "main c3a6fd6, 2026-12-05", 21, 24, 6, 6,
+     "silent corruption shown by comparisons over several lines; misses: a correct-requantization accuracy loss "
+     "named as such (not as the UE8M0 corruption it is a case of), an eval collapse after an upgrade on GB300 "
+     "(the H100 side's 'same 5.12.1 env' not read as healthy), the E8M0-disabled dispatch error"),
+    ("probe NR (31 pastes)", "main c3a6fd6, 2026-12-05", 24, 25, 6, 6,
+     "known failures in other releases' wording; miss: DeepGEMM's 'Unknown recipe' on SM120 (labelled an "
+     "unsupported architecture; the corpus labels it as the unknown SF transformation)"),
+    ("probe NS (30 pastes)", "main c3a6fd6, 2026-12-05", 24, 24, 6, 6, "SGLang in depth"),
+    ("probe NT (33 pastes)", "main c3a6fd6, 2026-12-05", 27, 27, 6, 6,
+     "environment write-ups (pip show, conda list, collect_env, Dockerfiles) beside the error"),
+    ("probe NU (32 pastes)", "main c3a6fd6, 2026-12-05", 26, 26, 6, 6,
+     "training and research code (TorchTitan, Megatron, Transformer Engine, torchao, pytest, RL rollouts)"),
+    ("probe NV (34 pastes)", "main c3a6fd6, 2026-12-05", 27, 27, 7, 7, "bare assertions in FP8 code paths"),
+    ("probe NW (32 pastes)", "main c3a6fd6, 2026-12-05", 24, 25, 7, 7,
+     "datacenter Blackwell and Hopper at scale; miss: 'node pool b200-sxm' not read as the GPU, 'our H100 "
+     "manifest' read as one"),
+    ("probe NX (30 pastes)", "main c3a6fd6, 2026-12-05", 12, 13, 17, 17,
+     "mostly negatives: FP8 servers failing for other reasons; miss: DeepGEMM's 'compiler.hpp: return_code == 0' "
+     "(nvcc could not run) after 'nvcc fatal: Unsupported gpu architecture'"),
 ]
 
 

@@ -99,7 +99,7 @@ _PROSE_GPU = rxcache.compile(
 # job's node pool, partition or runner ("node_pool: gb200-nvl72-rack2", "--partition=b200", "runner: b300-ci-07").
 # Not a name anywhere (a pod prefix or a syslog host on every line would make every line a fact line).
 _HOST_NAMES = r"(?:gb[123]00|gb10|gh200|b[123]00|h[128]00|h20|a[18]00|l40s)"
-_HOST_KEY = r"(?:node_?pool|partition|runner)[\"']?[ \t]*[:=][ \t]*[\"']?"
+_HOST_KEY = r"(?:node[ _]?pool|partition|runner)(?:[\"']?[ \t]*[:=][ \t]*[\"']?|[ \t]+)"  # ("node pool b200-sxm")
 # (or a machine's name said before what it is: "every pod on the p6-b200 NodePool crashloops", "b200-prod replicas")
 _HOST_WORD = r"[ \t]+(?:[Nn]ode ?[Pp]ools?|pools?|nodes?|pods?|replicas?|fleet|instances?)\b"
 _HOST = rxcache.compile(r"(?i:(?<=@)|" + _HOST_KEY + r"|(?<![\w.-])(?=[a-z0-9]+(?:-[a-z0-9]+)+" + _HOST_WORD + r"))"
@@ -114,7 +114,7 @@ _BOUNDARY = rxcache.compile(r"(?i)[.;!?](?=\s|$)|[,()\n，。；！？（）]|\b
 _COMPARED = rxcache.compile(r"(?i)than|vs\.?|versus|compared (?:to|with)|unlike")  # (not "against": "compares A against a bf16 reference on B200")
 # the side of a comparison that works: "fine on the H20 boxes", "an H100 node scores fine", "H200 (reference)",
 # "an H200 run (reference)", "same worker image on an H100 node"
-_HEALTHY = rxcache.compile(r"(?i)\b(?:same (?:[\w-]+ )?(?:command|config|setup|image|script|run|export|checkpoint|ckpt|model|request|"
+_HEALTHY = rxcache.compile(r"(?i)\b(?:same (?:[\w.-]+ )?(?:command|config|setup|image|script|run|export|checkpoint|ckpt|model|request|"
                            r"prompt|input|flags|launch|weights|code|commit|version|container|args|arguments|venv|env|environment|"
                            r"stack|build|install|wheel|job|eval|workload|pipeline|harness|test|benchmark|answer|output|result|number|score|"
                            r"manifest|chart|spec|deployment|yaml|recipe|rayservice|helm release|nightly|nightlies|tag|docker image)s?|fine(?![\w-])|pass(?:es|ed)?(?!@)|"
@@ -132,9 +132,9 @@ _WENT_WRONG = rxcache.compile(
     r"every answer|empty|not work(?:ing)?|doesn'?t work|does not work|blows? up|blew up|diverg\w*|explod\w*|mismatch\w*|chance(?:-level)?|at chance|(?:larger|bigger|higher) (?:diff\w*|errors?))\b|!!!|只有|仅有")
 
 
-# a name that qualifies a thing, not a machine: "copied over from the H200 recipe", "the B200 config"
+# a name that qualifies a thing, not a machine: "copied over from the H200 recipe", "the B200 config", "our H100 manifest"
 _NOT_A_MACHINE = rxcache.compile(r"(?i)\s+(?:recipes?|configs?|yamls?|presets?|profiles?|templates?|launchers?|"
-                                 r"scripts?|docs?|guides?|readme|branch(?:es)?|settings|values)\b")
+                                 r"scripts?|docs?|guides?|readme|branch(?:es)?|settings|values|manifests?|specs?|charts?)\b")
 
 
 def _side(text: str, start: int, end: int) -> tuple[str, str, str]:

@@ -375,6 +375,12 @@ def test_the_model_a_serve_command_names(cmd, model):
     (["## GB300"], "GB300"),
     # a host's name with its GPU in brackets after it
     (["Bisected on `bw-node-11` (B200). Script: lm_eval --tasks mmlu"], "B200"),
+    # a node pool named after the words; a manifest named for another GPU is no machine
+    (["pod spec excerpt (KServe InferenceService, node pool b200-sxm):",
+      "  value: \"0\"     # copied from our H100 manifest, someone said it helps accuracy"], "B200"),
+    # the same environment at a version on another GPU is the healthy side
+    (["Upgraded transformers on our GB300 inference pods to 5.12.1 and the eval collapsed.",
+      "Same 5.12.1 env on an H100 pod: rel_err ~0.02 on every layer, score 0.809."], "GB300"),
 ])
 def test_a_sentence_names_the_machine_that_failed(prefilter, texts, gpu):
     for text in texts:

@@ -58,3 +58,15 @@ def test_per_tensor_weights_refused_by_deepgemm_name_no_block_size_mismatch():
     ids = _ids("model.set_experts_implementation('deepgemm')\n" + PER_TENSOR)
     assert ids[0] == "deepgemm-unsupported-quant-scheme"
     assert "fp8-block-size-mismatch" not in ids
+
+
+def test_an_accuracy_loss_from_requantized_ue8m0_scales_is_named_as_ue8m0_corruption_first():
+    """e8m0-precision-loss (correct requantization that still costs accuracy) is a case of what the UE8M0
+    corruption label covers."""
+    text = ("MiniMax-M2 on 4x GB200 scores well below 8x H200 with the same sglang image.\n"
+            "[2026-07-30 19:03:18 TP0] DeepGemm is enabled but the scale_fmt of checkpoint is not ue8m0. "
+            "This might cause accuracy degradation on Blackwell.\n"
+            '{"run": "gb200_default", "gsm8k": 0.874, "gpqa_diamond": 0.642}\n'
+            '{"run": "h200_default", "gsm8k": 0.943, "gpqa_diamond": 0.763}\n')
+    ids = _ids(text)
+    assert ids[:2] == ["ue8m0-silent-corruption", "e8m0-precision-loss"]
