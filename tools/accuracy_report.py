@@ -1485,6 +1485,32 @@ BLIND_PROBES = [
     ("probe NX (30 pastes)", "main c3a6fd6, 2026-12-05", 12, 13, 17, 17,
      "mostly negatives: FP8 servers failing for other reasons; miss: DeepGEMM's 'compiler.hpp: return_code == 0' "
      "(nvcc could not run) after 'nvcc fatal: Unsupported gpu architecture'"),
+    ("probe NY (30 pastes)", "main c46ca29, 2026-12-05", 21, 23, 7, 7,
+     "missing kernel images (torch and extension wheels without the GPU's arch); misses: DeepGEMM cubins built for "
+     "sm100f on an RTX 5090 (error 209; labelled a missing kernel image), TensorRT-LLM's CUTLASS FP8 rowwise GEMM "
+     "failing with 'invalid device function' on SM120 (named the CUTLASS arch failure)"),
+    ("probe NZ (31 pastes)", "main c46ca29, 2026-12-05", 21, 24, 7, 7,
+     "FlashInfer FP8 in depth and FP8 attention gates; misses: FlashInfer's vendored CUTLASS MoE 'Error Internal' "
+     "(its cutlass_kernels path read as CUTLASS FP8), 'FlashAttention only supports FP8 inputs on Hopper', "
+     "FlashInfer's TRT-LLM-gen FMHA on SM120 turned on for FP8 attention (labelled the attention gate)"),
+    ("probe OA (32 pastes)", "main c46ca29, 2026-12-05", 22, 25, 7, 7,
+     "transformers' FP8 kernels from the hub; misses: a connection timeout inside the FP8 kernel's loader (a "
+     "timeout read as another failure), a 404 from a mirror without the kernel repo, the deep-gemm hub kernel "
+     "missing offline (the generic get_kernel read as transformers' FP8 path)"),
+    ("probe OB (34 pastes)", "main c46ca29, 2026-12-05", 26, 27, 7, 7,
+     "short informal pastes, some in Chinese, Japanese, Korean or Russian; miss: a Korean report ('B200에서', "
+     "'출력이 완전히 깨집니다') whose GPU and symptom were not read"),
+    ("probe OC (30 pastes)", "main c46ca29, 2026-12-05", 22, 23, 7, 7,
+     "device-side failures seen after the fact (719, illegal instruction, cascades); miss: the E8M0-disabled "
+     "dispatch error"),
+    ("probe OD (20 pastes)", "main c46ca29, 2026-12-05", 16, 17, 3, 3,
+     "long logs (70-145 lines): start-up, traffic, the root error and its cascades; miss: the E8M0-disabled "
+     "dispatch error"),
+    ("probe OE (31 pastes)", "main c46ca29, 2026-12-05", 24, 25, 6, 6,
+     "shape, stride, divisibility and dtype contracts; miss: vLLM's bare 'assert param_data.shape == "
+     "loaded_weight.shape' with the weight_scale_inv shapes given in prose after it"),
+    ("probe OF (30 pastes)", "main c46ca29, 2026-12-05", 13, 13, 17, 17,
+     "negatives that speak FP8 (healthy runs, benign warnings, questions) and calm positives"),
 ]
 
 

@@ -92,8 +92,8 @@ _PROSE_GPU = rxcache.compile(
     r"|(?i:\b(?:spark|workstation|desktop|laptop|" + _MACHINE + r")(?:[-_.]\w+)*[`'\"]?\s*\(\s*(?:\d{1,3}\s*[x×]\s*)?)"
     r"(?P<name>" + PROSE_NAMES + r")\s*\)"
     r"|" + _BARE_CARD
-    # Chinese and Japanese "on the B300" ("B300 上", "B300上で")
-    + r"|(?<![\w.-])(?P<name>" + PROSE_NAMES + r")\s?(?:上|では|で)"
+    # Chinese, Japanese and Korean "on the B300" ("B300 上", "B300上で", "B300에서")
+    + r"|(?<![\w.-])(?P<name>" + PROSE_NAMES + r")\s?(?:上|では|で|에서)"
 )
 # a machine's name that holds its GPU's, where a line names the machine: a shell prompt ("root@b200-kimi-03:~#"), a
 # job's node pool, partition or runner ("node_pool: gb200-nvl72-rack2", "--partition=b200", "runner: b300-ci-07").
@@ -118,7 +118,7 @@ _HEALTHY = rxcache.compile(r"(?i)\b(?:same (?:[\w.-]+ )?(?:command|config|setup|
                            r"prompt|input|flags|launch|weights|code|commit|version|container|args|arguments|venv|env|environment|"
                            r"stack|build|install|wheel|job|eval|workload|pipeline|harness|test|benchmark|answer|output|result|number|score|"
                            r"manifest|chart|spec|deployment|yaml|recipe|rayservice|helm release|nightly|nightlies|tag|docker image)s?|fine(?![\w-])|pass(?:es|ed)?(?!@)|"
-                           r"correct(?:ly)?|normal(?:ly)?|works?|worked|healthy|as expected|good|coherent|matches)\b|同一|相同|正常")
+                           r"correct(?:ly)?|normal(?:ly)?|works?|worked|healthy|as expected|good|coherent|matches)\b|同一|相同|正常|정상")
 _LABELLED_HEALTHY = rxcache.compile(r"(?i)(?:\s+(?:run|node|box|machine|server|host|card|system|setup)s?\b)?"
                                     r"\s*(?:\(\s*(?:the\s+)?(?:reference|baseline|healthy|good|fine|ok)\b"
                                     r"|(?:\s+as(?:\s+the)?)?\s+(?:reference|baseline)\b)")

@@ -78,7 +78,9 @@ def _exc_ok(p: Pattern, ev: Event) -> bool:
 OTHER_FAILURE = rxcache.compile(
     r"OutOfMemoryError|out of memory|CUDA_ERROR_OUT_OF_MEMORY|CUBLAS_STATUS_ALLOC_FAILED|NCCL error|ncclInternalError|"
     r"ncclSystemError|ncclUnhandledCudaError|KeyboardInterrupt|Address already in use|Connection refused|"
-    r"No space left on device|Too many open files|DistStoreError|TimeoutError|timed out|"
+    # (not a connection that timed out: a download the failing path needed, "httpx.ConnectError: ... Connection timed out"
+    # while fetching a hub kernel, is that path's failure to load)
+    r"No space left on device|Too many open files|DistStoreError|TimeoutError|(?<!connection )timed out|"
     # a Triton config that asks for more shared memory than the GPU has (tuned on another GPU)
     r"OutOfResources|out of resource: shared memory|"
     # the KV cache that does not fit, a chat template the tokenizer lacks, a request longer than the model's context

@@ -92,7 +92,9 @@ def test_a_failure_ranks_before_an_earlier_warning():
         "deep_gemm/impls/smxx_layout.cuh:131, condition: (values[j] & 0x807fffffu) == 0\n"
     )
     res = scan_text(text, source="two.log")
-    assert [f.id for f in res.findings][:2] == ["ue8m0-pack-assert", "e8m0-precision-loss"]
+    ids = [f.id for f in res.findings]
+    assert ids[0] == "ue8m0-pack-assert"
+    assert "e8m0-precision-loss" in ids
 
 
 def test_json_names_the_kind_and_strength_of_each_evidence_line(tmp_path):

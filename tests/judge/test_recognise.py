@@ -286,9 +286,11 @@ def test_a_symptom_in_a_write_up_is_read_with_the_library_it_names(text):
 def test_an_output_that_collapsed_is_corruption_before_a_precision_loss():
     warning = ("[2025-11-02 09:14:21 TP0] DeepGemm is enabled but the scale_fmt of checkpoint is not ue8m0. "
                "This might cause accuracy degradation on Blackwell.\n")
-    # the warning alone: the precision loss it announces, a risk (nothing measured it) on a B200 too
-    assert [i for i, _ in top(warning)][:1] == ["e8m0-precision-loss"]
-    assert top("8x NVIDIA B200, sglang 0.5.3\n" + warning)[:1] == [("e8m0-precision-loss", "possible")]
+    # the warning alone: the precision loss it announces, a risk (nothing measured it) on a B200 too, named after the
+    # UE8M0 scale failure it is a case of (refines)
+    assert [i for i, _ in top(warning)][:2] == ["ue8m0-silent-corruption", "e8m0-precision-loss"]
+    assert top("8x NVIDIA B200, sglang 0.5.3\n" + warning)[:2] == [("ue8m0-silent-corruption", "possible"),
+                                                                   ("e8m0-precision-loss", "possible")]
     # beside a collapse on a B200 (garbage, a score near zero): the corruption first, the loss after it
     collapse = "gsm8k (5-shot) on 8x B200 with deep_gemm: 0.031, outputs are mostly garbage\n"
     got = top(warning + collapse)
