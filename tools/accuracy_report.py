@@ -1511,6 +1511,33 @@ BLIND_PROBES = [
      "loaded_weight.shape' with the weight_scale_inv shapes given in prose after it"),
     ("probe OF (30 pastes)", "main c46ca29, 2026-12-05", 13, 13, 17, 17,
      "negatives that speak FP8 (healthy runs, benign warnings, questions) and calm positives"),
+    ("probe OG (30 pastes)", "main d8fa8b7, 2026-12-05", 15, 24, 6, 6,
+     "paraphrase only (the error told in the reporter's words); misses: 'the host assert in layout.hpp that says it "
+     "has no transformation for the scale factors', 'has no path for plain float32 scale factors', 'no longer has "
+     "gemm_fp8_fp8_bf16_nt', 'there is no compiled cutlass_scaled_mm for CUDA device capability 120' wrapped over "
+     "two lines, a per-rank size 'isn't divisible by the quantization block_n' on a line that names no FP8"),
+    ("probe OH (31 pastes)", "main d8fa8b7, 2026-12-05", 22, 25, 6, 6,
+     "Hopper in depth; misses: GH200's illegal address in DeepGEMM (labelled an unsupported architecture), an "
+     "E8M0-on-Hopper accuracy drop with no score, FlashInfer's TMA grouped GEMM inside its CUTLASS MoE"),
+    ("probe OI (30 pastes)", "main d8fa8b7, 2026-12-05", 21, 24, 6, 6,
+     "Ada and older GPUs; misses: an OOM after the pre-Ada bf16 fallback, a CUTLASS kernel without the 'a' suffix "
+     "read as a capability refusal, a blockwise _scaled_mm refusal on a 4090 and an A10G (labelled a capability "
+     "failure)"),
+    ("probe OJ (33 pastes)", "main d8fa8b7, 2026-12-05", 25, 26, 7, 7,
+     "Kubernetes and container operations around the failure; miss: DeepGEMM's JIT cache on a read-only root "
+     "filesystem (an invented assertion)"),
+    ("probe OK (32 pastes)", "main d8fa8b7, 2026-12-05", 26, 26, 5, 6,
+     "root cause against cascades in multi-process logs; false likely: 'we also turned on fp8 kv cache). Is FP4 "
+     "simply not supported on Hopper' read across the sentence's end as an FP8 attention gate"),
+    ("probe OL (34 pastes)", "main d8fa8b7, 2026-12-05", 27, 27, 7, 7, "quantization tooling and checkpoints"),
+    ("probe OM (34 pastes)", "main d8fa8b7, 2026-12-05", 22, 27, 5, 7,
+     "several errors in one paste (two attempts, quoted source, changelogs); misses: the first attempt's error named "
+     "where 'Now it loads but', 'That gets past loading', 'CUDA_VISIBLE_DEVICES=1 fixed that', 'At first I got', "
+     "'1st error (known one):' put it in the past; false likely: an assertion quoted in a sentence that says it is "
+     "gone, a block_n error the reporter 'used to run ... and hit'"),
+    ("probe ON (30 pastes)", "main d8fa8b7, 2026-12-05", 12, 12, 17, 18,
+     "mostly negatives: non-FP8 quantization on Blackwell and Hopper; false likely: FlashInfer's FP4 MoE JIT on "
+     "sm_120 named FP8 by its nvcc command's '-DENABLE_FP8'"),
 ]
 
 

@@ -78,7 +78,8 @@ def _other_format(cat: Catalogue, sig: Signature, g: Group) -> bool:
     formats = recognise.signature_formats(sig, cat)
     if not formats:
         return False
-    named = recognise.vocabulary().formats_of(g.event.text, hidden=True)  # (MXFP8 beside FP8 names FP8 too)
+    # (MXFP8 beside FP8 names FP8 too; a build's "-DENABLE_FP8" names nothing)
+    named = recognise.vocabulary().formats_of(recognise.without_defines(g.event.text), hidden=True)
     return bool(named) and not named & formats
 
 

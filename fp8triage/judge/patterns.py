@@ -221,6 +221,8 @@ GONE_BEFORE = rxcache.compile(
     r"\b(?:got rid of|gets rid of|took care of|takes care of|fix(?:e[sd]|ing)?|solve[sd]?|resolve[sd]?|avoid(?:s|ed|ing)?|silence[sd]?|work(?:s|ed)? around"
     r"|no longer (?:get|see|hit)s?|(?:closes|fixes|resolves)\s+#\d+:?|before this (?:pr|change|fix|patch|commit)\b[^`'\"\n]{0,40}?:?"
     r"|previously\b[^`'\"\n]{0,40}?:?|used to (?:fail|crash|raise|error|get|hit)\b[^`'\"\n]{0,40}?:?"
+    # "We used to run the FP8 version of this model and hit \"...\""
+    r"|used to (?:run|use|serve|deploy|have)\b[^`'\"\n.;]{0,80}?\b(?:hit|got|saw|get|see)\b[^`'\"\n]{0,20}?:?"
     # "last week this crashed with `...`"
     r"|(?:last (?:week|time|night|month|year)|yesterday)\b[^`'\"\n]{0,60}?(?:with|:)"
     # a closed issue's summary: "Original error was `RuntimeError: ...`"
@@ -248,7 +250,7 @@ PAST_CUES = ("before this pr", "before this change", "before this fix", "before 
              "description says", "other thread", "other issue", "linked issue", "that thread", "that issue",
              "yesterday", "last time", "last week", "last night", "first failed", "first crashed", "first errored",
              "first died", "first broke", "at first it", "for the record", "part is solved", "part is fixed", "1st try",
-             "first try", "first attempt", "first run", "round 1", "attempt 1", "try 1", "back on", "back with")
+             "first try", "first attempt", "first run", "round 1", "step 1", "step one", "1st error", "first error", "1st crash", "first crash", "at first", "attempt 1", "try 1", "back on", "back with")
 # a sentence after a failure that says a workaround got past it and a new problem came ("so we pinned
 # sgl-deep-gemm==0.1.3. Server starts now, no errors, but:"), or that the reporter did what the message said ("OK, so
 # I did what it says and quantized with ue8m0 scales:"): that failure is what the reporter hit before (linefeed.py)
@@ -261,7 +263,11 @@ WORKED_AROUND_CUES = ("starts now", "boots now", "loads now", "runs now", "comes
                       "remaining page", "remaining issue", "remaining problem", "remaining error", "remaining failure",
                       "remaining crash", "thing left", "fixed by", "fixed with", "fixed via", "solved by", "solved with",
                       "resolved by", "resolved with", "after that the", "after that, the", "got past", "got us past",
-                      "got me past", "new problem", "new issue", "new error", "new failure", "no more")  # (and "part is solved": PAST_CUES)
+                      "got me past", "new problem", "new issue", "new error", "new failure", "no more", "now it loads",
+                      "now it starts", "now it boots", "now it comes up", "gets past", "get past", "fixed that", "fixed this",
+                      "fixed it.", "fixed it,", "fixed it!", "after installing", "after upgrading", "after downgrading",
+                      "after setting", "after switching", "after adding", "after pinning", "after removing", "error now",
+                      "crash now", "failure now")  # (and "part is solved": PAST_CUES)
 WORKED_AROUND = rxcache.compile(
     r"(?i)(?:\b(?:starts?|boots?|loads?|runs?|works?|comes? up)(?: fine| again| ok)? now\b|\bnow (?:it |the \w+ )?(?:starts|boots"
     r"|loads|comes up)\b|\bno longer (?:crash|die|fail)\w*|\b(?:loading|startup|load|warm-?up) (?:now )?(?:finishes|completes"
@@ -276,6 +282,11 @@ WORKED_AROUND = rxcache.compile(
     r"|\bafter that,? the (?:server|engine|model|pod|job|run) (?:starts|loads|boots|comes up|runs)\b"
     # "that got past weight loading 👍 but now the MoE fails", "New problem though", "no more layout.hpp"
     r"|\bgot (?:us |me )?past\b[^\n]*\bbut\b|\bnew (?:problem|issue|error|failure)(?: though| now|:)"
+    # "That gets past loading", "CUDA_VISIBLE_DEVICES=1 fixed that. Now:"
+    r"|\b(?:that|this|it) gets (?:us |me |it )?past\b|\bfixed (?:that|this|it)[.,!]"
+    # "after installing kernels it loads fine", "Different error now"
+    r"|\bafter (?:installing|upgrading|downgrading|setting|switching|adding|pinning|removing)\b[^\n]{0,60}?\b(?:it |the \w+ )?"
+    r"(?:loads|starts|boots|runs|works|comes up)\b|\b(?:different|another|new) (?:error|crash|failure) now\b"
     r"|\bno more (?:[\w.-]+ ){0,2}?(?:errors?|crash(?:es)?|asserts?|assertions?|[\w-]+\.(?:hpp|cuh|cu|cpp))\b")
 PAST_CUES += WORKED_AROUND_CUES
 AROUND_AFTER = 20  # lines after a failure where such a sentence is read (and linefeed.py)
@@ -293,7 +304,8 @@ PAST_SENTENCE = rxcache.compile(
     # an older release's behaviour ("Back on 0.4.0 this same A100 box refused the FP8 checkpoint outright:")
     r"|\bback (?:on|with|in) (?:v?\d[\w.]*|the old\b|our old\b)[^\n]{0,80}?(?::\s*$|\b(?:refused|crashed|failed|died|errored)\b)"
     # the first of several attempts, introduced as such ("1st try, the FP8 checkpoint:", "Round 1 crashed in ...:")
-    r"|\b(?:(?:1st|first) (?:try|attempt|run)|(?:round|attempt|try) (?:1|one))\b[^\n]{0,80}:\s*$"
+    r"|\b(?:(?:1st|first) (?:try|attempt|run|error|crash|failure)|(?:round|attempt|try|step) (?:1|one))\b[^\n]{0,80}:\s*$"
+    r"|\bat first,? (?:i |we |it )?(?:got|had|saw|hit|failed|crashed)\b"
     r"|(?:fixed|resolved|solved|got rid of)(?: the| that| this)?\s*$|(?:the )?old (?:error|traceback|crash|failure)"
     r"|\bfixes (?:the |a )?(?:crash|error|failure|bug|assert)|(?:its|the|their) description says"
     r"|(?:the |that |a )?(?:other|linked) (?:thread|issue|report)|\bthat (?:thread|issue)\b"
@@ -354,9 +366,30 @@ def _prose(ev: Event, m: Match, span: bool = True) -> bool:
         # a release note's bullet, a document's heading, a message in a Markdown code span (a PR's title "Fix ...
         # (closes #45102: `Assertion error (...)`)"): written, whatever it quotes
         return True
+    if ev.kind in (EventKind.CPP_ASSERT, EventKind.DEVICE_ASSERT) and line.level is None and _quoted_assert(_text(ev, m), m):
+        # an assertion's text quoted inside a sentence ('The DeepGEMM crash on my RTX PRO 6000 ("Assertion error
+        # (...layout.hpp:59): Unknown SF transformation") is gone with ...'): the line is a sentence that names it
+        return True
     if not (ev.kind is EventKind.LINE or (ev.kind is EventKind.ERROR and not ev.exc_type)):
         return False
     return line.level is None
+
+
+# three words or more, then a quote (after an opening bracket or not) right before the quoted text
+_QUOTED_AFTER_WORDS = rxcache.compile(r"(?:[A-Za-z][\w'-]*[,:]?\s+){3,}[^\n\"'`]{0,40}[(\[]?[\"'`\u201c\u2018]\Z")
+_ASSERT_TEXT = rxcache.compile(r"(?i)\bassert(?:ion)?\b")
+
+
+def _quoted_assert(text: str, m: Match) -> bool:
+    """Is the assertion on this line (the match's, or the line's first for a rule's reading) quoted after a few words?"""
+    if m.span is not None:
+        start = m.span[0]
+    else:
+        a = _ASSERT_TEXT.search(text)
+        if a is None:
+            return False
+        start = a.start()
+    return _QUOTED_AFTER_WORDS.search(text[max(0, start - 400):start]) is not None
 
 
 def in_prose(ev: Event, m: Match) -> bool:

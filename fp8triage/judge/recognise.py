@@ -287,6 +287,19 @@ def _kinds(ev: Event, voc: Vocabulary, failure: list[tuple[int, str]], ftext: st
 # a format the message suggests instead of the one that failed: "Int8 not supported on SM120. Use FP8 quantization
 # instead"
 _INSTEAD = rxcache.compile(r"\b(?:use|try|switch to|consider)\b[^.;\n]{0,60}?\binstead\b", regex.I)
+# a compiler's preprocessor defines ("-DENABLE_FP8 -DENABLE_FP4"): what a build turns on, not the format that failed
+_DEFINES = rxcache.compile(r"(?<!\S)-D\w+(?:=\S*)?")
+
+
+def without_defines(text: str) -> str:
+    """``text`` without a build's preprocessor defines ("-DENABLE_FP8"): they name no format that failed."""
+    return _DEFINES.sub(" ", text)
+
+
+def format_words(text: str) -> str:
+    """``text`` without what names a number format that is not the failing path's: an FP8 KV cache (the cache's
+    format), advice ("use FP8 instead"), a build's preprocessor defines."""
+    return _DEFINES.sub(" ", _INSTEAD.sub(" ", _KV_CACHE.sub(" ", text)))
 
 
 def read(ev: Event, voc: Vocabulary | None = None, context: frozenset[str] = frozenset(), linked: bool = False,
@@ -346,7 +359,7 @@ def _read(ev: Event, voc: Vocabulary) -> tuple[Reading, bool]:
     said_text = _PATHS.sub(" ", "\n".join([ftext, *asserts]))
     said = voc.components_in(said_text)
     # (an FP8 KV cache is the cache's format, not the kernel's; "Use FP8 quantization instead" is advice)
-    formats = voc.formats_of(_INSTEAD.sub(" ", _KV_CACHE.sub(" ", text)))
+    formats = voc.formats_of(format_words(text))
     line = min((first[k] for k in kinds if k in first), default=len(ev.lines) - 1)
     # (Python frames that name no FP8 component say where it failed: elsewhere)
     # (a REPL's own frame and torch's operator dispatch say nothing of where: `>>> torch.ops.fbgemm.f8f8bf16_rowwise(...)`)

@@ -267,8 +267,9 @@ def worker_tokens(worker: str | None) -> tuple[bytes, ...]:
 # the next line that may have no worker prefix (a blank line, or one that starts with
 # neither "(" nor "["): where a stale event of worker None may continue
 # ("[2025-08-01 09:04:44] INFO ..." from SGLang's main process starts with "[" and has no worker: a
-# bracket is a worker prefix only with a worker's mark in it, as normalise reads them)
-_MAYBE_NO_WORKER = re.compile(rb"\n(?:[^(\[\n]|\n|\[(?!\d+,\d+\]<)(?![^\]\n]*(?:TP|DP|EP|PP|rank)\d))")
+# bracket is a worker prefix only with a worker's mark in it, as normalise reads them; a parenthesis
+# only before a name: "(/src/cpp/.../fp8_gemm_template.h:251)" under a C++ assertion has none)
+_MAYBE_NO_WORKER = re.compile(rb"\n(?:[^(\[\n]|\n|\((?![A-Za-z_])|\[(?!\d+,\d+\]<)(?![^\]\n]*(?:TP|DP|EP|PP|rank)\d))")
 # the same for JSON lines: the message value (as ``normalise`` picks it) does not start with
 # "(" or "[", or the line is not a JSON object
 # (the message key first, as Docker and Kubernetes write it; a line that starts otherwise is a

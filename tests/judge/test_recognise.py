@@ -1347,12 +1347,42 @@ def test_a_sentence_that_names_another_issue_and_goes_on_to_the_current_error_in
      "(EngineCore_DP0 pid=1180) ERROR 07-04 09:31:23 [core.py:708] ValueError: To serve at least one request with the "
      "models's max seq len (262144), (64.00 GiB KV cache is needed, which is larger than the available KV cache memory\n",
      None),
+    # an assertion quoted inside a sentence that says it is gone, then an OOM
+    ('The DeepGEMM crash on my RTX PRO 6000 ("Assertion error (/workspace/.deps/deepgemm-src/csrc/apis/layout.hpp:59): '
+     'Unknown SF transformation") is gone with VLLM_USE_DEEP_GEMM=0, thanks. Model loads now, but startup dies:\n'
+     "ERROR 07-06 14:22:40 [core.py:708] torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.53 GiB.\n",
+     None),
+    # the first error of two, fixed by moving the job ("which is fair, so I moved ... Now it loads but")
+    ("On our A100 node I got\n"
+     "ValueError: FP8 quantized models is only supported on GPUs with compute capability >= 8.9 (e.g 4090/H100), "
+     "actual = `8.0`\n"
+     "which is fair, so I moved the job to an H100 partition.\n"
+     "Now it loads but the first forward fails:\n"
+     "ImportError: finegrained-fp8 kernel unavailable: `kernels` is either not installed or uses an incompatible "
+     "version. Please install a compatible version (0.16.0 <= version < 0.17.0)\n",
+     "transformers-fp8-kernels-unavailable"),
+    # "At first I got ... after installing kernels it loads fine", "1st error (known one):", "Different error now"
+    ("At first I got\n"
+     "  ImportError: DeepGEMM kernel requires the `kernels` package. Install it with `pip install -U kernels`.\n"
+     "and after installing kernels it loads fine and there is NO error at all... but on B200 gsm8k is 0.004 "
+     "(0.861 on H100) and the output is garbage.\n", None),
 ])
 def test_a_failure_before_a_workaround_is_not_the_one_the_reporter_is_stuck_on(text, now):
     got = top(text)
     assert not [f for f in got if f[1] == "likely" and f[0] != now], got
     if now:
         assert got[0][0] == now, got
+
+
+def test_the_first_of_two_errors_is_named_after_the_one_that_followed_it():
+    """ "1st error (known one):" and "Different error now": the second is the failure the reporter has."""
+    got = top("1st error (known one):\n"
+              "  Assertion failed: deep_gemm/impls/smxx_layout.cuh:131, condition: (values[j] & 0x807fffffu) == 0\n\n"
+              "I turned the E8M0 cast off: VLLM_USE_DEEP_GEMM_E8M0=0 on the B200s. Different error now, before any request:\n"
+              "(EngineCore_DP0 pid=901) ERROR 07-27 13:41:12 [core.py:722] RuntimeError: Assertion error "
+              "(csrc/apis/gemm.hpp:122): Unsupported architecture or scaling factor types\n")
+    assert got[0][0] == "deepgemm-fp32-sf-sm100", got
+    assert ("ue8m0-pack-assert", "likely") not in got, got
 
 
 def test_a_warning_read_by_rules_is_named_not_claimed():
