@@ -1538,6 +1538,27 @@ BLIND_PROBES = [
     ("probe ON (30 pastes)", "main d8fa8b7, 2026-12-05", 12, 12, 17, 18,
      "mostly negatives: non-FP8 quantization on Blackwell and Hopper; false likely: FlashInfer's FP4 MoE JIT on "
      "sm_120 named FP8 by its nvcc command's '-DENABLE_FP8'"),
+    ("probe OO (30 pastes)", "main 404b4cd, 2026-12-05", 22, 24, 6, 6,
+     "paraphrase, second round (postmortems, tickets, Slack summaries, handoff notes); misses: a TensorRT-LLM FP8 "
+     "FMHA gate told in words, DeepGEMM refusing an arch told as 'no kernel for this GPU'"),
+    ("probe OP (32 pastes)", "main 404b4cd, 2026-12-05", 23, 26, 4, 6,
+     "two or three attempts in one paste; misses: fixes noted as '-> moved to an H100. fine.' and '` -> --tp 4 "
+     "instead, loads fine.'; false likely: 'first failed at TP=8 with \"...\"' and 'switched to `--kv-cache-dtype "
+     "fp8_e5m2` and it starts and runs' not read as past"),
+    ("probe OQ (30 pastes)", "main 404b4cd, 2026-12-05", 24, 24, 6, 6,
+     "consumer Blackwell with LMDeploy, TGI, Aphrodite, ComfyUI, llama-cpp-python, notebooks, WSL"),
+    ("probe OR (30 pastes)", "main 404b4cd, 2026-12-05", 23, 24, 6, 6,
+     "free choice, every label and paste style; miss: DeepGEMM's 'Unknown recipe' (labelled an unsupported "
+     "architecture)"),
+    ("probe OS (31 pastes)", "main 404b4cd, 2026-12-05", 24, 24, 7, 7,
+     "silent corruption in RL, speculative decoding and eval loops"),
+    ("probe OT (32 pastes)", "main 404b4cd, 2026-12-05", 23, 25, 7, 7,
+     "DeepGEMM builds and versions; misses: an invented compiler.hpp assertion, DeepGEMM 1.x's 'invalid image' "
+     "on a B200 (labelled an unsupported architecture)"),
+    ("probe OU (30 pastes)", "main 404b4cd, 2026-12-05", 11, 12, 17, 18,
+     "mostly negatives: GPU, driver and infrastructure faults on FP8 deployments; false likely: a launch failure "
+     "in cutlass_scaled_mm after Xid 119 (GSP timeout) and 154 (GPU Reset Required), not read as a GPU fault"),
+    ("probe OV (31 pastes)", "main 404b4cd, 2026-12-05", 25, 25, 6, 6, "CI and test output of kernel libraries"),
 ]
 
 

@@ -183,9 +183,10 @@ EXTRACTORS: list[Extractor] = [
         # the GPU itself failed: the driver lost it (Xid 79 "GPU has fallen off the bus"), or reported an uncorrectable
         # memory error: what the libraries raised after it (CUDA 719 in a DeepGEMM kernel) is no bug of theirs
         "gpu-fault", "gpu_fault",
-        ("fallen off the bus", "Xid", "Uncorrectable ECC", "uncorrectable ECC", "GPU is lost"),
-        rxcache.compile(r"fallen off the bus|\bXid\b[^\n]{0,40}?\b(?:79|48|63|64|74|92|94|95)\b|uncorrectable ECC|GPU is lost", regex.I),
-        r"fallen off the bus|Xid|[Uu]ncorrectable ECC|GPU is lost",
+        ("fallen off the bus", "Xid", "Uncorrectable ECC", "uncorrectable ECC", "GPU is lost", "GPU Reset Required"),
+        rxcache.compile(r"fallen off the bus|\bXid\b[^\n]{0,40}?\b(?:79|48|63|64|74|92|94|95|119|120|154)\b|uncorrectable ECC|GPU is lost"
+                        r"|GPU Reset Required", regex.I),
+        r"fallen off the bus|Xid|[Uu]ncorrectable ECC|GPU is lost|GPU Reset Required",
     ),
     _flag(
         # DeepGEMM switched off, and then the run is fine (a write-up's A/B: "with VLLM_USE_DEEP_GEMM=0 it

@@ -212,15 +212,19 @@ def quoted_source(ev: Event, m: Match) -> bool:
 # a sentence that says the failure it names is behind the reporter ("the Unknown SF transformation error is
 # gone with VLLM_USE_DEEP_GEMM=0, but now ..."; "setting X got rid of the 'no kernel image' crash")
 GONE_AFTER = rxcache.compile(
-    r"^[^.;!?\n]{0,40}?\b(?:(?:is|are|was|were|has|have|got)\s+(?:now\s+|been\s+)?(?:gone|fixed|resolved|solved)"
+    r"^[^.;!?\n]{0,40}?(?:\b(?:(?:is|are|was|were|has|have|got)\s+(?:now\s+|been\s+)?(?:gone|fixed|resolved|solved)"
     r"|went away|disappear(?:s|ed)|(?:is|are) no longer (?:there|shown|printed|raised|thrown)"
-    r"|no longer (?:appears|happens|shows up|occurs))\b", regex.I)
+    r"|no longer (?:appears|happens|shows up|occurs))\b"
+    # a fix noted after it on its line: "`ValueError: ...` -> --tp 4 instead, loads fine."
+    r"|(?:->|=>|\u2192)[^\n]{0,60}?\b(?:fine|works|worked|fixed|solved)\b)", regex.I)
 # ... or a later sentence of the same paragraph: "... with torch 2.6.0+cu124. Fixed that part with the cu128 wheel"
 GONE_LATER = rxcache.compile(r"^[^\n]{0,240}?[.;!]\s+(?:(?:i|we)\s+)?(?:fixed|solved|resolved|got past) (?:that|this|it)\b", regex.I)
 GONE_BEFORE = rxcache.compile(
     r"\b(?:got rid of|gets rid of|took care of|takes care of|fix(?:e[sd]|ing)?|solve[sd]?|resolve[sd]?|avoid(?:s|ed|ing)?|silence[sd]?|work(?:s|ed)? around"
     r"|no longer (?:get|see|hit)s?|(?:closes|fixes|resolves)\s+#\d+:?|before this (?:pr|change|fix|patch|commit)\b[^`'\"\n]{0,40}?:?"
     r"|previously\b[^`'\"\n]{0,40}?:?|used to (?:fail|crash|raise|error|get|hit)\b[^`'\"\n]{0,40}?:?"
+    # "the FP8-block version first failed at TP=8 with \"...\""
+    r"|\b(?:first|initially|originally) (?:failed|crashed|errored|died|broke)\b[^`'\"\n]{0,40}?(?:with|:)"
     # "We used to run the FP8 version of this model and hit \"...\""
     r"|used to (?:run|use|serve|deploy|have)\b[^`'\"\n.;]{0,80}?\b(?:hit|got|saw|get|see)\b[^`'\"\n]{0,20}?:?"
     # "last week this crashed with `...`"
@@ -250,7 +254,7 @@ PAST_CUES = ("before this pr", "before this change", "before this fix", "before 
              "description says", "other thread", "other issue", "linked issue", "that thread", "that issue",
              "yesterday", "last time", "last week", "last night", "first failed", "first crashed", "first errored",
              "first died", "first broke", "at first it", "for the record", "part is solved", "part is fixed", "1st try",
-             "first try", "first attempt", "first run", "round 1", "step 1", "step one", "1st error", "first error", "1st crash", "first crash", "at first", "attempt 1", "try 1", "back on", "back with")
+             "first try", "first attempt", "first run", "round 1", "step 1:", "step 1 (", "step one", "1st error", "first error", "1st crash", "first crash", "at first", "attempt 1", "try 1", "back on", "back with")
 # a sentence after a failure that says a workaround got past it and a new problem came ("so we pinned
 # sgl-deep-gemm==0.1.3. Server starts now, no errors, but:"), or that the reporter did what the message said ("OK, so
 # I did what it says and quantized with ue8m0 scales:"): that failure is what the reporter hit before (linefeed.py)
@@ -266,7 +270,8 @@ WORKED_AROUND_CUES = ("starts now", "boots now", "loads now", "runs now", "comes
                       "got me past", "new problem", "new issue", "new error", "new failure", "no more", "now it loads",
                       "now it starts", "now it boots", "now it comes up", "gets past", "get past", "fixed that", "fixed this",
                       "fixed it.", "fixed it,", "fixed it!", "after installing", "after upgrading", "after downgrading",
-                      "after setting", "after switching", "after adding", "after pinning", "after removing", "error now",
+                      "after setting", "after switching", "after adding", "after pinning", "after removing", "error now", "switched to",
+                      "moved to", "loads fine", "starts fine", "runs fine", "works fine", "instead,", " fine.",
                       "crash now", "failure now")  # (and "part is solved": PAST_CUES)
 WORKED_AROUND = rxcache.compile(
     r"(?i)(?:\b(?:starts?|boots?|loads?|runs?|works?|comes? up)(?: fine| again| ok)? now\b|\bnow (?:it |the \w+ )?(?:starts|boots"
@@ -284,6 +289,10 @@ WORKED_AROUND = rxcache.compile(
     r"|\bgot (?:us |me )?past\b[^\n]*\bbut\b|\bnew (?:problem|issue|error|failure)(?: though| now|:)"
     # "That gets past loading", "CUDA_VISIBLE_DEVICES=1 fixed that. Now:"
     r"|\b(?:that|this|it) gets (?:us |me |it )?past\b|\bfixed (?:that|this|it)[.,!]"
+    # a fix noted under the error: "-> moved to an H100. fine.", "-> --tp 4 instead, loads fine."
+    r"|^\W{0,3}(?:->|=>|\u2192)[^\n]*\b(?:fine|works|worked|loads|starts|runs|fixed|solved)\b"
+    # "switched to `--kv-cache-dtype fp8_e5m2` and it starts and runs"
+    r"|\bswitched to\b[^\n]{0,60}?\band (?:it |the \w+ )?(?:starts|loads|boots|runs|works|comes up)\b"
     # "after installing kernels it loads fine", "Different error now"
     r"|\bafter (?:installing|upgrading|downgrading|setting|switching|adding|pinning|removing)\b[^\n]{0,60}?\b(?:it |the \w+ )?"
     r"(?:loads|starts|boots|runs|works|comes up)\b|\b(?:different|another|new) (?:error|crash|failure) now\b"
@@ -453,7 +462,10 @@ def said_gone(ev: Event, m: Match) -> bool:
         return False
     line = _text(ev, m)
     a, b = m.span
-    after = line[b:b + 120].lstrip("`'\" ")
+    after = line[b:b + 120]
+    if after[:1] == "." and after[1:2] in ("`", "'", '"'):
+        after = after[1:]  # the quoted message's own full stop ("... block_n = 128.` -> --tp 4 instead, loads fine.")
+    after = after.lstrip("`'\" ")
     before = line[max(0, a - 180):a]
     k = min(m.line, len(ev.lines) - 1)
     if k > 0 and ev.lines[k - 1].level is None and _LINE_OPENING.match(line[:a]):

@@ -47,6 +47,21 @@ def test_a_gpu_the_driver_lost_makes_what_the_libraries_raised_after_it_possible
     assert res.findings and "likely" not in {f.status.value for f in res.findings}
 
 
+
+def test_a_gsp_timeout_and_a_gpu_reset_required_are_a_gpu_fault_too():
+    error = "RuntimeError: CUDA error: unspecified launch failure"
+    frames = ('  File "/usr/local/lib/python3.12/dist-packages/vllm/_custom_ops.py", line 806, in cutlass_scaled_mm\n'
+              "    torch.ops._C.cutlass_scaled_mm(out, a, b, scale_a, scale_b, bias)\n")
+    for xid in ("kernel: NVRM: Xid (PCI:0000:4c:00): 119, pid=903, name=python3, Timeout after 6s of waiting for RPC "
+                "response from GPU2 GSP!",
+                "kernel: NVRM: Xid (PCI:0000:4c:00): 154, GPU recovery action changed from 0x0 (None) to 0x1 "
+                "(GPU Reset Required)"):
+        res = scan_text("8x H100, Llama-3.1-405B-Instruct-FP8\nTraceback (most recent call last):\n" + frames + error
+                        + "\n\nsyslog:\n" + xid + "\n")
+        assert any(f.name == "gpu_fault" for f in res.facts), xid
+        assert "likely" not in {f.status.value for f in res.findings}, xid
+
+
 def test_a_notice_that_deepgemm_declined_comes_after_the_failure_its_reason_names():
     reason = "Failed to load `kernels-community/deep-gemm` - check that a build matches the current torch/CUDA."
     text = (f"DeepGEMM unavailable for this call, falling back to Triton. Reason: {reason}\n"

@@ -1366,6 +1366,25 @@ def test_a_sentence_that_names_another_issue_and_goes_on_to_the_current_error_in
      "  ImportError: DeepGEMM kernel requires the `kernels` package. Install it with `pip install -U kernels`.\n"
      "and after installing kernels it loads fine and there is NO error at all... but on B200 gsm8k is 0.004 "
      "(0.861 on H100) and the output is garbage.\n", None),
+    # a fix noted under the error ("-> moved to an H100. fine.") and on its own line ("` -> --tp 4 instead, loads fine.")
+    ("v1: ran it on our A100 by accident:\n"
+     "  RuntimeError: torch._scaled_mm is only supported on CUDA devices with compute capability >= 9.0 or 8.9\n"
+     "-> moved to an H100. fine.\n\nv2 on H100:\n"
+     "RuntimeError: Expected trailing dimension of mat1 to be divisible by 16 but got mat1 shape: (8192x1000).\n",
+     "scaled-mm-layout"),
+    ("1. `--tp 8` failed at load: `ValueError: Weight output_partition_size = 1600 is not divisible by weight "
+     "quantization block_n = 128.` -> --tp 4 instead, loads fine.\n"
+     "2. `--tp 4` serves, but the next day a request hits: torch.OutOfMemoryError: CUDA out of memory.\n", None),
+    # "switched to ... and it starts and runs", "first failed ... with"
+    ("That crashed in the triton attention kernel with\n\n"
+     "    AssertionError: fp8e4nv data type is not supported on CUDA arch < 89\n\n"
+     "fine, A100 has no fp8, switched to `--kv-cache-dtype fp8_e5m2` and it starts and runs.\n"
+     "Then TP=4 with the AWQ checkpoint: ValueError: Weight input_size_per_partition = 7392 is not divisible by "
+     "min_thread_k = 128.\n", None),
+    ('- the FP8-block version first failed at TP=8 with "Weight output_partition_size = 3584 is not divisible by weight '
+     'quantization block_n = 128", we kept that layer in bf16 and it serves.\n'
+     "- Now the NVFP4 export: The quantization method modelopt_fp4 is not supported for the current GPU. Minimum "
+     "capability: 100. Current capability: 90.\n", None),
 ])
 def test_a_failure_before_a_workaround_is_not_the_one_the_reporter_is_stuck_on(text, now):
     got = top(text)
