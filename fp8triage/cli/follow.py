@@ -41,6 +41,11 @@ def run_follow(target: str, prepared, *, prefer: str, fmt: str, fail_on: str, db
         return render_as("follow", n, fmt, options)
 
     old = signal.signal(signal.SIGTERM, _raise_interrupt)
+    # Ctrl-C stops following even where the launcher ignored SIGINT (a background job of a non-interactive shell, a
+    # test runner's worker): a process that inherits SIG_IGN would otherwise follow until killed
+    old_int = signal.signal(signal.SIGINT, signal.default_int_handler)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
     interrupted = False
     try:
         for n in notices:
@@ -54,6 +59,7 @@ def run_follow(target: str, prepared, *, prefer: str, fmt: str, fail_on: str, db
             pass
     finally:
         signal.signal(signal.SIGTERM, old)
+        signal.signal(signal.SIGINT, old_int)
     result = fl.result()
     result.meta["run_id"] = run_id
     for w in result.warnings:  # binary input, no text line: said once, on stderr (stdout is the notice stream)

@@ -46,10 +46,12 @@ def _env():
 class Proc:
     """fp8triage scan --follow in a subprocess, its stdout lines in a queue."""
 
-    def __init__(self, args, stdin=None):
+    def __init__(self, args, stdin=None, ignore_sigint=False):
+        # (``ignore_sigint``: launched the way a background job or a test runner's worker may be, SIGINT ignored)
+        pre = (lambda: signal.signal(signal.SIGINT, signal.SIG_IGN)) if ignore_sigint else None
         self.p = subprocess.Popen([sys.executable, "-m", "fp8triage", "scan", "--follow", *args],
                                   stdin=stdin or subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                  env=_env(), text=True)
+                                  env=_env(), text=True, preexec_fn=pre)
         self.q: queue.Queue = queue.Queue()
         threading.Thread(target=self._pump, daemon=True).start()
 
@@ -488,3 +490,20 @@ def test_follow_reads_a_symptom_with_the_library_named_before_it_as_the_batch_sc
     batch = scan_text(NAN_AFTER_DEEPGEMM, source="x.log", catalogue=cat)
     assert [f.id for f in batch.findings] == ["ue8m0-silent-corruption"] and not batch.unknown
     assert [(n.event, n.finding.id if n.finding else None) for n in out] == [("finding", "ue8m0-silent-corruption")]
+
+
+@pytest.mark.slow
+def test_ctrl_c_stops_following_where_the_launcher_ignored_sigint(tmp_path):
+    """A process that inherits SIGINT ignored (a background job of a non-interactive shell, a test runner's worker)
+    still stops on Ctrl-C with its summary."""
+    log = tmp_path / "server.log"
+    log.write_text("".join(EXAMPLE[:SF_END]))
+    proc = Proc([str(log), "--format", "json", "--no-history"], ignore_sigint=True)
+    try:
+        n = proc.next(timeout=120)
+        assert n["event"] == "finding"
+        rest = proc.stop()
+    finally:
+        if proc.p.poll() is None:
+            proc.p.kill()
+    assert rest and rest[-1]["event"] == "summary"
