@@ -65,26 +65,13 @@ class Proc:
         return json.loads(ln) if ln is not None else None
 
     def stop(self):
-        """Ctrl-C, then every line up to the end of the output; the process must exit within BOUND. (Its exit
-        ends the stream even where the pipe stays open: a process another test forked meanwhile may hold a copy of
-        its write end, and then no end of file comes.)"""
         self.p.send_signal(signal.SIGINT)
         rest = []
-        deadline = time.monotonic() + BOUND
-        quiet = 0  # seconds without a line since the process exited
-        while time.monotonic() < deadline:
-            try:
-                ln = self.q.get(timeout=1)
-            except queue.Empty:
-                quiet = quiet + 1 if self.p.poll() is not None else 0
-                if quiet >= 2:
-                    break  # exited, and the pump has read what it wrote
-                continue
-            if ln is None:
+        while True:
+            n = self.next()
+            if n is None:
                 break
-            rest.append(json.loads(ln))
-        else:
-            raise AssertionError(f"scan --follow did not stop within {BOUND} s of Ctrl-C")
+            rest.append(n)
         self.p.wait(timeout=BOUND)
         return rest
 
