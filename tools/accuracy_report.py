@@ -1559,6 +1559,25 @@ BLIND_PROBES = [
      "mostly negatives: GPU, driver and infrastructure faults on FP8 deployments; false likely: a launch failure "
      "in cutlass_scaled_mm after Xid 119 (GSP timeout) and 154 (GPU Reset Required), not read as a GPU fault"),
     ("probe OV (31 pastes)", "main 404b4cd, 2026-12-05", 25, 25, 6, 6, "CI and test output of kernel libraries"),
+    ("probe OW (30 pastes)", "main b9dc8c3, 2026-12-05", 22, 24, 6, 6,
+     "GitHub bug-report templates; misses: garbage shown only as output ('( ( ( ( (') under a transformers template, "
+     "a GSM8K table whose B200 row collapsed under an 'accuracy' column (no eval word in the header)"),
+    ("probe OX (30 pastes)", "main b9dc8c3, 2026-12-05", 24, 24, 6, 6, "device-side asserts, NaN and inf on FP8 deployments"),
+    ("probe OY (36 pastes)", "main b9dc8c3, 2026-12-05", 27, 29, 7, 7,
+     "pastes of one to six lines; misses: an eval table with GPU rows and a bare model name ('Qwen3-30B-A3B-FP8'), "
+     "DeepGEMM's 'Unknown recipe' (labelled an unsupported architecture)"),
+    ("probe OZ (34 pastes)", "main b9dc8c3, 2026-12-05", 27, 27, 7, 7, "Hopper, Ada, Ampere and older GPUs with FP8 checkpoints"),
+    ("probe PA (30 pastes)", "main b9dc8c3, 2026-12-05", 23, 24, 6, 6,
+     "multi-process and multi-node logs (Ray, torchrun, mpirun, SGLang ranks); miss: DeepGEMM's 'Unknown recipe' "
+     "(labelled an unsupported architecture)"),
+    ("probe PB (33 pastes)", "main b9dc8c3, 2026-12-05", 26, 26, 7, 7,
+     "write-ups in Chinese, Japanese, Korean, Russian, German, Spanish, Portuguese"),
+    ("probe PC (30 pastes)", "main b9dc8c3, 2026-12-05", 21, 24, 6, 6,
+     "FlashInfer, TensorRT-LLM and FP8 attention; misses: 'the flashinfer cutlass FP8 MoE' read as vLLM's CUTLASS, "
+     "'fp8_scaled_mm not implemented for current compute capability: 120', 'TRTLLM attention with FP8 query' not "
+     "read as FP8 attention"),
+    ("probe PD (31 pastes)", "main b9dc8c3, 2026-12-05", 24, 24, 7, 7,
+     "quantization tooling round trips (llm-compressor, ModelOpt, torchao, AutoFP8, compressed-tensors)"),
 ]
 
 

@@ -320,6 +320,12 @@ def _row_gpu(got: list[str]) -> str | None:
     return next(filter(None, map(_cell_gpu, got)), None)
 
 
+def row_gpu(line: str) -> str | None:
+    """The GPU a table row names in a cell of its own (the machine its numbers were measured on), or None."""
+    got = cells(line) if "|" in line or "│" in line or "┃" in line else None
+    return _row_gpu(got) if got else None
+
+
 def collapsed(text: str) -> bool:
     """Does a table in ``text`` show one row's eval score collapsed against another row's (or against a score
     a note after it states)?"""

@@ -201,12 +201,12 @@ EXTRACTORS: list[Extractor] = [
         r"deep[_ -]?gemm|dg_enabled",
     ),
     _flag(
-        # a CUTLASS or CuTe kernel run or compiled with an FP8 dtype ("cute.compile() with
+        # a CUTLASS or CuTe kernel (not FlashInfer's CUTLASS MoE) run or compiled with an FP8 dtype ("cute.compile() with
         # dtype=Float8E4M3FN"): what a crash that prints no message is read with
         "cutlass-fp8-named", "cutlass_fp8_named",
         ("cutlass", "cute.", "cute dsl", "cute_dsl", "cute-dsl"),
-        rxcache.compile(r"(?:cutlass|\bcute(?:\.|[ _-]dsl))[^\n]{0,160}?(?:float8_?e[45]m[23]|\bfp8\b|\bf8\b)"
-                        r"|(?:float8_?e[45]m[23]|\bfp8\b)[^\n]{0,160}?(?:cutlass|\bcute(?:\.|[ _-]dsl))", regex.I),
+        rxcache.compile(r"(?:(?<!flashinfer[ _-])cutlass|\bcute(?:\.|[ _-]dsl))[^\n]{0,160}?(?:float8_?e[45]m[23]|\bfp8\b|\bf8\b)"
+                        r"|(?:float8_?e[45]m[23]|\bfp8\b)[^\n]{0,160}?(?:(?<!flashinfer[ _-])cutlass|\bcute(?:\.|[ _-]dsl))", regex.I),
         r"cutlass|cute\.|cute[ _-]dsl",
     ),
     _flag(
@@ -298,7 +298,9 @@ EXTRACTORS: list[Extractor] = [
     Extractor(
         "fp8-checkpoint-named",
         ("-FP8", "-fp8", "-Fp8"),
-        rxcache.compile(r"(?<![\w./-])[A-Za-z0-9][\w.-]{1,38}/[\w.-]{1,80}?-(?i:fp8)(?:[-_.][\w.-]*)?(?![\w/-]|\.py\b)"),
+        # (or a bare model name with its size: "Qwen3-30B-A3B-FP8, vllm 0.10.0")
+        rxcache.compile(r"(?<![\w./-])(?:[A-Za-z0-9][\w.-]{1,38}/[\w.-]{1,80}?|[A-Za-z][\w.]*(?:-[\w.]+)*?-\d+(?:\.\d+)?[BbMm](?:-[\w.]+)*?)"
+                        r"-(?i:fp8)(?:[-_.][\w.-]*)?(?![\w/-]|\.py\b)"),
         lambda m: [(FP8_CHECKPOINT, m.group())],
         trigger=r"-[Ff][Pp]8",
     ),

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Mapping
 
+from ..catalogue import scoretables
 from ..catalogue.loader import Catalogue
 from ..catalogue.recognition import FP8_FORMATS
 from ..common import rxcache
@@ -45,9 +46,10 @@ def read_in_context(cat: Catalogue, claims: Claims, facts: Mapping[str, Fact],
                 if not h.sig.silent:
                     linked.setdefault(h.sig.id, []).append(h)
             continue
-        if not (context or claims.context or "gpu" in facts or "capability" in facts or "gpu_sections" in facts):
-            continue
         text = g.event.text
+        if not (context or claims.context or "gpu" in facts or "capability" in facts or "gpu_sections" in facts
+                or ("|" in text and any(scoretables.row_gpu(ln.text) for ln in g.event.lines))):
+            continue
         if g.event.wrapped:  # a phrase a terminal or the write-up's line breaks cut in two
             text = "\n".join([text, *(t for _, t in g.event.unwrapped(" "))])
         if not (g.event.is_error or recognise.CRASH.search(text) or recognise.states_symptom(text)):
@@ -132,6 +134,9 @@ def _own_gpu(text: str, plain: bool) -> str | None:
     if not names:
         healthy = {capability_for(name) for name, role in roles if role == "reference"}
         names = {value for name, value, _ in gpu_facts(text) if name == "gpu" and capability_for(value) not in healthy}
+        row = scoretables.row_gpu(text) if not names else None  # (a table row: the machine its numbers are from)
+        if row is not None and capability_for(row) is not None:
+            names = {row}
         if plain:
             names |= {name for name, role in roles if role == "plain"}
     caps = {capability_for(n) for n in names}
