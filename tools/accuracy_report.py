@@ -1578,6 +1578,24 @@ BLIND_PROBES = [
      "read as FP8 attention"),
     ("probe PD (31 pastes)", "main b9dc8c3, 2026-12-05", 24, 24, 7, 7,
      "quantization tooling round trips (llm-compressor, ModelOpt, torchao, AutoFP8, compressed-tensors)"),
+    ("probe PE (19 pastes)", "main 73146ee, 2026-12-05", 16, 17, 2, 2,
+     "long noisy server logs (60 to 80 lines); miss: DeepGEMM's 'Unknown recipe' (labelled an unsupported architecture)"),
+    ("probe PF (32 pastes)", "main 73146ee, 2026-12-05", 26, 26, 6, 6, "issue threads with several commenters"),
+    ("probe PG (34 pastes)", "main 73146ee, 2026-12-05", 26, 27, 7, 7,
+     "older releases' wordings (vLLM 0.5-0.10, SGLang 0.3-0.4, DeepGEMM 1.x); miss: FlashInfer 0.0.9's prefill "
+     "'failed to dispatch data type Float8_e4m3fn' (an FP8 KV cache, labelled a FlashInfer FP8 failure)"),
+    ("probe PH (30 pastes)", "main 73146ee, 2026-12-05", 20, 24, 6, 6,
+     "silent corruption shown only in numbers; misses: a GPU named in a comma list beside the versions, a heading "
+     "'B200 (transformers 5.13.0, ...):' and 'H200, same code:', a module's relative error 8x the others' (25 %), a "
+     "REPL's printed norms under 'NVIDIA B200:' labels"),
+    ("probe PI (30 pastes)", "main 73146ee, 2026-12-05", 24, 24, 6, 6, "build and install logs"),
+    ("probe PJ (30 pastes)", "main 73146ee, 2026-12-05", 12, 12, 17, 18,
+     "mostly negatives full of FP8 words; false likely: 'I read #47436 first, where people get' before the quoted "
+     "DeepGEMM assertion"),
+    ("probe PK (34 pastes)", "main 73146ee, 2026-12-05", 26, 27, 6, 7,
+     "Python API users (REPL, notebooks, scripts); miss: an aligned rel_err table whose 'sm103 128' cell filled "
+     "its column; false likely: a DeepGEMM assertion 'fixed that as suggested'"),
+    ("probe PL (30 pastes)", "main 73146ee, 2026-12-05", 24, 24, 6, 6, "Kubernetes and Docker operations"),
 ]
 
 

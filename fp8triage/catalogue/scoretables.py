@@ -9,7 +9,8 @@ of its column, where the best is a real score (0.3 or more on a 0-1 scale, 30 or
 so is a four-choice eval's score (MMLU, GPQA) at 0.2 or less, below chance, in a table of one row. A perplexity
 column reads the other way: a value ``PPL_RATIO`` times the best of its column (a real perplexity) has exploded;
 so does a relative-error column (per module or per shape, against a reference): a value ``ERROR_RATIO`` times the
-smallest of its column, and at least ``ERROR_REAL``, is a module that computes wrong.
+smallest of its column, and at least ``ERROR_REAL`` (or ``ERROR_LARGE_RATIO`` times, and at least ``ERROR_LARGE``), is a
+module that computes wrong.
 
 lm_eval prints one row per task, filter and metric, the score in its "Value" column: those rows are compared by
 task, filter and metric. Two runs are often pasted as two tables under one header each, with a caption between
@@ -43,6 +44,8 @@ PERPLEXITY = rxcache.compile(r"(?i)\bppl\b|perplexity")
 ERROR = rxcache.compile(r"(?i)\brel(?:ative)?[_ ]?(?:err(?:or)?|diff)\b|\bcalc_diff\b")
 ERROR_RATIO = 10.0  # a relative error at least this many times the smallest of its column
 ERROR_REAL = 0.05  # ... and at least this large (5 %)
+# ... or a large one (20 % or more: no FP8 GEMM is that far off a reference) at least this many times the smallest
+ERROR_LARGE, ERROR_LARGE_RATIO = 0.2, 5.0
 _PPL_NUMBER = rxcache.compile(r"(?i)^(\d+(?:\.\d+)?|inf|nan)$")
 PPL_RATIO = 2.0  # a perplexity at least this many times the best one of its column
 PPL_REAL = 1000.0  # ... where the best one is a real perplexity
@@ -154,6 +157,12 @@ def is_header(line: str) -> bool:
     return got is not None and _names_scores(got) and not any(_NUMBER.match(c) for c in got)
 
 
+def headed(texts: list[str]) -> bool:
+    """Does a table's header start these lines, or follow the caption that starts them ("Numerics sweep on B300:")?"""
+    return bool(texts) and (is_header(texts[0]) or len(texts) > 1 and texts[0].rstrip().endswith(":")
+                            and cells(texts[0]) is None and is_header(texts[1]))
+
+
 def is_note(line: str) -> bool:
     """May ``line`` be a caption or a note between or after a table's rows: short, and no table line?"""
     return len(line) <= NOTE_MAX and cells(line) is None
@@ -229,6 +238,7 @@ class _Reader:
         self.task = ""  # lm_eval: the task of the rows that leave it blank
         self.on_gpus: dict = {}  # column key -> [(the GPU its row names, the row's score, its line)] (``_dropped``)
         self.line = -1  # the index of the line fed last
+        self.header_line = ""  # the header as written (an aligned row is cut where its cells start)
 
     def feed(self, line: str) -> int | None:
         """The index of the row that collapsed, once the lines fed so far show one (else None)."""
@@ -246,9 +256,11 @@ class _Reader:
             self.header = self.last  # rows of the same table after a caption ("same command with X=0:")
         if self.header is None or not numbers:
             if _names_scores(got):
-                self.header = got
+                self.header, self.header_line = got, line
                 self.cols = self.tables.setdefault(tuple(got), {})
             return None
+        if len(got) != len(self.header) and not _SEPARATOR.search(line):
+            got = _under_header(self.header_line, line, len(self.header)) or got
         self._row(got)
         return self._collapsed()
 
@@ -298,7 +310,9 @@ class _Reader:
             if not vals:
                 continue
             if ERROR.search(name):  # one module's error many times the others' (and large): that module is wrong
-                if len(vals) >= 3 and max(vals) >= ERROR_REAL and max(vals) >= ERROR_RATIO * min(vals):
+                top = max(vals)
+                if len(vals) >= 3 and top >= ERROR_REAL and (top >= ERROR_RATIO * min(vals)
+                                                             or top >= ERROR_LARGE and top >= ERROR_LARGE_RATIO * min(vals)):
                     return at[vals.index(max(vals))]
                 continue
             if PERPLEXITY.search(name):  # lower is better: one many times the best has exploded
@@ -313,6 +327,20 @@ class _Reader:
             if FOUR_CHOICE.search(name) and vals[-1] <= (CHANCE if vals[-1] <= 1 else 100 * CHANCE):
                 return at[-1]  # a four-choice eval below chance needs no other row to compare with
         return None
+
+
+def _under_header(header: str, line: str, n: int) -> list[str] | None:
+    """The cells of an aligned row cut where the header's cells start: a cell that filled its column's width leaves
+    one space before the next ("sm103 128   4096"), so splitting at two spaces merged them; None where that does not
+    give ``n`` cells."""
+    starts = [m.start() for m in _HEADER_CELL.finditer(header)]
+    if len(starts) != n or len(line) <= starts[-1]:
+        return None
+    got = [line[a:b].strip() for a, b in zip(starts, [*starts[1:], len(line)])]
+    return got if all(got) and all(line[a - 1:a] in ("", " ", "\t") for a in starts) else None
+
+
+_HEADER_CELL = rxcache.compile(r"\S+(?: \S+)*")
 
 
 def _row_gpu(got: list[str]) -> str | None:

@@ -89,6 +89,8 @@ _PROSE_GPU = rxcache.compile(
     r"|(?<![\w.-])(?P<name>" + PROSE_NAMES + r")(?:\s+(?:SXM\d?|PCIe|NVL\d*))?(?:\s*[x×]\s*\d{1,3})?\s+" + _MACHINE + r"\b"
     r"|^\W{0,4}(?P<name>" + PROSE_NAMES + r")(?:\s*[x×]\s*\d{1,3})?(?:\s*\((?i:sm_?\d{2,3}[af]?|cc\s*[\d.]+)\))?\s*[:,]"
     r"|^[ \t]*[-=#*\[]{1,8}[ \t]*(?P<name>" + PROSE_NAMES + r")(?:[ \t]+[\w-]{1,12}){0,3}[ \t]*[-=#*\]:]{0,8}[ \t]*$"
+    # one item of a comma-separated list of what the report ran on ("deep_gemm 2.5.0 (built from 891d57b), B200, CUDA 13.0")
+    r"|(?<=,[ \t])(?:\d{1,3}\s*[x×]\s*)?(?P<name>" + PROSE_NAMES + r")" + _FORM + r"(?=[ \t]*,)"
     # a table row whose first cell is the machine ("| B200 | 0.0000 |", "| 8x H100 SXM | 0.86 |")
     r"|^[ \t]*\|[ \t]*(?:\d{1,3}\s*[x×]\s*)?(?P<name>" + PROSE_NAMES + r")" + _FORM + r"(?:[ \t]+(?:SXM\d?|PCIe|NVL\d*|\d{2,3}\s?GB))?[ \t]*\|"
     # the machine's answers ("B200 answers are all '!!!!'", "the GB300 outputs repeat")
@@ -137,6 +139,10 @@ _WENT_WRONG = rxcache.compile(
     r"every answer|empty|not work(?:ing)?|doesn'?t work|does not work|blows? up|blew up|diverg\w*|explod\w*|mismatch\w*|chance(?:-level)?|at chance|(?:larger|bigger|higher) (?:diff\w*|errors?))\b|!!!|只有|仅有")
 
 
+# a sentence that gives the versions of the stack beside the GPU: the report's own machine
+_SETUP = rxcache.compile(r"(?i)\b(?:cuda|torch|driver|deep_?gemm|vllm|sglang|transformers|flashinfer)[ \t]*[:=v]?[ \t]*\d+\.\d")
+
+
 # a name that qualifies a thing, not a machine: "copied over from the H200 recipe", "the B200 config", "our H100 manifest"
 _NOT_A_MACHINE = rxcache.compile(r"(?i)\s+(?:recipes?|configs?|yamls?|presets?|profiles?|templates?|launchers?|"
                                  r"scripts?|docs?|guides?|readme|branch(?:es)?|settings|values|manifests?|specs?|charts?)\b")
@@ -156,7 +162,8 @@ def prose_gpus(text: str):
     """(name, role) for each GPU a sentence of ``text`` names as a machine without the maker's name: role
     "failing" (its side of the sentence says it went wrong there), "reference" (the healthy side of a
     comparison: "fine on the H20 boxes", "than on 8x H200", "H200 (reference)", or the machine a move starts
-    from: "from H800 to B200") or "plain"; a suggestion
+    from: "from H800 to B200"), "setup" (named beside the versions of the stack it ran: "deep_gemm 2.5.0, B200,
+    CUDA 13.0, torch 2.10.0") or "plain"; a suggestion
     ("try it on an H100") is left out."""
     for start, end, name in _named(text):
         if advice(text, start) or capability_for(name) is None or _NOT_A_MACHINE.match(text, end):
@@ -173,7 +180,7 @@ def prose_gpus(text: str):
         if compared or moved_from(text, start, end) or healthy or _LABELLED_HEALTHY.match(text, end) or _NAMED_REFERENCE.search(gap):
             yield name, "reference"
         else:
-            yield name, "failing" if wrong else "plain"
+            yield name, "failing" if wrong else "setup" if _SETUP.search(text) else "plain"
 
 
 def _scored_role(text: str, start: int, end: int) -> str | None:

@@ -21,10 +21,10 @@ SECTION_LINES = 40  # a heading heads at most this many lines (or up to the next
 _NAME = r"(?:NVIDIA[ \t]+)?(?P<name>" + PROSE_NAMES + r")(?![\w-])"
 # a heading: a rule of marks on both sides ("--- B200 ---", "==== host ... | NVIDIA B200 | ... ===="), a
 # Markdown heading ("## GB300 (sm_100)"), a line in brackets ("[b200-pool-02 | NVIDIA B200]"), or a GPU's name
-# alone before a colon ("H200:", "B200 with DG off:")
+# alone before a colon ("H200:", "B200 with DG off:", "H200, same code:", "B200 (transformers 5.13.0, torch 2.10.0):")
 _RULED = rxcache.compile(r"^[ \t]*(?:[-=#*]{2,}|#{1,6}[ \t]|\[)[^\n]{0,120}?(?<![\w-])" + _NAME + r"[^\n]{0,120}$")
 _RULE_END = rxcache.compile(r"(?:[-=#*]{2,}|\))[ \t]*$|^[ \t]*#{1,6}[ \t]|^[ \t]*\[[^\[\]\n]*\][ \t]*$")
-_ALONE = rxcache.compile(r"^\W{0,4}" + _NAME + r"(?:[ \t]+[^\s:]{1,24}){0,5}[ \t]*:[ \t]*$")
+_ALONE = rxcache.compile(r"^\W{0,4}" + _NAME + r"(?:[ \t]*\([^()\n]{0,100}\))?,?(?:[ \t]+[^\s:]{1,40}){0,5}[ \t]*:[ \t]*$")
 # a label: the GPU's name heads the line, then a colon and what was measured on it
 _LABEL = rxcache.compile(r"^\W{0,4}" + _NAME + r"[^:\n]{0,30}:[ \t]*\S")
 _ANY_NAME = rxcache.compile(r"(?<![\w-])" + _NAME)
@@ -94,8 +94,11 @@ def prose_gpu(said: list[tuple[str, Line]], out: list[Fact]) -> list[Fact]:
         if failing and len({f.value for f in printed}) > 1:
             _put_first(out, capability_for(failing[0][0])[0])  # two boxes' GPUs printed: the one that failed
         return []
-    plain = [(name, ln) for (role, name), ln in roles if role == "plain"]
-    pick = failing[0] if failing else plain[0] if len({capability_for(name) for name, _ in plain}) == 1 else None
+    plain = [(name, ln) for (role, name), ln in roles if role in ("plain", "setup")]
+    # (where the sentences name several generations, the one named beside the stack's versions: the report's machine)
+    setup = [(name, ln) for (role, name), ln in roles if role == "setup"]
+    pick = (failing[0] if failing else plain[0] if len({capability_for(name) for name, _ in plain}) == 1
+            else setup[0] if len({capability_for(name) for name, _ in setup}) == 1 else None)
     if pick is None:
         return []
     name, ln = pick

@@ -138,7 +138,7 @@ def _own_gpu(text: str, plain: bool) -> str | None:
         if row is not None and capability_for(row) is not None:
             names = {row}
         if plain:
-            names |= {name for name, role in roles if role == "plain"}
+            names |= {name for name, role in roles if role in ("plain", "setup")}
     caps = {capability_for(n) for n in names}
     return min(names) if names and len(caps) == 1 else None
 

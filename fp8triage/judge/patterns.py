@@ -254,7 +254,10 @@ PAST_CUES = ("before this pr", "before this change", "before this fix", "before 
              "description says", "other thread", "other issue", "linked issue", "that thread", "that issue",
              "yesterday", "last time", "last week", "last night", "first failed", "first crashed", "first errored",
              "first died", "first broke", "at first it", "for the record", "part is solved", "part is fixed", "1st try",
-             "first try", "first attempt", "first run", "round 1", "step 1:", "step 1 (", "step one", "1st error", "first error", "1st crash", "first crash", "at first", "attempt 1", "try 1", "back on", "back with")
+             "first try", "first attempt", "first run", "round 1", "step 1:", "step 1 (", "step one", "1st error", "first error", "1st crash", "first crash", "at first", "attempt 1", "try 1", "back on", "back with",
+             "people get", "people got", "people see", "people saw", "people hit", "people report", "others get", "others got",
+             "others see", "others saw", "others hit", "others report", "users get", "users got", "users see", "users saw",
+             "users hit", "users report", "folks get", "folks got", "folks see", "folks hit")
 # a sentence after a failure that says a workaround got past it and a new problem came ("so we pinned
 # sgl-deep-gemm==0.1.3. Server starts now, no errors, but:"), or that the reporter did what the message said ("OK, so
 # I did what it says and quantized with ue8m0 scales:"): that failure is what the reporter hit before (linefeed.py)
@@ -288,7 +291,8 @@ WORKED_AROUND = rxcache.compile(
     # "that got past weight loading 👍 but now the MoE fails", "New problem though", "no more layout.hpp"
     r"|\bgot (?:us |me )?past\b[^\n]*\bbut\b|\bnew (?:problem|issue|error|failure)(?: though| now|:)"
     # "That gets past loading", "CUDA_VISIBLE_DEVICES=1 fixed that. Now:"
-    r"|\b(?:that|this|it) gets (?:us |me |it )?past\b|\bfixed (?:that|this|it)[.,!]"
+    r"|\b(?:that|this|it) gets (?:us |me |it )?past\b|\bfixed (?:that|this|it)(?: (?:as (?:suggested|advised|described)(?: there)?"
+    r"|for (?:me|us)|too))?[.,!]"
     # a fix noted under the error: "-> moved to an H100. fine.", "-> --tp 4 instead, loads fine."
     r"|^\W{0,3}(?:->|=>|\u2192)[^\n]*\b(?:fine|works|worked|loads|starts|runs|fixed|solved)\b"
     # "switched to `--kv-cache-dtype fp8_e5m2` and it starts and runs"
@@ -310,6 +314,8 @@ PAST_SENTENCE = rxcache.compile(
     r" (?:was|were)\s*:|\bi had\s*:|\bfirst tried\b|\b(?:initially|originally) (?:got|had|saw|tried|hit)\b|gave up\b"
     r"|\b(?:first|initially|originally|at first)(?: it)? (?:failed|crashed|errored|died|broke) (?:with|on)\b"
     r"|\bfor the record\b|\bpart is (?:solved|fixed|resolved)\b"
+    # what other people hit, as a linked report quotes it ("I read #47436 first, where people get")
+    r"|\bwhere (?:other )?(?:people|others|users|folks) (?:get|got|see|saw|hit|report(?:ed)?)\b"
     # an older release's behaviour ("Back on 0.4.0 this same A100 box refused the FP8 checkpoint outright:")
     r"|\bback (?:on|with|in) (?:v?\d[\w.]*|the old\b|our old\b)[^\n]{0,80}?(?::\s*$|\b(?:refused|crashed|failed|died|errored)\b)"
     # the first of several attempts, introduced as such ("1st try, the FP8 checkpoint:", "Round 1 crashed in ...:")

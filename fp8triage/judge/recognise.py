@@ -256,7 +256,8 @@ def _kinds(ev: Event, voc: Vocabulary, failure: list[tuple[int, str]], ftext: st
     if "'nonetype' object has no attribute" in ftext.lower():
         kinds.discard("api-mismatch")  # the module was set to None when its import failed
     _checked(ev, kinds, ftext, exc == "AssertionError" or (asserted and ev.is_error and not ev.message.strip()), checks)
-    if ev.lines and scoretables.is_header(ev.lines[0].text):
+    if ev.lines and (scoretables.is_header(ev.lines[0].text)
+                     or not ev.is_error and scoretables.headed([ln.text for ln in ev.lines[:2]])):
         # a table of eval results: a cell's "FAIL" or "unsupported" is a row's outcome, not a failure of its own
         kinds &= SYMPTOM
         low = scoretables.collapsed_at("\n".join(t for _, t in failure)) if not kinds and len(ev.lines) > 2 else None

@@ -98,7 +98,7 @@ def table_row(b: _Builder, line: Line) -> bool:
     """Is ``line`` a row (or a rule) of the table whose header started the event ``b`` (scoretables.py), or, once it
     has a row, a blank line, a caption or a note between its rows or after them (two in a row at most: "B200,
     VLLM_USE_DEEP_GEMM=1:" before a second run's table, "expected ~0.87" after the rows)?"""
-    if not b.lines or not scoretables.is_header(b.lines[0].text):
+    if not b.lines or not scoretables.headed([ln.text for ln in (b.lines[:-1] if b.lines[-1] is line else b.lines)[:2]]):
         return False
     if _in_table(line.text):
         return True
@@ -114,7 +114,7 @@ def _after_table(b: _Builder | None, lines: list[Line] | None = None) -> bool:
     """Does the table event ``b`` end (``lines``: these of its lines end) in a blank line or a caption after its
     rows ("B200, DeepGEMM on:"), which only a table goes on from?"""
     lines = lines if lines is not None else (b.lines if b is not None else [])
-    if b is None or b.kind is not EventKind.LINE or len(lines) < 2 or not scoretables.is_header(lines[0].text):
+    if b is None or b.kind is not EventKind.LINE or len(lines) < 2 or not scoretables.headed([ln.text for ln in lines[:2]]):
         return False
     last = lines[-1].text.rstrip()
     return not last or (last.endswith(":") and not _in_table(last) and not scoretables.states_score(last))

@@ -259,3 +259,21 @@ def test_gpu_columns_aligned_over_a_column_of_evals_are_compared():
     assert collapsed(ALIGNED_GPUS)  # five points of GPQA on the B300
     assert not collapsed(ALIGNED_GPUS.replace("0.779", "0.809").replace("0.614", "0.661"))  # within noise
     assert not is_header("    H200 and B300 nodes")  # a sentence, not two columns
+
+
+def test_an_aligned_row_whose_cell_filled_its_column_is_cut_where_the_header_cells_start():
+    """ "sm103 128" (one space: the arch filled its column) is two cells under "arch  M": the row is read, and
+    its relative error, 25 times the others', is a module that computes wrong."""
+    table = ("arch  M     N     K     rel_err   out_norm/ref_norm\n"
+             "sm90  128   4096  7168  0.0361    1.001\n"
+             "sm90  4096  7168  2048  0.0364    0.999\n"
+             "sm103 128   4096  7168  0.9412    1.873\n")
+    assert collapsed_at(table) == 3
+    assert not collapsed(table.replace("0.9412", "0.0371"))
+
+
+def test_a_large_relative_error_five_times_the_others_is_a_wrong_module():
+    rows = "\n".join(f"model.layers.0.{name}  {err}  0.999" for name, err in
+                     [("wq_a", "0.0312"), ("wkv", "0.0315"), ("wo_a", "0.2531"), ("wo_b", "0.0318")])
+    assert collapsed("module  rel_err  cos\n" + rows)
+    assert not collapsed("module  rel_err  cos\n" + rows.replace("0.2531", "0.0912"))  # 3x, and small

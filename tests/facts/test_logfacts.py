@@ -459,3 +459,13 @@ def test_two_boxes_printed_the_one_a_sentence_says_failed_wins():
 ])
 def test_a_capability_a_message_requires_is_not_the_device_s(line, capability):
     assert facts(line).get("capability", (None,))[0] == capability
+
+
+@pytest.mark.parametrize("line, fp8", [
+    ("Qwen3-30B-A3B-FP8, vllm 0.10.0, same lm_eval cmd on both boxes", True),  # a bare model name with its size
+    ("Meta-Llama-3.1-8B-Instruct-FP8-dynamic on one H100", True),
+    ("the llama-fp8 copy under /data", False),  # no size: a local name, not a model's
+    ("Qwen3-30B-A3B on sglang 0.5.6", False),
+])
+def test_a_bare_model_name_with_its_size_names_an_fp8_checkpoint(line, fp8):
+    assert (facts(line).get("quantization", ("",))[0] == "fp8") is fp8

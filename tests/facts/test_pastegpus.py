@@ -26,6 +26,9 @@ def facts_of(text: str) -> dict[str, str]:
     ("B200 with VLLM_USE_DEEP_GEMM=0:", "B200|h"),
     ("  B200: rel_err 0.91   out_norm/ref_norm 1.87", "B200|l"),
     ("NVIDIA H100 80GB HBM3: diff=0.00041 norm_ratio=0.9998", "H100|l"),
+    ("H200, same code:", "H200|h"),
+    ("B200 (transformers 5.13.0, torch 2.10.0+cu130, kernels 0.12.3):", "B200|h"),
+    ("B200 with TRANSFORMERS_DISABLE_DEEPGEMM_LINEAR=1:", "B200|h"),
 ])
 def test_a_heading_or_a_label_names_its_part_s_gpu(text, want):
     assert label(text) == want
@@ -73,3 +76,18 @@ def test_the_fact_reads_back_as_its_parts():
     assert fact.value == "H100@3-5, B200@6-10, B200@11"
     # the source's name survives brackets and colons in it
     assert parse_sections(fact) == ("my (1) paste.log", [(3, 5, "H100"), (6, 10, "B200"), (11, 11, "B200")])
+
+
+@pytest.mark.parametrize("paste, gpu", [
+    # named beside the stack's versions: the report's machine, whatever the comparison names after it
+    ("Kernel-level repro. deep_gemm 2.5.0 (built from 891d57b), B200, CUDA 13.0, torch 2.10.0+cu130.\n"
+     "On H100 both lines give rel=0.03.\n", "B200"),
+    # the machine whose answers the sentence says went wrong
+    ("Same lm_eval command on both boxes.\nB200 answers are all \"!!!!!!!!\" or the the the.\n", "B200"),
+])
+def test_the_gpu_a_write_up_names_for_its_own_machine(paste, gpu):
+    assert facts_of(paste)["gpu"] == gpu
+
+
+def test_gpus_named_side_by_side_with_no_versions_pick_none():
+    assert "gpu" not in facts_of("Tried on H100, B200, and GB200.\nSame error on each.\n")

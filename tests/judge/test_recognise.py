@@ -1385,6 +1385,15 @@ def test_a_sentence_that_names_another_issue_and_goes_on_to_the_current_error_in
      'quantization block_n = 128", we kept that layer in bf16 and it serves.\n'
      "- Now the NVFP4 export: The quantization method modelopt_fp4 is not supported for the current GPU. Minimum "
      "capability: 100. Current capability: 90.\n", None),
+    # an FP8 error other people get, as a linked issue quotes it, and one "fixed that as suggested"
+    ("I read #47436 first, where people get\n\n"
+     "    RuntimeError: Assertion error (/workspace/.deps/deepgemm-src/csrc/apis/layout.hpp:59): Unknown SF transformation\n\n"
+     "on this exact GPU, so I start with VLLM_USE_DEEP_GEMM=0. The server dies when the tokenizer is built:\n"
+     "Exception: data did not match any variant of untagged enum ModelWrapper at line 757483 column 3\n", None),
+    ("On 0.23.0 I was getting\n\n"
+     "    RuntimeError: Assertion error (/workspace/.deps/deepgemm-src/csrc/apis/layout.hpp:59): Unknown SF transformation\n\n"
+     "on the RTX PRO 6000, and VLLM_USE_DEEP_GEMM=0 fixed that as suggested. New issue with a local tokenizer:\n"
+     "Exception: data did not match any variant of untagged enum ModelWrapper at line 1251003 column 3\n", None),
 ])
 def test_a_failure_before_a_workaround_is_not_the_one_the_reporter_is_stuck_on(text, now):
     got = top(text)
