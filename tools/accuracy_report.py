@@ -1596,6 +1596,23 @@ BLIND_PROBES = [
      "Python API users (REPL, notebooks, scripts); miss: an aligned rel_err table whose 'sm103 128' cell filled "
      "its column; false likely: a DeepGEMM assertion 'fixed that as suggested'"),
     ("probe PL (30 pastes)", "main 73146ee, 2026-12-05", 24, 24, 6, 6, "Kubernetes and Docker operations"),
+    ("probe PM (32 pastes)", "main bc64610, 2026-12-05", 26, 26, 6, 6, "reporters who blame the wrong thing first"),
+    ("probe PN (30 pastes)", "main bc64610, 2026-12-05", 24, 24, 5, 6,
+     "several errors in one log; false likely: 'For reference, the old FP8 error was: RuntimeError: ...' on one line, "
+     "under 'the ... crash ... is gone after going to the nightly'"),
+    ("probe PO (35 pastes)", "main bc64610, 2026-12-05", 27, 29, 6, 6,
+     "mangled pastes (cut lines, HTML escapes, ANSI, CRLF); misses: a table header '| H100 cos | B200 cos |' read "
+     "as the H100's row (a reading added at 73146ee) and '(device capability 10.0)' after 'Using' read as advice, "
+     "DeepGEMM's 'Unknown recipe' (labelled an unsupported architecture)"),
+    ("probe PP (34 pastes)", "main bc64610, 2026-12-05", 26, 27, 7, 7,
+     "the less common labels in depth; miss: SageAttention's 'the fp8 PV accumulation kernel is only compiled for "
+     "sm89 and sm90' not read as FP8 attention"),
+    ("probe PQ (30 pastes)", "main bc64610, 2026-12-05", 24, 24, 6, 6, "Triton and torch.compile FP8 paths"),
+    ("probe PR (32 pastes)", "main bc64610, 2026-12-05", 26, 26, 6, 6, "benchmarks, CI dashboards and alerts"),
+    ("probe PS (36 pastes)", "main bc64610, 2026-12-05", 22, 22, 12, 14,
+     "AMD ROCm, Intel Gaudi, Apple MPS and CPU near-misses; false likely: hipBLASLt's NOT_SUPPORTED under "
+     "torch._scaled_mm on an MI300X, Triton's fp8e4nv refused on gfx942"),
+    ("probe PT (33 pastes)", "main bc64610, 2026-12-05", 26, 26, 7, 7, "chat and support transcripts"),
 ]
 
 

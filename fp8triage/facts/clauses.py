@@ -17,7 +17,8 @@ _ADVICE = rxcache.compile(
     # a question that suggests it ("does it get better with X=1 ?", "have you tried X=0")
     r"does it (?:get better|help|work|go away|improve|change)|have you tried|did you try|what about|(?:can|could) you try)\b")
 # (an example the text gives, "(e.g. 4090/H100)", is no fact of this machine either)
-_CLAUSE_END = rxcache.compile(r"(?<!\be\.g)(?<!\bi\.e)(?<!\be\.g\.)(?<!\bi\.e\.)[.;!?:,(]\s|—|\s-\s")  # ("e.g., RTX 4090")
+# (a parenthesis opens a clause of its own: "Using DeepGEMM for FP8 linear (device capability 10.0)" states the device)
+_CLAUSE_END = rxcache.compile(r"(?<!\be\.g)(?<!\bi\.e)(?<!\be\.g\.)(?<!\bi\.e\.)[.;!?:,]\s|\(\s*|—|\s-\s")  # ("e.g., RTX 4090")
 
 
 def clause_before(text: str, start: int) -> str:

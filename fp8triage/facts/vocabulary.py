@@ -104,6 +104,9 @@ _SPECS: list[FactSpec] = [
              "question): findings are named, at most possible"),
     FactSpec("gpu_fault", "bool", "the log shows the GPU itself failed (the driver's Xid 79 'fallen off the bus', an "
              "uncorrectable ECC error): findings are named, at most possible"),
+    FactSpec("amd_gpu", "bool", "the log's GPU is AMD's (ROCm, an Instinct MI card, a gfx9 target, hipBLAS errors): a "
+             "failure of the NVIDIA kernels the catalogue knows is at most possible, except one that is no kernel's (a "
+             "checkpoint's block size against the tensor-parallel split)"),
     FactSpec("multi_device", "bool", "one process spans several CUDA devices"),
     FactSpec("os", "text", "operating system"),
 ]

@@ -445,14 +445,21 @@ def judge(
     ]
     _yield(cat, findings)
     _behind_other_failure(claims, groups, findings)
-    if "not_current" in facts or "gpu_fault" in facts:
-        # the paste says the failure is behind it, or asks whether it could happen, or the GPU itself failed (what
-        # the libraries raised after it says nothing of their bugs): named, not claimed
-        for f in findings:
-            if f.status is Status.LIKELY:
-                f.status = Status.POSSIBLE
+    _lower_for_paste_facts(cat, facts, findings)
     _rank(cat, claims, findings, crashes)
     return findings, ruled
+
+
+def _lower_for_paste_facts(cat: Catalogue, facts: Mapping[str, Fact], findings: list[Finding]) -> None:
+    """At most possible where the paste says the failure is behind it, or asks whether it could happen, or the GPU
+    itself failed (what the libraries raised after it says nothing of their bugs), or the GPU is AMD's (the NVIDIA
+    kernels these signatures know did not run; a checkpoint's block size against the split fails there alike)."""
+    if not ("not_current" in facts or "gpu_fault" in facts or "amd_gpu" in facts):
+        return
+    neutral = "amd_gpu" in facts and not ("not_current" in facts or "gpu_fault" in facts)
+    for f in findings:
+        if f.status is Status.LIKELY and not (neutral and cat.get(f.id).data.get("vendor_neutral")):
+            f.status = Status.POSSIBLE
 
 
 def unknown_groups(

@@ -469,3 +469,13 @@ def test_a_capability_a_message_requires_is_not_the_device_s(line, capability):
 ])
 def test_a_bare_model_name_with_its_size_names_an_fp8_checkpoint(line, fp8):
     assert (facts(line).get("quantization", ("",))[0] == "fp8") is fp8
+
+
+@pytest.mark.parametrize("line, behind", [
+    ("the `Unknown SF transformation` crash with the FP8-block model on our RTX PRO 6000 pair is gone after the nightly", True),
+    ("For reference, the old FP8 error was: RuntimeError: ... Unknown SF transformation — not seen anymore.", True),
+    ("fixed the Unknown SF transformation error, which is gone now, but the engine fails differently", False),
+    ("The crash with the MoE is gone, but now it dies in the attention backend", False),
+])
+def test_a_failure_said_to_be_behind_the_reporter(line, behind):
+    assert ("not_current" in facts(line)) is behind

@@ -1438,3 +1438,22 @@ def test_an_int8_scheme_s_cutlass_refusal_is_no_fp8_failure_claimed():
             "(EngineCore_DP0 pid=77) ERROR 11-04 03:10:40 [core.py:708] RuntimeError: No compiled cutlass_scaled_mm for CUDA "
             "device capability: 120. Required capability: 90 or 100\n")
     assert not [f for f in top(text) if f[1] == "likely"], top(text)
+
+
+@pytest.mark.parametrize("text, now", [
+    # hipBLASLt under torch._scaled_mm on an MI300X: no NVIDIA kernel ran
+    ("Running Llama-3.1-70B-Instruct-FP8-KV on 8x MI300X, rocm/vllm:rocm6.3.1_vllm_0.8.3.\n"
+     "[rank3]:     output = torch._scaled_mm(qinput,\n"
+     "[rank3]: RuntimeError: CUDA error: HIPBLAS_STATUS_NOT_SUPPORTED when calling `hipblasLtMatmul( ltHandle, ...)`\n",
+     None),
+    ("device: AMD Instinct MI300X (gfx942:sramecc+:xnack-)\n"
+     "ValueError(\"type fp8e4nv not supported in this architecture. The supported fp8 dtypes are ('fp8e4b8', 'fp8e5b16')\")\n",
+     None),
+    # a checkpoint's block size against the split fails on any vendor's GPUs alike
+    ("ROCm 6.3, 8x MI300X, TP=8:\n"
+     "ValueError: The output_size of gate's and up's weight = 192 is not divisible by weight quantization block_n = 128.\n",
+     "fp8-block-size-mismatch"),
+])
+def test_on_an_amd_gpu_only_a_vendor_neutral_failure_is_likely(text, now):
+    likely = [f[0] for f in top(text) if f[1] == "likely"]
+    assert likely == ([now] if now else []), top(text)
