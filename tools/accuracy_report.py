@@ -1613,6 +1613,22 @@ BLIND_PROBES = [
      "AMD ROCm, Intel Gaudi, Apple MPS and CPU near-misses; false likely: hipBLASLt's NOT_SUPPORTED under "
      "torch._scaled_mm on an MI300X, Triton's fp8e4nv refused on gfx942"),
     ("probe PT (33 pastes)", "main bc64610, 2026-12-05", 26, 26, 7, 7, "chat and support transcripts"),
+    ("probe PU (31 pastes)", "main 9cad6c7, 2026-12-05", 24, 25, 6, 6,
+     "the hardest clues (a version, an environment table, a sanitizer frame); miss: transformers' "
+     "'_assert_sm100_requirements' guard in a newer wording ('consume packed UE8M0 scales only') read as a scale-layout "
+     "contract"),
+    ("probe PV (30 pastes)", "main 9cad6c7, 2026-12-05", 24, 24, 6, 6, "mixed FP4/FP8 deployments"),
+    ("probe PW (32 pastes)", "main 9cad6c7, 2026-12-05", 25, 25, 7, 7, "SGLang in depth (sgl-kernel, DeepEP, PD, EAGLE)"),
+    ("probe PX (31 pastes)", "main 9cad6c7, 2026-12-05", 23, 24, 7, 7,
+     "TensorRT-LLM and Triton Inference Server; miss: 'Have not found any valid GEMM config' after 'Arch unsupported "
+     "for CUTLASS FP8 Rowwise GEMM' warnings, ranked as a layout contract"),
+    ("probe PY (33 pastes)", "main 9cad6c7, 2026-12-05", 27, 27, 6, 6, "transformers-only users"),
+    ("probe PZ (31 pastes)", "main 9cad6c7, 2026-12-05", 25, 25, 6, 6, "Windows, WSL2 and consumer desktops"),
+    ("probe QA (30 pastes)", "main 9cad6c7, 2026-12-05", 23, 24, 6, 6,
+     "structured and exported logs (JSON, OpenTelemetry, CSV); miss: a traceback kept in a record's 'exc' field"),
+    ("probe QB (32 pastes)", "main 9cad6c7, 2026-12-05", 25, 26, 6, 6,
+     "terse notes, commit messages and PR titles; miss: TensorRT-LLM's 'FP8 context FMHA requires SM89 or SM90' "
+     "(no cue word for 'requires SM')"),
 ]
 
 

@@ -271,7 +271,7 @@ def _json_message(text: str) -> str | None:
 # where structured loggers put the traceback of a record: python-json-logger "exc_info", structlog
 # "exception", zap and logrus "error"/"stacktrace", Datadog "error": {"stack", "message", "kind"}, Elastic's ECS
 # "error.stack_trace", OpenTelemetry "exception.stacktrace"
-_EXC_KEYS = ("exc_info", "exc_text", "exception", "stack_trace", "stacktrace", "stack", "traceback", "error", "err",
+_EXC_KEYS = ("exc_info", "exc_text", "exc", "exception", "stack_trace", "stacktrace", "stack", "traceback", "error", "err",
              "error.message", "error.stack_trace", "error.stack", "exception.type", "exception.message",
              "exception.stacktrace")
 

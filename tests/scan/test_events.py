@@ -276,6 +276,7 @@ def test_loki_and_cloud_logging_exports_are_unwrapped_like_docker_json():
 
 @pytest.mark.parametrize("record", [
     {"level": "ERROR", "msg": "WorkerProc hit an exception.", "exc_info": "TB"},  # python-json-logger
+    {"lvl": "ERROR", "msg": "EngineCore failed to start.", "exc": "TB"},  # a logging config's own short keys
     {"level": "error", "message": "engine init failed", "exception": "TB"},  # structlog
     {"level": "error", "msg": "forward failed", "error": "TB"},  # zap, logrus
     {"log.level": "ERROR", "message": "Worker failed", "error.stack_trace": "TB"},  # Elastic ECS
