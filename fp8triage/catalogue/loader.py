@@ -99,6 +99,7 @@ class Signature:
     preflight: bool = False
     silent: bool = False
     outside_fp8: bool = False  # another number format's failure: at most possible (verdict.make_finding)
+    vendor_neutral: bool = False  # no NVIDIA kernel's failure: as probable on an AMD GPU (verdict._lower_for_paste_facts)
     yields_to: tuple[str, ...] = ()  # found beside one of these, at most possible and ranked after it (verdict)
     # (id, component or None): the labelled failures this one is a specific case of; found, it names the first
     # whose component its evidence names (or that names none) too, ranked before it (verdict._families)
@@ -260,6 +261,7 @@ def _signature_of(path: Path, data: dict[str, Any], patterns: list[Pattern], anc
         preflight=bool(data.get("preflight", False)),
         silent=bool(data.get("silent", False)),
         outside_fp8=bool(data.get("outside_fp8", False)),
+        vendor_neutral=bool(data.get("vendor_neutral", False)),
         yields_to=tuple(data.get("yields_to", ())),
         refines=tuple((r["id"], r.get("component")) for r in data.get("refines", ())),
         refine_patterns={r["id"]: frozenset(r["patterns"]) for r in data.get("refines", ()) if r.get("patterns")},

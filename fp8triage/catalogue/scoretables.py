@@ -351,7 +351,7 @@ def _row_gpu(got: list[str]) -> str | None:
 def row_gpu(line: str) -> str | None:
     """The GPU a table row names in a cell of its own (the machine its numbers were measured on), or None: not for a
     header ("| layer | H100 cos | B200 cos |" names columns) or a row that names two GPUs."""
-    got = cells(line) if "|" in line or "│" in line or "┃" in line else None
+    got = cells(line) if _SEPARATOR.search(line) else None
     if not got or not any(_NUMBER.match(c) or _PPL_NUMBER.match(c) for c in got):
         return None
     names = set(filter(None, map(_cell_gpu, got)))

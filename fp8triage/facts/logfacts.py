@@ -3,8 +3,8 @@
 GPU names (mapped to a compute capability), explicit capability mentions, versions printed
 by vLLM / torch / transformers / DeepGEMM / SGLang, environment variable settings, the model
 name, the quantization method, and which serving stack wrote the log. Every fact records the
-line it came from. Extractors are ordered, named data; each has literal anchors so that the
-prefilter finds its lines.
+line it came from. The extractors (``extractors.py``) are ordered, named data; each has literal
+anchors so that the prefilter finds its lines.
 """
 from __future__ import annotations
 

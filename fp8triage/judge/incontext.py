@@ -48,7 +48,7 @@ def read_in_context(cat: Catalogue, claims: Claims, facts: Mapping[str, Fact],
             continue
         text = g.event.text
         if not (context or claims.context or "gpu" in facts or "capability" in facts or "gpu_sections" in facts
-                or ("|" in text and any(scoretables.row_gpu(ln.text) for ln in g.event.lines))):
+                or any(scoretables.row_gpu(ln.text) for ln in g.event.lines)):
             continue
         if g.event.wrapped:  # a phrase a terminal or the write-up's line breaks cut in two
             text = "\n".join([text, *(t for _, t in g.event.unwrapped(" "))])

@@ -458,7 +458,7 @@ def _lower_for_paste_facts(cat: Catalogue, facts: Mapping[str, Fact], findings: 
         return
     neutral = "amd_gpu" in facts and not ("not_current" in facts or "gpu_fault" in facts)
     for f in findings:
-        if f.status is Status.LIKELY and not (neutral and cat.get(f.id).data.get("vendor_neutral")):
+        if f.status is Status.LIKELY and not (neutral and cat.get(f.id).vendor_neutral):
             f.status = Status.POSSIBLE
 
 
