@@ -239,6 +239,7 @@ class Finding:
     yielded: bool = False  # a signature it yields to was found too (Signature.yields_to): ranked after it
     quoted: bool = False  # its evidence was all printed under a sentence that puts it in the past: ranked after the rest
     by_context: bool = False  # its failure names no component and was read with what the log named elsewhere
+    held_back: str = ""  # why it is at most possible whatever its evidence (the paste puts it in the past, the GPU failed, an AMD GPU)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -261,6 +262,7 @@ class Finding:
             "consequences": self.consequences,
             "decide": self.decide,
             "contradicted_by": self.contradicted_by,
+            "held_back": self.held_back,
             "from_facts_only": self.from_facts_only,
             "evidence_strength": self.strength,
             "source": self.source,

@@ -1629,6 +1629,47 @@ BLIND_PROBES = [
     ("probe QB (32 pastes)", "main 9cad6c7, 2026-12-05", 25, 26, 6, 6,
      "terse notes, commit messages and PR titles; miss: TensorRT-LLM's 'FP8 context FMHA requires SM89 or SM90' "
      "(no cue word for 'requires SM')"),
+    ("probe QC (30 pastes)", "main 06b0c80, 2026-12-05", 22, 24, 6, 6,
+     "Kubernetes pods (kubectl, stern, JSON records); misses: a traceback kept as a JSON list of lines, 'Unknown "
+     "recipe' labelled an unsupported architecture (the catalogue follows the corpus: SF transformation)"),
+    ("probe QD (32 pastes)", "main 06b0c80, 2026-12-05", 26, 26, 6, 6, "DeepGEMM across SGLang and vLLM releases"),
+    ("probe QE (33 pastes)", "main 06b0c80, 2026-12-05", 24, 25, 8, 8,
+     "silent numeric failures and look-alikes; miss: 'same container on an H100 gives 0 / 512 NaN' read as the "
+     "H100 failing"),
+    ("probe QF (36 pastes)", "main 06b0c80, 2026-12-05", 29, 29, 7, 7, "transformers users (REPL, notebooks, Trainer)"),
+    ("probe QG (30 pastes)", "main 06b0c80, 2026-12-05", 24, 24, 6, 6, "CUTLASS, cuBLASLt and torch.compile around FP8 GEMMs"),
+    ("probe QH (32 pastes)", "main 06b0c80, 2026-12-05", 25, 26, 6, 6,
+     "issue write-ups and PR descriptions; miss: 'Unsupported architecture or scaling factor types' with the E8M0 cast "
+     "off on GB200, labelled an unsupported architecture (the catalogue names float32 scales on SM100 first)"),
+    ("probe QI (30 pastes)", "main 06b0c80, 2026-12-05", 24, 24, 6, 6,
+     "FlashInfer, FP8 attention gates and kernel images on consumer Blackwell"),
+    ("probe QJ (30 pastes)", "main 06b0c80, 2026-12-05", 22, 24, 6, 6,
+     "block sizes, per-tensor checkpoints, pre-Ada GPUs and ROCm; misses: a per-tensor checkpoint under a copied block "
+     "config (a KeyError for the weight_scale key), DeepGEMM's per-tensor refusal named by its own signature"),
+    ("probe QK (32 pastes)", "main 06b0c80, 2026-12-05", 25, 25, 7, 7,
+     "servers that wrap vLLM, SGLang and TensorRT-LLM (Aphrodite, LMDeploy, TGI, NIM, Dynamo, llm-d, KServe, Ray Serve)"),
+    ("probe QL (32 pastes)", "main 06b0c80, 2026-12-05", 25, 25, 7, 7,
+     "failures seen through clients and gateways (OpenAI client, HTTP 500 bodies, LiteLLM, Envoy, load-test tools)"),
+    ("probe QM (34 pastes)", "main 06b0c80, 2026-12-05", 27, 27, 7, 7,
+     "log aggregator exports (Datadog, Splunk, CloudWatch, GCP Logging, Loki; tracebacks folded into one line)"),
+    ("probe QN (32 pastes)", "main 06b0c80, 2026-12-05", 22, 26, 6, 6,
+     "old releases (vLLM 0.5-0.7, SGLang 0.3-0.4, transformers 4.4x, DeepGEMM 1.x); misses: an FP8 activation at the "
+     "CUTLASS SM80 kernel's INT8-only check ('Expected a.dtype() == torch::kInt8'), DeepGEMM 1.x's kernel on an A800 "
+     "(no kernel image), FlashInfer 0.1.6's 'failed to dispatch data type Float8_e5m2' with an FP8 KV cache, "
+     "transformers 4.43's missing fbgemm-gpu for an fbgemm_fp8 checkpoint (both outside the catalogue)"),
+    ("probe QO (31 pastes)", "main 06b0c80, 2026-12-05", 24, 25, 6, 6,
+     "newest releases, renamed functions and reworded messages; miss: DeepGEMM's FP4 guard worded 'can only run on a "
+     "Blackwell (SM100+) GPU'"),
+    ("probe QP (32 pastes)", "main 06b0c80, 2026-12-05", 24, 25, 6, 7,
+     "cascades after the root error (NCCL timeouts, OOMs, dead workers, probes); miss: 'parity with our H100 numbers' "
+     "read as the machine that failed; false likely: an INT8 scheme named as 'Using CompressedTensorsW8A8Int8 scheme' "
+     "(an older release's wording)"),
+    ("probe QQ (32 pastes)", "main 06b0c80, 2026-12-05", 25, 26, 6, 6,
+     "notebooks and hobbyist setups (Colab, Kaggle, consumer GPUs, diffusers, ComfyUI); miss: 'produces junk on the "
+     "B200' where only a later sentence names the FP8 path"),
+    ("probe QR (30 pastes)", "main 06b0c80, 2026-12-05", 23, 24, 6, 6,
+     "training and research code (TorchTitan, Megatron, Transformer Engine, DeepSpeed, custom extensions); miss: "
+     "'Unknown recipe' labelled an unsupported architecture"),
 ]
 
 

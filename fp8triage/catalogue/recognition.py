@@ -70,6 +70,7 @@ class Vocabulary:
     kinds: list[tuple[str, frozenset[str], Phrases | None]] = field(default_factory=list)  # (id, exc types, phrases)
     formats: list[tuple[str, Phrases]] = field(default_factory=list)
     supersedes: dict[str, frozenset[str]] = field(default_factory=dict)  # format -> the formats it hides
+    generic: frozenset[str] = frozenset()  # components a framework's FP8 code in general is (not one kernel library)
     # every alternation above, ruled out together by one Hyperscan pass per text (common/phraseset.py)
     phraseset: PhraseSet = field(default_factory=PhraseSet, repr=False, compare=False)
 
@@ -191,6 +192,8 @@ def load_vocabulary(folder: Path) -> Vocabulary:
         pats = list(c.get("phrases", [])) + extra
         if pats:
             voc.phrases.append((cid, _alternation(voc, pats)))
+        if c.get("generic"):
+            voc.generic |= {cid}
     known = {c["id"] for c in comps}
     vocab_dir = folder / "vocab"
     if vocab_dir.is_dir():
@@ -269,13 +272,14 @@ def _to_data(voc: Vocabulary) -> dict:
             "asserts": {k: sorted(v) for k, v in voc.asserts.items()},
             "kinds": [[k, sorted(exc), _pattern(p)] for k, exc, p in voc.kinds],
             "formats": [[f, _pattern(p)] for f, p in voc.formats],
-            "supersedes": {k: sorted(v) for k, v in voc.supersedes.items()}}
+            "supersedes": {k: sorted(v) for k, v in voc.supersedes.items()}, "generic": sorted(voc.generic)}
 
 
 def _from_data(d: dict) -> Vocabulary:
     voc = Vocabulary(names={k: set(v) for k, v in d["names"].items()},
                      asserts={k: set(v) for k, v in d["asserts"].items()},
-                     supersedes={k: frozenset(v) for k, v in d["supersedes"].items()})
+                     supersedes={k: frozenset(v) for k, v in d["supersedes"].items()},
+                     generic=frozenset(d.get("generic", ())))
     voc.phrases = [(c, _compiled(voc, p)) for c, p in d["phrases"]]
     voc.kinds = [(k, frozenset(exc), _compiled(voc, p)) for k, exc, p in d["kinds"]]
     voc.formats = [(f, _compiled(voc, p)) for f, p in d["formats"]]

@@ -295,9 +295,11 @@ EXTRACTORS: list[Extractor] = [
         _one("quantization"),
         trigger=r"\bquantization[=:]|--quantization[ \t]|quant_method",
     ),
-    # the compressed-tensors scheme vLLM picked a kernel for ("Using CutlassScaledMMLinearKernel for CompressedTensorsW8A8Int8")
-    Extractor("quant-scheme", ("CompressedTensorsW",), rxcache.compile(r"\bfor CompressedTensors(?P<v>W(?:8A8|8A16|4A8|4A16|NA16)\w*)\b"),
-              _one("quant_scheme"), trigger=r"for CompressedTensorsW", any_clause=True),
+    # the compressed-tensors scheme vLLM picked a kernel for ("Using CutlassScaledMMLinearKernel for CompressedTensorsW8A8Int8",
+    # older releases: "Using CompressedTensorsW8A8Int8 scheme for model.layers.*")
+    Extractor("quant-scheme", ("CompressedTensorsW",),
+              rxcache.compile(r"\b(?:for|[Uu]sing) CompressedTensors(?P<v>W(?:8A8|8A16|4A8|4A16|NA16)\w*)\b"),
+              _one("quant_scheme"), trigger=r"(?:for|[Uu]sing) CompressedTensorsW", any_clause=True),
     # a hub checkpoint whose name says FP8 ("neuralmagic/Meta-Llama-3.1-70B-Instruct-FP8-dynamic", "Qwen/Qwen3-30B-A3B-FP8"),
     # named anywhere (a write-up's prose, a download line): the checkpoint's format where nothing else states one
     # (``finish``), as the model argument's name says it

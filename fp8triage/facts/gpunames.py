@@ -129,12 +129,13 @@ _HEALTHY = rxcache.compile(r"(?i)\b(?:same (?:[\w.-]+ )?(?:command|config|setup|
 _LABELLED_HEALTHY = rxcache.compile(r"(?i)(?:\s+(?:run|node|box|machine|server|host|card|system|setup)s?\b)?"
                                     r"\s*(?:\(\s*(?:the\s+)?(?:reference|baseline|healthy|good|fine|ok)\b"
                                     r"|(?:\s+as(?:\s+the)?)?\s+(?:reference|baseline)\b)")
-_NAMED_REFERENCE = rxcache.compile(r"(?i)\b(?:reference|baseline)\W{0,3}(?:the\s+)?$")  # "reference H100", "baseline: the H200"
+# "reference H100", "baseline: the H200", "parity with our H100 numbers", "on par with the H200"
+_NAMED_REFERENCE = rxcache.compile(r"(?i)\b(?:(?:reference|baseline)\W{0,3}|(?:parity|on par) with\s+)(?:(?:the|our|my)\s+)?$")
 # what may stand between "than" / "vs" and the GPU it compares with: a few words
 _COMPARED_GAP = rxcache.compile(r"(?i)\W*(?:[\w.-]+\W+){0,5}")  # ("vs the same layer on H100", "than on 8x H200")
 # its side says it went wrong there ("is word salad on GB300", "on the B200 every answer is", "lower on 8x B200")
 _WENT_WRONG = rxcache.compile(
-    r"(?i)(?<!\b(?:no|not|without|zero|never)\s)\b(?:garbage|gibberish|garbled|word salad|nonsense|wrong|nan|broken|breaks|fails?|failed|failing|crash\w*|"
+    r"(?i)(?<!\b(?:no|not|without|zero|never)\s)(?<!(?<![\d.])0(?:\s*/\s*\d+|(?:\.0+)?\s*%)?\s)\b(?:garbage|gibberish|garbled|word salad|nonsense|wrong|nan|broken|breaks|fails?|failed|failing|crash\w*|"
     r"errors? out|collapses?|collapsed|drops?|dropped|lower|worse|degrad\w*|repeat\w*|only on|bad(?!\s+commit)|incoherent|"
     r"every answer|empty|not work(?:ing)?|doesn'?t work|does not work|blows? up|blew up|diverg\w*|explod\w*|mismatch\w*|chance(?:-level)?|at chance|(?:larger|bigger|higher) (?:diff\w*|errors?))\b|!!!|只有|仅有")
 

@@ -471,7 +471,10 @@ def score(rule: Rule, r: Reading) -> int:
     # the component where the failure happened says more than one the traceback passed through; for a bare
     # assertion, so do the rule's words (``pack_ue8m0`` where it failed, not the ``transform_sf...`` that called it)
     here = bool(rule.words) and any(w in r.here for w in rule.words)
-    return kind + rule.specificity + 2 * bool(rule.components & r.inner) + here
+    generic = vocabulary().generic
+    # a rule over a framework's FP8 code in general, where the event names a kernel library too
+    vague = bool(rule.components) and rule.components <= generic and bool(r.components - generic)
+    return kind + rule.specificity + 2 * bool(rule.components & r.inner) + here - vague
 
 
 def named(rule: Rule, r: Reading) -> bool:

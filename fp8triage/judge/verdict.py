@@ -178,8 +178,18 @@ def _falls_back(hit: Hit) -> bool:
     ev = hit.group.event
     if ev.exc_type or (ev.is_error and ev.kind is not EventKind.ERROR):
         return False
-    line = ev.lines[min(hit.match.line, len(ev.lines) - 1)].text
+    line = hit.match.text or ev.lines[min(hit.match.line, len(ev.lines) - 1)].text
+    if hit.match.span is not None and "\n" in line:
+        a = hit.match.span[0]
+        line = line[line.rfind("\n", 0, a) + 1:]  # the record's line that holds the match (a JSON log's traceback field)
+        line = line.split("\n", 1)[0]
+    if _RAISED.match(line):
+        return False  # the exception's own line inside a record (a JSON log's traceback field): its advice is no fallback taken
     return FALLBACK.search(line) is not None
+
+
+# an exception's line: "NotImplementedError: DeepGEMM has no float32 ... falls back to Triton automatically" was raised
+_RAISED = rxcache.compile(r"\s*(?:[A-Za-z_][\w]*\.)*[A-Za-z_]\w*(?:Error|Exception): ")
 
 
 def _weak_rank(hit: Hit, facts: Mapping[str, Fact]) -> tuple:
@@ -457,9 +467,20 @@ def _lower_for_paste_facts(cat: Catalogue, facts: Mapping[str, Fact], findings: 
     if not ("not_current" in facts or "gpu_fault" in facts or "amd_gpu" in facts):
         return
     neutral = "amd_gpu" in facts and not ("not_current" in facts or "gpu_fault" in facts)
+    why = _held_back(facts)
     for f in findings:
-        if f.status is Status.LIKELY and not (neutral and cat.get(f.id).vendor_neutral):
+        if f.status in (Status.LIKELY, Status.POSSIBLE) and not (neutral and cat.get(f.id).vendor_neutral):
             f.status = Status.POSSIBLE
+            f.held_back = why
+
+
+def _held_back(facts: Mapping[str, Fact]) -> str:
+    """The sentence that says why findings are at most possible (``_lower_for_paste_facts``)."""
+    if "not_current" in facts:
+        return "the log says this failure is behind it (fixed, gone, or from before) or asks whether it could happen"
+    if "gpu_fault" in facts:
+        return "the GPU itself failed (an Xid or ECC error): what the libraries raised after that says nothing of their bugs"
+    return "the GPU is AMD's (ROCm): the NVIDIA kernels this signature knows do not run there"
 
 
 def unknown_groups(

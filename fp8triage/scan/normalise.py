@@ -285,6 +285,8 @@ def _with_exception(msg: str, obj: dict) -> str:
         if isinstance(v, dict):
             v = "\n".join(x for k in ("kind", "type", "message", "msg", "stack", "stack_trace", "stacktrace")
                           if isinstance(x := v.get(k), str) and x)
+        elif isinstance(v, list):  # a traceback kept as its lines (Python's traceback.format_exc().splitlines())
+            v = "\n".join(x.rstrip("\n") for x in v if isinstance(x, str))
         if isinstance(v, str) and v.strip() and not any(v.strip() in p for p in parts):
             parts.append(v.rstrip("\n"))
     return "\n".join(parts) if len(parts) > 1 else msg

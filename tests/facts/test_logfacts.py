@@ -439,6 +439,13 @@ def test_git_bisect_s_first_bad_commit_is_no_machine_that_failed():
     assert list(prose_gpus("The bad run on an H100 node: 0.21.")) == [("H100", "failing")]
 
 
+def test_a_count_of_zero_bad_outputs_is_the_healthy_side():
+    from fp8triage.facts.gpunames import prose_gpus
+    assert list(prose_gpus("Same container on an H100 gives 0 / 512 NaN.")) == [("H100", "reference")]
+    assert list(prose_gpus("Same container on an H100 gives 0/512 NaN.")) == [("H100", "reference")]
+    assert list(prose_gpus("The same model on B200 gives 10 / 512 NaN.")) == [("B200", "failing")]
+
+
 def test_a_gpu_the_log_prints_wins_over_one_a_sentence_names():
     got = facts("the garbage shows up on our B200 nodes", "INFO Device 0: NVIDIA H100 80GB HBM3")
     assert got["gpu"][0] == "NVIDIA H100"

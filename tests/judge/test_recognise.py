@@ -1457,3 +1457,37 @@ def test_an_int8_scheme_s_cutlass_refusal_is_no_fp8_failure_claimed():
 def test_on_an_amd_gpu_only_a_vendor_neutral_failure_is_likely(text, now):
     likely = [f[0] for f in top(text) if f[1] == "likely"]
     assert likely == ([now] if now else []), top(text)
+
+
+def test_a_profiler_with_no_config_for_a_shape_is_no_contract_and_its_arch_warnings_say_why():
+    """TensorRT-LLM's "Have not found any valid GEMM config for shape (m=1, ...)" names the problem that had no tactic;
+    the "Arch unsupported for CUTLASS FP8 Rowwise GEMM" warnings before it are the cause."""
+    no_config = ("[TensorRT-LLM][ERROR] Assertion failed: Have not found any valid GEMM config for shape (m=1, n=14336, "
+                 "k=4096). Will try to use default or fail at runtime")
+    assert "contract" not in recognise.read(_line_event(no_config)).kinds
+    assert "contract" in recognise.read(_line_event("expected a shape of (128, 56) for the scales")).kinds
+    warn = ('[TensorRT-LLM][WARNING] Cannot profile configuration {} (for m=1, n=14336, k=4096), reason: "[TensorRT-LLM '
+            'Error][fp8RowwiseGemm Runner] Arch unsupported for CUTLASS FP8 Rowwise GEMM". Skipped\n')
+    text = ("[TensorRT-LLM][INFO] Engine version 0.11.0 found in the config file\n" + warn.format(0) + warn.format(1)
+            + no_config + "\nGPU: NVIDIA L40S\n")
+    assert [f for f, _ in top(text)][:1] == ["cutlass-fp8-unsupported-arch"]
+
+
+def test_a_finding_held_at_possible_says_why_in_every_format():
+    from fp8triage.render.html import render_html
+    from fp8triage.render.jsonout import result_dict
+    from fp8triage.render.markdown import render_markdown
+    from fp8triage.render.text import render_text
+
+    text = ("Running Llama-3.1-70B-Instruct-FP8-KV on 8x MI300X, rocm/vllm:rocm6.3.1_vllm_0.8.3.\n"
+            "[rank3]:     output = torch._scaled_mm(qinput,\n"
+            "[rank3]: RuntimeError: CUDA error: HIPBLAS_STATUS_NOT_SUPPORTED when calling `hipblasLtMatmul( ltHandle, ...)`\n")
+    res = scan_text(text, source="paste.log")
+    f = res.findings[0]
+    assert f.status.value == "possible" and "AMD" in f.held_back
+    assert result_dict(res)["findings"][0]["held_back"] == f.held_back
+    assert "At most possible: the GPU is AMD's" in " ".join(render_text(res, color=False).split())
+    assert "At most possible" in render_markdown(res) and "At most possible" in render_html(res)
+    # a finding nothing holds back says nothing of it
+    plain = scan_text("RuntimeError: Assertion error (csrc/apis/layout.hpp:60): Unknown SF transformation\n")
+    assert plain.findings[0].held_back == "" and "At most possible" not in render_text(plain, color=False)

@@ -281,12 +281,13 @@ def test_loki_and_cloud_logging_exports_are_unwrapped_like_docker_json():
     {"level": "error", "msg": "forward failed", "error": "TB"},  # zap, logrus
     {"log.level": "ERROR", "message": "Worker failed", "error.stack_trace": "TB"},  # Elastic ECS
     {"status": "error", "message": "forward failed", "error": {"kind": "RuntimeError", "stack": "TB"}},  # Datadog
+    {"level": "ERROR", "message": "warmup failed", "traceback": "TB-LINES"},  # an app's own: format_exc().splitlines()
 ])
 def test_a_json_record_traceback_kept_in_a_field_of_its_own_is_read(record):
     tb = ('Traceback (most recent call last):\n  File "/opt/venv/lib/python3.12/site-packages/vllm/utils/deep_gemm.py", '
           "line 151, in fp8_gemm_nt\n    return _fp8_gemm_nt_impl(*args)\n"
           "RuntimeError: Assertion error (csrc/jit_kernels/impls/../../utils/layout.hpp:97): Unknown SF transformation")
-    record = json.loads(json.dumps(record).replace('"TB"', json.dumps(tb)))
+    record = json.loads(json.dumps(record).replace('"TB"', json.dumps(tb)).replace('"TB-LINES"', json.dumps(tb.splitlines())))
     lines = [{"level": "INFO", "msg": "Using DeepGemm kernels for Fp8LinearMethod."}, record,
              {"level": "ERROR", "msg": "EngineCore failed to start."}]
     res = scan_text("".join(json.dumps(r) + "\n" for r in lines))
@@ -492,3 +493,20 @@ def test_a_vllm_header_without_its_time_is_a_logger_header():
     res = scan_text(text)
     assert [f.id for f in res.findings][:1] == ["cutlass-fp8-unsupported-arch"]
     assert len(res.unknown) == 0
+
+
+def test_a_raised_message_that_advises_a_fallback_is_no_fallback_taken():
+    # transformers' SM100 guard ends its NotImplementedError with "the FP8 linear falls back to Triton
+    # automatically": kept in a JSON record's traceback list, it is still the exception the run died of
+    guard = ("NotImplementedError: DeepGEMM has no float32 scale-factor path on Blackwell (SM100): these scales are plain "
+             "float32 (quantization_config.scale_fmt='float'), and rounding them to UE8M0 would silently corrupt the output. "
+             "Use a checkpoint quantized with scale_fmt='ue8m0', or a path that consumes float32 block scales directly "
+             "\u2014 the FP8 linear falls back to Triton automatically; for experts use "
+             "`model.set_experts_implementation('grouped_mm')`.")
+    tb = ['  File "/opt/venv/lib/python3.12/site-packages/transformers/integrations/deepgemm.py", line 702, in '
+          'deepgemm_fp8_fp4_experts_forward', "    _assert_sm100_requirements(self.gate_up_proj, self.gate_up_proj_scale_inv)",
+          json.loads(json.dumps(guard))]
+    lines = [{"level": "INFO", "message": "gpu=NVIDIA B200 cc=(10, 0) transformers 5.17.0"},
+             {"level": "ERROR", "message": "warmup failed", "traceback": tb}]
+    res = scan_text("".join(json.dumps(r) + "\n" for r in lines))
+    assert [(f.id, f.status.value) for f in res.findings][:1] == [("deepgemm-fp32-sf-sm100", "likely")]
