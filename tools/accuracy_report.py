@@ -1670,6 +1670,40 @@ BLIND_PROBES = [
     ("probe QR (30 pastes)", "main 06b0c80, 2026-12-05", 23, 24, 6, 6,
      "training and research code (TorchTitan, Megatron, Transformer Engine, DeepSpeed, custom extensions); miss: "
      "'Unknown recipe' labelled an unsupported architecture"),
+    ("probe QS (30 pastes)", "main 69fc0f5, 2026-12-05", 23, 24, 6, 6,
+     "damaged pastes (screenshot transcriptions, cut and merged lines, lost headers); miss: the SM100 guard with "
+     "'float32' transcribed as 'f1oat32'"),
+    ("probe QT (30 pastes)", "main 69fc0f5, 2026-12-05", 24, 24, 6, 6, "MoE paths (fused MoE, DeepEP, expert scales, tuned configs)"),
+    ("probe QU (35 pastes)", "main 69fc0f5, 2026-12-05", 28, 28, 6, 7,
+     "CI matrices over several GPUs; false likely: 'last month it died with' above the quoted message, not read as past"),
+    ("probe QV (32 pastes)", "main 69fc0f5, 2026-12-05", 22, 22, 10, 10,
+     "questions, hypotheticals, release notes and docs quotes beside real failures"),
+    ("probe QW (30 pastes)", "main 69fc0f5, 2026-12-05", 24, 24, 6, 6,
+     "speculative decoding, vision towers, embedding and reranker models in FP8"),
+    ("probe QX (31 pastes)", "main 69fc0f5, 2026-12-05", 23, 23, 8, 8, "AMD, Gaudi, CPU fallbacks and mixed fleets"),
+    ("probe QY (33 pastes)", "main 69fc0f5, 2026-12-05", 26, 26, 7, 7, "one or two error lines and a sentence"),
+    ("probe QZ (30 pastes)", "main 69fc0f5, 2026-12-05", 24, 24, 6, 6,
+     "production incidents after an upgrade (driver, image, engine, checkpoint)"),
+    ("probe RA (35 pastes)", "main 69fc0f5 with the QS..QZ fixes, 2026-12-05", 28, 28, 7, 7,
+     "the root cause is a setting (environment variables, CLI flags, pod specs, env dumps)"),
+    ("probe RB (32 pastes)", "main 69fc0f5 with the QS..QZ fixes, 2026-12-05", 24, 26, 6, 6,
+     "build and install logs before the failure; misses: the E8M0 cast off on B200 labelled an unsupported "
+     "architecture (the catalogue names float32 scales on SM100 first), GSM8K at 0.000 where 'DeepGEMM: 0.858' beside "
+     "the H100 was read as a version, so the H100 was taken for the machine"),
+    ("probe RC (32 pastes)", "main 69fc0f5 with the QS..QZ fixes, 2026-12-05", 25, 26, 6, 6,
+     "terminal noise (ANSI codes, progress bars, rich tracebacks, Windows paths, HTML-escaped notebooks); miss: the "
+     "E8M0 cast off on B200 labelled an unsupported architecture"),
+    ("probe RD (30 pastes)", "main 69fc0f5 with the QS..QZ fixes, 2026-12-05", 24, 24, 6, 6, "reporters who blame the wrong thing, both ways"),
+    ("probe RE (30 pastes)", "main 69fc0f5 with the QS..QZ fixes, 2026-12-05", 21, 24, 5, 6,
+     "two FP8 problems in sequence, the first worked around; misses: 'Load was crashing with the ... assert' and "
+     "'1st run: \"CUDA error: no kernel image ...\"' not read as past, 'transformers refused it first:'; false "
+     "likely: an FP8 crash told in a sentence beside a live AWQ Marlin error"),
+    ("probe RF (35 pastes)", "main 69fc0f5 with the QS..QZ fixes, 2026-12-05", 28, 28, 7, 7, "eval harness outputs against healthy baselines"),
+    ("probe RG (34 pastes)", "main 69fc0f5 with the QS..QZ fixes, 2026-12-05", 25, 27, 7, 7,
+     "Grace systems, NVL72 racks, DGX Spark and aarch64 wheels; misses: 'Unknown recipe' labelled an unsupported "
+     "architecture, 'accuracy on GB300 NVL72 is way below the model card' (words between the score and its verb)"),
+    ("probe RH (32 pastes)", "main 69fc0f5 with the QS..QZ fixes, 2026-12-05", 25, 26, 6, 6,
+     "free choice, the hardest case per label; miss: the E8M0 cast off on B200 labelled an unsupported architecture"),
 ]
 
 

@@ -141,7 +141,8 @@ _WENT_WRONG = rxcache.compile(
 
 
 # a sentence that gives the versions of the stack beside the GPU: the report's own machine
-_SETUP = rxcache.compile(r"(?i)\b(?:cuda|torch|driver|deep_?gemm|vllm|sglang|transformers|flashinfer)[ \t]*[:=v]?[ \t]*\d+\.\d")
+# (not a score given after a backend's name: "On H100 with DeepGEMM: 0.858")
+_SETUP = rxcache.compile(r"(?i)\b(?:cuda|torch|driver|deep_?gemm|vllm|sglang|transformers|flashinfer)[ \t]*[:=v]?[ \t]*(?!0\.\d{3})\d+\.\d")
 
 
 # a name that qualifies a thing, not a machine: "copied over from the H200 recipe", "the B200 config", "our H100 manifest"

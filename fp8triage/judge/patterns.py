@@ -229,6 +229,10 @@ GONE_BEFORE = rxcache.compile(
     r"|used to (?:run|use|serve|deploy|have)\b[^`'\"\n.;]{0,80}?\b(?:hit|got|saw|get|see)\b[^`'\"\n]{0,20}?:?"
     # "last week this crashed with `...`"
     r"|(?:last (?:week|time|night|month|year)|yesterday)\b[^`'\"\n]{0,60}?(?:with|:)"
+    # "Load was crashing with the `(values[j] & 0x807fffffu) == 0` device assert ..., so I pinned ..."
+    r"|\b(?:was|were) (?:crashing|failing|dying|erroring out|erroring|hitting|throwing|raising)\b[^`'\"\n]{0,40}?(?:with|on|:)"
+    # the first of several attempts, its message on the same line: '1st run: "CUDA error: no kernel image ..." (old arch list)'
+    r"|\b(?:1st|first) (?:run|try|attempt|build)\s*:"
     # a closed issue's summary: "Original error was `RuntimeError: ...`"
     r"|(?:the\s+)?original (?:error|issue|failure|crash|problem|traceback) (?:was|were)\b[^`'\"\n]{0,20}?:?"
     # "Yesterday's build failure ("Assertion failed: ...") was because ..."
@@ -252,8 +256,8 @@ PAST_CUES = ("before this pr", "before this change", "before this fix", "before 
              "first tried", "initially", "originally", "gave up", "fixed the", "resolved the",
              "solved the", "got rid of", "old error", "old traceback", "old crash", "fixes the", "fixes a",
              "description says", "other thread", "other issue", "linked issue", "that thread", "that issue",
-             "yesterday", "last time", "last week", "last night", "first failed", "first crashed", "first errored",
-             "first died", "first broke", "at first it", "for the record", "part is solved", "part is fixed", "1st try",
+             "yesterday", "last time", "last week", "last night", "last month", "last year", "first failed", "first crashed", "first errored",
+             "first died", "first broke", "at first it", "first:", "for the record", "part is solved", "part is fixed", "1st try",
              "first try", "first attempt", "first run", "round 1", "step 1:", "step 1 (", "step one", "1st error", "first error", "1st crash", "first crash", "at first", "attempt 1", "try 1", "back on", "back with",
              "people get", "people got", "people see", "people saw", "people hit", "people report", "others get", "others got",
              "others see", "others saw", "others hit", "others report", "users get", "users got", "users see", "users saw",
@@ -313,6 +317,8 @@ PAST_SENTENCE = rxcache.compile(
     r"|which i removed|for reference|their log|(?:fixes|closes) #\d+|(?:error|traceback|it|that|this|log|output)"
     r" (?:was|were)\s*:|\bi had\s*:|\bfirst tried\b|\b(?:initially|originally) (?:got|had|saw|tried|hit)\b|gave up\b"
     r"|\b(?:first|initially|originally|at first)(?: it)? (?:failed|crashed|errored|died|broke) (?:with|on)\b"
+    # "transformers refused it first:" (the first of two failures, printed under it)
+    r"|\b(?:refused|rejected|failed|crashed|died|errored|broke)\b[^\n]{0,30}?\bfirst\s*:\s*$"
     r"|\bfor the record\b|\bpart is (?:solved|fixed|resolved)\b"
     # what other people hit, as a linked report quotes it ("I read #47436 first, where people get")
     r"|\bwhere (?:other )?(?:people|others|users|folks) (?:get|got|see|saw|hit|report(?:ed)?)\b"
@@ -324,8 +330,8 @@ PAST_SENTENCE = rxcache.compile(
     r"|(?:fixed|resolved|solved|got rid of)(?: the| that| this)?\s*$|(?:the )?old (?:error|traceback|crash|failure)"
     r"|\bfixes (?:the |a )?(?:crash|error|failure|bug|assert)|(?:its|the|their) description says"
     r"|(?:the |that |a )?(?:other|linked) (?:thread|issue|report)|\bthat (?:thread|issue)\b"
-    r"|\b(?:yesterday|last (?:time|week|night))(?:'s)?\b[^.;\n]{0,80}?\b(?:(?:i|we) (?:got|had|saw|hit)"
-    r"|(?:crash|error|traceback|failure|log) (?:was|were))\b)"
+    r"|\b(?:yesterday|last (?:time|week|night|month|year))(?:'s)?\b[^.;\n]{0,80}?\b(?:(?:i|we) (?:got|had|saw|hit)"
+    r"|(?:crash|error|traceback|failure|log) (?:was|were)|(?:it|this|that) (?:died|crashed|failed|errored|broke))\b)"
     r"(?![^\n]*\b(?:now|currently|still|today|this time|instead|mine|ours|my (?:own|log|error|traceback|output)"
     r"|(?:doesn'?t|does not|didn'?t|did not) help|(?:a bit |a little |much )?later)\b)"
     r"(?:[^\n]*?"

@@ -339,8 +339,8 @@ def _behind_other_failure(claims: Claims, groups: list[Group], findings: list[Fi
     """A log whose failure is another one (an OOM, an NCCL timeout that no signature claims): a finding
     that rests only on lines that are no error ("DeepGEMM is not installed so it's the Triton path" in
     the write-up around the OOM) is context, at most possible."""
-    if not any(g.event.is_error and g.fingerprint not in claims.claimed and OTHER_FAILURE.search(g.event.headline)
-               for g in groups):
+    if not any(g.event.is_error and g.fingerprint not in claims.claimed
+               and (OTHER_FAILURE.search(g.event.headline) or _other_format_failure(g.event)) for g in groups):
         return
     for f in findings:
         hits = claims.primary.get(f.id, [])
@@ -348,6 +348,13 @@ def _behind_other_failure(claims: Claims, groups: list[Group], findings: list[Fi
         if f.status is Status.LIKELY and hits and not any(h.group.event.is_error and not in_prose(h.group.event, h.match)
                                                           for h in hits):
             f.status = Status.POSSIBLE
+
+
+def _other_format_failure(ev) -> bool:
+    """Whether an error no signature claims is about other number formats only (an AWQ Marlin shape check, an NVFP4
+    kernel's refusal): the log's failure is that model's, not an FP8 one."""
+    formats = recognise.read(ev).formats
+    return bool(formats) and not formats & FP8_FORMATS
 
 
 def _yield(cat: Catalogue, findings: list[Finding]) -> None:

@@ -1491,3 +1491,57 @@ def test_a_finding_held_at_possible_says_why_in_every_format():
     # a finding nothing holds back says nothing of it
     plain = scan_text("RuntimeError: Assertion error (csrc/apis/layout.hpp:60): Unknown SF transformation\n")
     assert plain.findings[0].held_back == "" and "At most possible" not in render_text(plain, color=False)
+
+
+def test_a_failure_from_last_month_is_behind_the_reporter():
+    text = ("Closing the loop on the RTX PRO 6000 leg: last month it died with\n"
+            "`RuntimeError: Assertion error (/workspace/.deps/deepgemm-src/csrc/apis/layout.hpp:59): Unknown SF transformation`\n"
+            "and we pinned VLLM_USE_DEEP_GEMM=0 for that runner; the FP8 block models pass there now.\n")
+    assert [f for f in top(text) if f[1] == "likely"] == []
+    assert top(text)[:1] == [("deepgemm-unknown-sf-transformation", "possible")]
+
+
+def test_the_sm100_guard_is_named_by_its_function_where_a_transcription_garbled_float32():
+    text = ("B200, transformers 5.17.0, experts_implementation=\"deepgemm\" (pasted from a screenshot)\n"
+            'File ".../transformers/integrations/deepgemm.py", line 231, in _assert_sm100_requirements raise '
+            "NotImplementedError(\n"
+            "NotImplementedError: DeepGEMM has no f1oat32 scale-factor path on Blackwe11 (SM100): these scales are plain "
+            "f1oat32\n")
+    assert [f for f, _ in top(text)][:1] == ["deepgemm-fp32-sf-sm100"]
+
+
+def test_an_fp8_crash_told_beside_a_live_failure_of_another_format_is_not_likely():
+    text = ("RTX PRO 6000 (SM120), vllm 0.24.0. FP8 block checkpoint crashed in DeepGEMM (Unknown SF transformation); "
+            "instead we moved to the AWQ build, TP=4:\n"
+            "ERROR 07-06 19:44:02 [multiproc_executor.py:671] ValueError: Weight input_size_per_partition = 3424 is not "
+            "divisible by min_thread_k = 128. Consider reducing tensor_parallel_size or running with --quantization gptq.\n")
+    assert [f for f in top(text) if f[1] == "likely"] == []
+
+
+@pytest.mark.parametrize("before", [
+    "Load was crashing with the `",
+    '1st run: "CUDA error: ',
+])
+def test_a_first_attempt_told_on_the_line_of_its_message_ranks_after_the_live_failure(before):
+    msg = "(values[j] & 0x807fffffu) == 0" if before.startswith("Load") else "no kernel image is available for execution on the device"
+    text = (f"{before}{msg}{'`' if before.endswith('`') else chr(34)} then; pinned the old build and it comes up now.\n"
+            "ERROR : Arch conditional MMA instruction used without targeting sm90a compute capability. Aborting.\n")
+    got = [f for f, _ in top(text)]
+    assert got[:1] == ["cutlass-fp8-unsupported-arch"], got
+
+
+def test_a_library_that_refused_it_first_is_behind_the_reporter():
+    text = ("A100 80GB. transformers refused it first:\n"
+            "ValueError: FP8 quantized models is only supported on GPUs with compute capability >= 8.9 (e.g 4090/H100), "
+            "actual = `8.0`\n"
+            "so I dequantized the checkpoint to bf16 offline. Now the bf16 model fails too:\n"
+            "torch.AcceleratorError: CUDA error: no kernel image is available for execution on the device\n")
+    assert [f for f in top(text) if f[1] == "likely"] == []
+
+
+def test_a_score_after_a_backend_s_name_is_no_version_beside_the_gpu():
+    from fp8triage.facts.gpunames import prose_gpus
+    assert list(prose_gpus("On H100 with DeepGEMM: 0.858.")) == [("H100", "plain")]
+    assert list(prose_gpus("B200, DeepGEMM 2.5.0, torch 2.10")) == [("B200", "setup")]
+    sentence = "Qwen3.5-35B-A3B-FP8 accuracy on GB300 NVL72 is way below the model card, H200 is fine."
+    assert "symptom" in recognise.read(_line_event(sentence)).kinds
