@@ -1704,6 +1704,21 @@ BLIND_PROBES = [
      "architecture, 'accuracy on GB300 NVL72 is way below the model card' (words between the score and its verb)"),
     ("probe RH (32 pastes)", "main 69fc0f5 with the QS..QZ fixes, 2026-12-05", 25, 26, 6, 6,
      "free choice, the hardest case per label; miss: the E8M0 cast off on B200 labelled an unsupported architecture"),
+    ("probe RI (32 pastes)", "main fa352db, 2026-12-05", 26, 26, 6, 6,
+     "issue threads with several repliers; the original poster's current state"),
+    ("probe RJ (30 pastes)", "main fa352db, 2026-12-05", 24, 24, 6, 6,
+     "serving platforms (KServe, Ray Serve, SkyPilot, dstack, Modal, RunPod, Slurm)"),
+    ("probe RK (34 pastes)", "main fa352db, 2026-12-05", 28, 28, 6, 6, "named model releases and their quantization configs"),
+    ("probe RL (32 pastes)", "main fa352db, 2026-12-05", 25, 26, 6, 6,
+     "numerical debugging (allclose, cosine, per-layer errors, printed scales); miss: a kernel that 'throws the "
+     "mantissa away' under a per-projection error table on GB10"),
+    ("probe RM (30 pastes)", "main fa352db, 2026-12-05", 24, 24, 6, 6, "support tickets and incident reports"),
+    ("probe RN (30 pastes)", "main fa352db, 2026-12-05", 23, 24, 6, 6,
+     "benchmark tools with server excerpts; miss: 'Unknown recipe' labelled an unsupported architecture"),
+    ("probe RO (32 pastes)", "main fa352db, 2026-12-05", 25, 26, 6, 6,
+     "paired reports, one change between a failing and a healthy run; miss: 'Unknown recipe' labelled an "
+     "unsupported architecture"),
+    ("probe RP (34 pastes)", "main fa352db, 2026-12-05", 28, 28, 6, 6, "free choice, weighted to labels that are easy to confuse"),
 ]
 
 

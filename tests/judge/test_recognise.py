@@ -1545,3 +1545,12 @@ def test_a_score_after_a_backend_s_name_is_no_version_beside_the_gpu():
     assert list(prose_gpus("B200, DeepGEMM 2.5.0, torch 2.10")) == [("B200", "setup")]
     sentence = "Qwen3.5-35B-A3B-FP8 accuracy on GB300 NVL72 is way below the model card, H200 is fine."
     assert "symptom" in recognise.read(_line_event(sentence)).kinds
+
+
+@pytest.mark.parametrize("sentence", [
+    "The kernel apparently just takes the exponent of wo_a's fp32 scale and throws the mantissa away. No assert, no warning.",
+    "DeepGEMM discards the mantissa of every float32 scale on the GB10 and the output drifts.",
+    "the scales' mantissa is truncated on B200 by deep_gemm, silently",
+])
+def test_a_scale_whose_mantissa_is_thrown_away_is_a_symptom(sentence):
+    assert "symptom" in recognise.read(_line_event(sentence)).kinds
