@@ -1719,6 +1719,22 @@ BLIND_PROBES = [
      "paired reports, one change between a failing and a healthy run; miss: 'Unknown recipe' labelled an "
      "unsupported architecture"),
     ("probe RP (34 pastes)", "main fa352db, 2026-12-05", 28, 28, 6, 6, "free choice, weighted to labels that are easy to confuse"),
+    ("probe RQ (30 pastes)", "main 3d30612, 2026-12-05", 22, 23, 7, 7,
+     "silent failures, round twelve, with look-alikes; miss: a canary's garbage on the B200 pool where the healthy "
+     "'previous rollout (H100 node pool, ...) score=0.92' was taken for the machine"),
+    ("probe RR (30 pastes)", "main 3d30612, 2026-12-05", 23, 24, 6, 6,
+     "DeepGEMM API and install drift; miss: vLLM's 'unavailable ... or does not provide the required APIs' beside a "
+     "leftover DeepGEMM 1.1, labelled an API mismatch (the catalogue names an outdated package not installed)"),
+    ("probe RS (30 pastes)", "main 3d30612, 2026-12-05", 23, 24, 6, 6,
+     "capability and arch gates in each library's words; miss: 'Unknown recipe' labelled an unsupported architecture"),
+    ("probe RT (23 pastes)", "main 3d30612, 2026-12-05", 17, 18, 5, 5,
+     "long logs (100-157 lines) with cascades; miss: 'Unknown recipe' labelled an unsupported architecture"),
+    ("probe RU (31 pastes)", "main 3d30612, 2026-12-05", 25, 25, 6, 6, "writers in a hurry (typos in library names, abbreviations, cut tracebacks)"),
+    ("probe RV (30 pastes)", "main 3d30612, 2026-12-05", 23, 24, 6, 6,
+     "a workaround that did not help, or helped and left another problem; miss: 'Unknown recipe' labelled an "
+     "unsupported architecture"),
+    ("probe RW (32 pastes)", "main 3d30612, 2026-12-05", 26, 26, 6, 6, "enterprise stacks (NIM, Triton, trtllm-build, ModelOpt, Run:ai, OpenShift AI)"),
+    ("probe RX (30 pastes)", "main 3d30612, 2026-12-05", 24, 24, 6, 6, "free choice, round three"),
 ]
 
 
