@@ -6,15 +6,15 @@ breaks readers; a MINOR one only adds keys."""
 from __future__ import annotations
 
 SCHEMA_VERSIONS = {
-    "scan": "1.3",  # 1.2: the optional `fleet` key; 1.3: a remedy's optional `in_force`, evidence kind `rule`, exit code 5 (nothing could be read)
-    "follow": "1.1",  # 1.1: a remedy's optional `in_force`; exit code 5 (nothing could be read)
+    "scan": "1.4",  # 1.2: the optional `fleet` key; 1.3: a remedy's optional `in_force`, evidence kind `rule`, exit code 5 (nothing could be read); 1.4: a finding's `held_back`
+    "follow": "1.2",  # 1.1: a remedy's optional `in_force`; exit code 5 (nothing could be read); 1.2: a finding's `held_back`
     "check": "2.1",  # 1 was the older envelope {"schema": "fp8triage.check/1"}; 2.1: a remedy's `in_force`
     "repro": "2.0",  # 1 was the older envelope {"schema": "fp8triage.repro/1"}
     "remedy": "1.1",  # 1.1: a remedy's optional `in_force`
     "history": "1.0",
     "env": "1.0",
     "facts": "1.0",
-    "stream": "1.1",  # scan --format jsonl: one record per line; 1.1: exit code 5
+    "stream": "1.2",  # scan --format jsonl: one record per line; 1.1: exit code 5; 1.2: a finding's `held_back`
     "history-import": "1.0",
 }
 
