@@ -438,3 +438,4 @@ def _record(f: Finding, results: dict[str, dict[str, Any]]) -> None:
         f.repro_results.append(res)
     if confirmed and f.status in (Status.LIKELY, Status.POSSIBLE):
         f.status = Status.CONFIRMED
+        f.held_back = ""  # the GPU here reproduced it: what held the log's reading back no longer does

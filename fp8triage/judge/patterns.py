@@ -356,6 +356,15 @@ def _text(ev: Event, m: Match) -> str:
     return m.text if m.text is not None else _line(ev, m).text
 
 
+def match_line(ev: Event, m: Match) -> str:
+    """The one line of text that holds a match: of a record whose message holds several (a JSON log's traceback
+    field), the line the match starts in."""
+    text = _text(ev, m)
+    if m.span is None or "\n" not in text:
+        return text
+    return text[text.rfind("\n", 0, m.span[0]) + 1:].split("\n", 1)[0]
+
+
 def _in_code_span(text: str, span: tuple[int, int] | None) -> bool:
     """Whether ``span`` lies inside a Markdown code span (an odd number of backticks before it, one after it)
     with words of a sentence outside it."""

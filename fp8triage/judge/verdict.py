@@ -14,7 +14,7 @@ from ..catalogue.recognition import FP8_FORMATS
 from . import recognise
 from .claims import Claims, Group, Hit
 from .incontext import checkpoint_formats, read_in_context, under_section_gpu
-from .patterns import OTHER_FAILURE, guessed, in_prose, not_now, said_gone
+from .patterns import OTHER_FAILURE, guessed, in_prose, match_line, not_now, said_gone
 from .conditions import combine, evaluate
 from ..model import ConditionResult, Event, EventKind, Evidence, Fact, Finding, Remedy, Severity, Status, Truth, UnknownGroup
 
@@ -178,11 +178,7 @@ def _falls_back(hit: Hit) -> bool:
     ev = hit.group.event
     if ev.exc_type or (ev.is_error and ev.kind is not EventKind.ERROR):
         return False
-    line = hit.match.text or ev.lines[min(hit.match.line, len(ev.lines) - 1)].text
-    if hit.match.span is not None and "\n" in line:
-        a = hit.match.span[0]
-        line = line[line.rfind("\n", 0, a) + 1:]  # the record's line that holds the match (a JSON log's traceback field)
-        line = line.split("\n", 1)[0]
+    line = match_line(ev, hit.match)
     if _RAISED.match(line):
         return False  # the exception's own line inside a record (a JSON log's traceback field): its advice is no fallback taken
     return FALLBACK.search(line) is not None
@@ -350,7 +346,7 @@ def _behind_other_failure(claims: Claims, groups: list[Group], findings: list[Fi
             f.status = Status.POSSIBLE
 
 
-def _other_format_failure(ev) -> bool:
+def _other_format_failure(ev: Event) -> bool:
     """Whether an error no signature claims is about other number formats only (an AWQ Marlin shape check, an NVFP4
     kernel's refusal): the log's failure is that model's, not an FP8 one."""
     formats = recognise.read(ev).formats

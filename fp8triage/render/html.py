@@ -373,7 +373,7 @@ def _finding_view(f: Finding, index: int, verbose: bool) -> dict[str, Any]:
         "evidence": [_evidence_view(e) for e in f.evidence],
         "conditions": [_condition_view(c) for c in f.conditions],
         "decide": [clip(x, 200) for x in f.decide],
-        "held_back": clip(f.held_back, 500) if f.status is Status.POSSIBLE else "",
+        "held_back": clip(f.held_back, 500),
         "contradicted_by": [clip(x, 1000) for x in f.contradicted_by],
         "remedies": remedies,
         "hidden_remedies": hidden,

@@ -208,7 +208,7 @@ def _finding_statement(f: Finding, width: int) -> list[str]:
     out.extend(_wrap(f.summary, width))
     if f.from_facts_only:
         out.append("  (no log line shows this; it is a risk judged from the facts below)")
-    if f.held_back and f.status is Status.POSSIBLE:
+    if f.held_back:
         out.extend(_wrap(f"At most possible: {f.held_back}", width))
     if f.status is Status.POSSIBLE and f.decide:
         out.extend(_wrap(f"Possible: these facts would decide it: {', '.join(f.decide)} (pass them with --fact NAME=VALUE)", width))
