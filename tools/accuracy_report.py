@@ -1735,6 +1735,21 @@ BLIND_PROBES = [
      "unsupported architecture"),
     ("probe RW (32 pastes)", "main 3d30612, 2026-12-05", 26, 26, 6, 6, "enterprise stacks (NIM, Triton, trtllm-build, ModelOpt, Run:ai, OpenShift AI)"),
     ("probe RX (30 pastes)", "main 3d30612, 2026-12-05", 24, 24, 6, 6, "free choice, round three"),
+    ("probe RY (31 pastes)", "main 7d84488, 2026-12-05", 22, 24, 7, 7,
+     "older releases (vLLM 0.5-0.7, SGLang 0.3-0.4, DeepGEMM 1.x, FlashInfer 0.1); misses: DeepGEMM 1.x's JIT runtime "
+     "printing the CUDA result of a kernel it could not load, FlashInfer failing to dispatch an FP8 KV-cache type"),
+    ("probe RZ (32 pastes)", "main 7d84488, 2026-12-05", 25, 26, 6, 6,
+     "prose partly in Chinese, Korean, Japanese or Russian; miss: accuracy 'clearly lower than on the H200' said in Chinese"),
+    ("probe SA (32 pastes)", "main 7d84488, 2026-12-05", 26, 26, 6, 6,
+     "logs through wrappers (Ray Serve, KServe, SkyPilot, Slurm, Loki/Datadog/CloudWatch JSON, ANSI colours)"),
+    ("probe SB (31 pastes)", "main 7d84488, 2026-12-05", 24, 25, 6, 6,
+     "silent numeric failures; miss: pytest's report of a failed tolerance, read as a bare assertion and a dtype contract"),
+    ("probe SC (33 pastes)", "main 7d84488, 2026-12-05", 26, 26, 6, 7,
+     "build and install failures; false likely: a CUTLASS error quoted in an update whose same line says the rebuild runs now"),
+    ("probe SD (30 pastes)", "main 7d84488, 2026-12-05", 23, 24, 6, 6,
+     "mixture-of-experts paths; miss: 'Unknown recipe' labelled an unsupported architecture"),
+    ("probe SE (33 pastes)", "main 7d84488, 2026-12-05", 26, 26, 7, 7, "notebook and single-GPU users (Colab, Kaggle, consumer cards)"),
+    ("probe SF (34 pastes)", "main 7d84488, 2026-12-05", 28, 28, 6, 6, "free choice, round four (short and long pastes)"),
 ]
 
 

@@ -131,6 +131,10 @@ _LABELLED_HEALTHY = rxcache.compile(r"(?i)(?:\s+(?:run|node|box|machine|server|h
                                     r"|(?:\s+as(?:\s+the)?)?\s+(?:reference|baseline)\b)")
 # "reference H100", "baseline: the H200", "parity with our H100 numbers", "on par with the H200"
 _NAMED_REFERENCE = rxcache.compile(r"(?i)\b(?:(?:reference|baseline)\W{0,3}|(?:parity|on par) with\s+)(?:(?:the|our|my)\s+)?$")
+# the machine an earlier rollout ran on: "previous rollout (H100 node pool, same image) score=0.92"
+_EARLIER_RUN = rxcache.compile(r"(?i)\b(?:previous|prior|earlier|former)\s+(?:roll-?outs?|deploy(?:ment)?s?|releases?|runs?|"
+                               r"revisions?|versions?|builds?|canar(?:y|ies)|clusters?|(?:node\s?)?pools?|setups?)"
+                               r"\W{0,3}(?:(?:on|in|with|from)\s+)?(?:(?:the|our|an?|my)\s+)?$")
 # what may stand between "than" / "vs" and the GPU it compares with: a few words
 _COMPARED_GAP = rxcache.compile(r"(?i)\W*(?:[\w.-]+\W+){0,5}")  # ("vs the same layer on H100", "than on 8x H200")
 # its side says it went wrong there ("is word salad on GB300", "on the B200 every answer is", "lower on 8x B200")
@@ -179,7 +183,9 @@ def prose_gpus(text: str):
         healthy, wrong = _HEALTHY.search(side), _WENT_WRONG.search(side)
         if healthy is not None and wrong is not None and healthy.group().lower().startswith("same"):
             healthy = None  # "same checkpoint on the GB200 tray: same garbage": the same thing, gone wrong there
-        if compared or moved_from(text, start, end) or healthy or _LABELLED_HEALTHY.match(text, end) or _NAMED_REFERENCE.search(gap):
+        earlier = wrong is None and _EARLIER_RUN.search(text, max(0, start - 80), start) is not None
+        if (compared or moved_from(text, start, end) or healthy or earlier or _LABELLED_HEALTHY.match(text, end)
+                or _NAMED_REFERENCE.search(gap)):
             yield name, "reference"
         else:
             yield name, "failing" if wrong else "setup" if _SETUP.search(text) else "plain"

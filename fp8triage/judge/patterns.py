@@ -483,6 +483,8 @@ def said_gone(ev: Event, m: Match) -> bool:
         return False
     line = _text(ev, m)
     a, b = m.span
+    if WORKED_AROUND.search(line, b):
+        return True  # ... or a later sentence of its own line ("The `...` I posted last week was my build. Rebuilt, it runs now:")
     after = line[b:b + 120]
     if after[:1] == "." and after[1:2] in ("`", "'", '"'):
         after = after[1:]  # the quoted message's own full stop ("... block_n = 128.` -> --tp 4 instead, loads fine.")

@@ -408,6 +408,8 @@ def test_a_gpu_named_in_a_sentence_says_so():
     # the side a comparison measures against ("than on the H200 nodes"), the same manifest on another pool
     ["our SFT scores 6-9 points lower on the 4-GPU workstation nodes (ws-*) than on the H200 nodes (hx-*)."],
     ["same RayService manifest on the H200 worker group: 0.87."],
+    # the machine an earlier rollout ran on, its score the healthy one
+    ["2025-08-01T06:15:40Z previous rollout (H100 node pool, same image, same model) score=0.92"],
 ])
 def test_a_sentence_that_does_not_say_which_gpu_failed_gives_none(texts):
     assert "gpu" not in facts(*texts) and "capability" not in facts(*texts)

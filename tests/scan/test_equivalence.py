@@ -131,10 +131,12 @@ def test_chunk_boundaries(cat, tmp_path, monkeypatch):
     out = tmp_path / "boundaries.log"
     offsets = [chunk * k - 100 * k for k in range(1, 40, 3)]
     manifest = gen.generate(out, 3 * 1024 * 1024, seed=21, style="vllm", at_offsets=offsets)
-    got = assert_same(cat, out)
-    ids = {f[0] for f in got["findings"]} | {f[0] for f in got["ruled_out"]}
-    for p in manifest["planted"]:
-        assert p["signature"] in ids
+    assert_same(cat, out)
+    # (a plant that the log's machine contradicts is another signature's failure there: benchmods.planted_to_find)
+    want, found = planted_to_find(cat, out, manifest)
+    assert want
+    for p in want:
+        assert p["signature"] in found, f"planted {p['signature']} at line {p['line']} not found"
 
 
 def test_jobs_merge_equals_sequential(cat, tmp_path):
