@@ -1750,6 +1750,22 @@ BLIND_PROBES = [
      "mixture-of-experts paths; miss: 'Unknown recipe' labelled an unsupported architecture"),
     ("probe SE (33 pastes)", "main 7d84488, 2026-12-05", 26, 26, 7, 7, "notebook and single-GPU users (Colab, Kaggle, consumer cards)"),
     ("probe SF (34 pastes)", "main 7d84488, 2026-12-05", 28, 28, 6, 6, "free choice, round four (short and long pastes)"),
+    ("probe SG (31 pastes)", "main 378d2f1, 2026-12-05", 24, 25, 6, 6,
+     "issue templates with environment dumps around a short failure; miss: an FP8 attention gate worded 'only works on'"),
+    ("probe SH (30 pastes)", "main 378d2f1, 2026-12-05", 20, 24, 6, 6,
+     "generic CUDA errors far from their cause; misses: a misaligned address and an unsupported PTX toolchain inside "
+     "DeepGEMM, a TP shard not a multiple of the block behind an illegal access, a GH200 case labelled an "
+     "unsupported architecture"),
+    ("probe SI (34 pastes)", "main 378d2f1, 2026-12-05", 27, 27, 7, 7,
+     "training and RL stacks (TorchTitan, Megatron, NeMo, Transformer Engine, torchao, verl/OpenRLHF rollouts)"),
+    ("probe SJ (32 pastes)", "main 378d2f1, 2026-12-05", 26, 26, 6, 6, "Slack/Discord on-call threads"),
+    ("probe SK (31 pastes)", "main 378d2f1, 2026-12-05", 23, 24, 7, 7,
+     "checkpoint and quantization configs; miss: E8M0 switched off on B200 labelled an unsupported architecture"),
+    ("probe SL (30 pastes)", "main 378d2f1, 2026-12-05", 23, 24, 6, 6,
+     "benchmark and perf reports; miss: E8M0 switched off on B200 labelled an unsupported architecture"),
+    ("probe SM (33 pastes)", "main 378d2f1, 2026-12-05", 26, 26, 7, 7,
+     "Windows, WSL2, Jetson Thor, DGX Spark, consumer Blackwell, ROCm look-alikes"),
+    ("probe SN (32 pastes)", "main 378d2f1, 2026-12-05", 26, 26, 6, 6, "free choice, round five (two failures, no traceback)"),
 ]
 
 

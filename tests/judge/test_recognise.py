@@ -1575,3 +1575,32 @@ def test_a_score_after_a_backend_s_name_is_no_version_beside_the_gpu():
 ])
 def test_a_scale_whose_mantissa_is_thrown_away_is_a_symptom(sentence):
     assert "symptom" in recognise.read(_line_event(sentence)).kinds
+
+
+@pytest.mark.parametrize("text, sig", [
+    # an FP8 attention gate worded "only works on" the generations it needs
+    ("GPU: 2x NVIDIA A100-SXM4-80GB, TensorRT-LLM 0.16.0\n"
+     "Traceback (most recent call last):\n"
+     '  File "/usr/local/lib/python3.12/dist-packages/tensorrt_llm/plugin/plugin.py", line 330, in validate\n'
+     '    raise ValueError("FP8 Context FMHA only works on Ada and Hopper (SM89/SM90) and later GPUs")\n'
+     "ValueError: FP8 Context FMHA only works on Ada and Hopper (SM89/SM90) and later GPUs\n",
+     "fp8-attention-arch-gate"),
+    # a kernel DeepGEMM's JIT built that the driver cannot load: its toolkit is newer than the driver
+    ("H100 SXM x8, driver 550.127.05, CUDA 12.9 image\n"
+     "Traceback (most recent call last):\n"
+     '  File "/sgl-workspace/sglang/python/sglang/srt/layers/deep_gemm_wrapper/compile_utils.py", line 304, in execute\n'
+     "    deep_gemm.fp8_gemm_nt((self.lhs_q, self.lhs_s), (self.rhs_q, self.rhs_s), self.out)\n"
+     "RuntimeError: CUDA driver error (csrc/jit/kernel_runtime.hpp:44): 222 (CUDA_ERROR_UNSUPPORTED_PTX_VERSION, "
+     "the provided PTX was compiled with an unsupported toolchain.)\n",
+     "deepgemm-jit-compile-failure"),
+    # a misaligned access inside DeepGEMM's GEMM on a Hopper GPU: the operands' alignment (its scales' layout)
+    ("H800, deep_gemm from source\n"
+     '  File "/srv/engine/layers/fp8_linear.py", line 64, in forward\n'
+     "    deep_gemm.gemm_fp8_fp8_bf16_nt((x_fp8, x_scale), (self.weight, self.weight_scale_inv), out)\n"
+     '  File "/usr/local/lib/python3.10/dist-packages/deep_gemm/jit/runtime.py", line 77, in __call__\n'
+     "    raise RuntimeError(f'Failed to launch kernel: {ret}')\n"
+     "RuntimeError: CUDA error: misaligned address\n",
+     "deepgemm-sf-layout-shape"),
+])
+def test_a_failure_worded_by_its_kind_lands_on_the_component_s_signature(text, sig):
+    assert top(text)[:1] == [(sig, "possible")], top(text)
