@@ -1766,6 +1766,21 @@ BLIND_PROBES = [
     ("probe SM (33 pastes)", "main 378d2f1, 2026-12-05", 26, 26, 7, 7,
      "Windows, WSL2, Jetson Thor, DGX Spark, consumer Blackwell, ROCm look-alikes"),
     ("probe SN (32 pastes)", "main 378d2f1, 2026-12-05", 26, 26, 6, 6, "free choice, round five (two failures, no traceback)"),
+    ("probe SO (36 pastes)", "main 987849e, 2026-12-05", 28, 28, 7, 8,
+     "upgrade regressions with the versions on each side; false likely: an NVFP4 model's FlashInfer MoE 'Invalid "
+     "activation type' (the format named only by the method vLLM picked kernels for)"),
+    ("probe SP (30 pastes)", "main 987849e, 2026-12-05", 23, 24, 6, 6,
+     "large MoE deployments (TP16, DP attention, PD disaggregation, DeepEP, MTP); miss: a TensorRT-LLM C++ abort printed "
+     "under a long warning, read as the warning's tail"),
+    ("probe SQ (32 pastes)", "main 987849e, 2026-12-05", 26, 26, 6, 6, "minimal reproduction scripts and their output"),
+    ("probe SR (32 pastes)", "main 987849e, 2026-12-05", 25, 26, 6, 6,
+     "terse pastes (2 to 10 lines); miss: the GPU as the last item of a list ('kernels 0.12.3, B200.')"),
+    ("probe SS (31 pastes)", "main 987849e, 2026-12-05", 23, 24, 7, 7,
+     "Kubernetes operators' view (events, describe, probes); miss: 'Unknown recipe' labelled an unsupported architecture"),
+    ("probe ST (31 pastes)", "main 987849e, 2026-12-05", 25, 25, 6, 6,
+     "other runtimes loading FP8 checkpoints (llama.cpp, LMDeploy, TGI, ComfyUI, MLC)"),
+    ("probe SU (32 pastes)", "main 987849e, 2026-12-05", 26, 26, 6, 6, "the reporter's own diagnosis is wrong"),
+    ("probe SV (30 pastes)", "main 987849e, 2026-12-05", 24, 24, 6, 6, "free choice, round six (hardest to triage)"),
 ]
 
 

@@ -300,6 +300,12 @@ EXTRACTORS: list[Extractor] = [
     Extractor("quant-scheme", ("CompressedTensorsW",),
               rxcache.compile(r"\b(?:for|[Uu]sing) CompressedTensors(?P<v>W(?:8A8|8A16|4A8|4A16|NA16)\w*)\b"),
               _one("quant_scheme"), trigger=r"(?:for|[Uu]sing) CompressedTensorsW", any_clause=True),
+    # the 4-bit method vLLM picked kernels for, as its class names it ("Using FlashInfer CUTLASS kernels for
+    # ModelOptNvFp4FusedMoE", "... for Mxfp4MoEMethod"): the checkpoint's format where the engine config is not shown
+    Extractor("quant-method-fp4", ("NvFp4", "Mxfp4", "MxFp4"),
+              rxcache.compile(r"\b(?:for|[Uu]sing) (?:ModelOpt(?P<nv>NvFp4)\w*|(?:Mxfp4|MxFp4)\w*(?:Method|MoE)\w*)\b"),
+              lambda m: [("quantization", "modelopt_fp4" if m.group("nv") else "mxfp4")],
+              trigger=r"(?:for|[Uu]sing) (?:ModelOptNvFp4|Mxfp4|MxFp4)", any_clause=True),
     # a hub checkpoint whose name says FP8 ("neuralmagic/Meta-Llama-3.1-70B-Instruct-FP8-dynamic", "Qwen/Qwen3-30B-A3B-FP8"),
     # named anywhere (a write-up's prose, a download line): the checkpoint's format where nothing else states one
     # (``finish``), as the model argument's name says it

@@ -89,8 +89,9 @@ _PROSE_GPU = rxcache.compile(
     r"|(?<![\w.-])(?P<name>" + PROSE_NAMES + r")(?:\s+(?:SXM\d?|PCIe|NVL\d*))?(?:\s*[x×]\s*\d{1,3})?\s+" + _MACHINE + r"\b"
     r"|^\W{0,4}(?P<name>" + PROSE_NAMES + r")(?:\s*[x×]\s*\d{1,3})?(?:\s*\((?i:sm_?\d{2,3}[af]?|cc\s*[\d.]+)\))?\s*[:,]"
     r"|^[ \t]*[-=#*\[]{1,8}[ \t]*(?P<name>" + PROSE_NAMES + r")(?:[ \t]+[\w-]{1,12}){0,3}[ \t]*[-=#*\]:]{0,8}[ \t]*$"
-    # one item of a comma-separated list of what the report ran on ("deep_gemm 2.5.0 (built from 891d57b), B200, CUDA 13.0")
-    r"|(?<=,[ \t])(?:\d{1,3}\s*[x×]\s*)?(?P<name>" + PROSE_NAMES + r")" + _FORM + r"(?=[ \t]*,)"
+    # one item of a comma-separated list of what the report ran on ("deep_gemm 2.5.0 (built from 891d57b), B200, CUDA 13.0"),
+    # the last one too ("transformers 5.12.1, kernels 0.12.3, B200. Qwen/Qwen3-8B-FP8, greedy.")
+    r"|(?<=,[ \t])(?:\d{1,3}\s*[x×]\s*)?(?P<name>" + PROSE_NAMES + r")" + _FORM + r"(?=[ \t]*(?:,|[.;](?:\s|$)))"
     # a table row whose first cell is the machine ("| B200 | 0.0000 |", "| 8x H100 SXM | 0.86 |")
     r"|^[ \t]*\|[ \t]*(?:\d{1,3}\s*[x×]\s*)?(?P<name>" + PROSE_NAMES + r")" + _FORM + r"(?:[ \t]+(?:SXM\d?|PCIe|NVL\d*|\d{2,3}\s?GB))?[ \t]*\|"
     # the machine's answers ("B200 answers are all '!!!!'", "the GB300 outputs repeat")

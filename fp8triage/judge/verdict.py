@@ -114,7 +114,7 @@ def make_finding(sig: Signature, facts: Mapping[str, Fact], hits: list[Hit], sup
         for w in h.group.workers:
             if w not in workers:
                 workers.append(w)
-    if status is Status.LIKELY and _named_not_claimed(sig, hits, from_facts):
+    if status is Status.LIKELY and (_named_not_claimed(sig, hits, from_facts) or _another_format_s_checkpoint(sig, facts, hits)):
         status = Status.POSSIBLE
     return Finding(
         id=sig.id,
@@ -162,6 +162,21 @@ def _named_not_claimed(sig: Signature, hits: list[Hit], from_facts: bool) -> boo
             # a warning read by rules, frames or names ("CutlassBlockScaledGroupedGemm not supported on the current
             # platform" beside "Using DeepGemm kernels for Fp8MoEMethod"): the library warned and went on
             or all(not h.strong and h.group.event.kind is EventKind.WARNING for h in hits))
+
+
+def _another_format_s_checkpoint(sig: Signature, facts: Mapping[str, Fact], hits: list[Hit]) -> bool:
+    """Whether the failure's lines name no number format while the log's checkpoint is of a format the signature is
+    not about (an NVFP4 model's FlashInfer MoE failing, the method named only in an earlier "Using ... kernels for
+    ModelOptNvFp4FusedMoE"): its messages are another format's failure as much as this one's, not claimed."""
+    quant = facts.get("quantization")
+    if quant is None or not hits:
+        return False
+    named = recognise.vocabulary().formats_of(str(quant.value))
+    # (a signature without rules of its own refines an FP8 failure's, unless it is about another format)
+    own = recognise.signature_formats(sig) or (frozenset() if sig.outside_fp8 else FP8_FORMATS)
+    if not named or not own or named & own:
+        return False
+    return all(not recognise.read(h.group.event).formats for h in hits)
 
 
 # a notice that the library goes on another way, or only warns of a risk (not a failure): "will default to

@@ -484,6 +484,8 @@ class Assembler:
                 or LOGLIKE.match(stripped)):
             return False
         indented = text[:1] in (" ", "\t")
+        if b.kind is EventKind.WARNING and not indented and CPP_ASSERT.search(text):
+            return False  # a C++ abort under a long warning is a failure of its own, not the warning's wrapped tail
         # no logger header on either line, or the same header on both (vLLM logs every line of a
         # multi-line message through its logger: "ERROR ... CUDA kernel errors might be ...")
         bare = line.level == b.exc_level and not strict

@@ -334,6 +334,8 @@ def test_the_model_a_serve_command_names(cmd, model):
      "B200"),
     # a GPU at a line's head with its target in brackets
     (["GB10 (sm_121), sglang main with sgl-deep-gemm built from nv_dev, Qwen3-30B-A3B-Instruct-2507-FP8"], "GB10"),
+    # the last item of a list of what the report ran on
+    (["transformers 5.12.1, kernels 0.12.3, B200. Qwen/Qwen3-8B-FP8, greedy. No error, no warning:"], "B200"),
     (["The same export served from an H100 node scores 0.92.", "On the B200 every answer is '!!!!'"], "B200"),
     (["same request on our H200 pool returns Paris", "and on our B300 nodes it repeats itself"], "B300"),
     # one machine named, no comparison
@@ -428,6 +430,14 @@ def test_a_question_that_suggests_a_setting_is_no_fact():
     assert "TRANSFORMERS_DISABLE_DEEPGEMM_LINEAR" not in facts(
         "[11:05] li: does it get better with TRANSFORMERS_DISABLE_DEEPGEMM_LINEAR=1 ?")
     assert "VLLM_USE_DEEP_GEMM" not in facts("have you tried VLLM_USE_DEEP_GEMM=0 yet")
+
+
+def test_the_4_bit_method_vllm_picked_kernels_for_gives_the_checkpoint_s_format():
+    got = facts("(EngineCore_DP0 pid=3310) INFO 02-19 23:11:40 [modelopt.py:1021] Using FlashInfer CUTLASS kernels for "
+                "ModelOptNvFp4FusedMoE.")
+    assert got["quantization"][0] == "modelopt_fp4"
+    assert facts("INFO [mxfp4.py:212] Using Marlin backend for Mxfp4MoEMethod")["quantization"][0] == "mxfp4"
+    assert "quantization" not in facts("INFO [fp8.py:588] Using DeepGemm kernels for Fp8MoEMethod.")
 
 
 def test_transformers_prints_its_quantization_method_as_an_enum():

@@ -1461,6 +1461,23 @@ def test_an_int8_scheme_s_cutlass_refusal_is_no_fp8_failure_claimed():
     assert not [f for f in top(text) if f[1] == "likely"], top(text)
 
 
+def test_a_failure_that_names_no_format_in_an_fp4_model_s_log_is_not_claimed_for_fp8():
+    """FlashInfer's MoE dispatch names no number format; where vLLM said it picked the kernels for an NVFP4 method,
+    the model is NVFP4 and the FP8 reading of the same message is no more than possible."""
+    err = ("(EngineCore_DP0 pid=3310) ERROR 02-19 23:13:04 [core.py:866]   File \"/opt/vllm/lib/python3.12/site-packages/"
+           "flashinfer/fused_moe/core.py\", line 872, in cutlass_fused_moe\n"
+           "(EngineCore_DP0 pid=3310) ERROR 02-19 23:13:04 [core.py:866] RuntimeError: [TensorRT-LLM][ERROR] Assertion failed: "
+           "Invalid activation type. (/tmp/flashinfer/csrc/nv_internal/tensorrt_llm/kernels/cutlass_kernels/moe_gemm/"
+           "moe_gemm_template_dispatch.h:1042)\n"
+           "flashinfer-python 0.6.6, DGX Spark\n")
+    nvfp4 = ("(EngineCore_DP0 pid=3310) INFO 02-19 23:11:40 [modelopt.py:1021] Using FlashInfer CUTLASS kernels for "
+             "ModelOptNvFp4FusedMoE.\n")
+    assert not [f for f in top(nvfp4 + err) if f[1] == "likely"], top(nvfp4 + err)
+    # the same failure where nothing says which format: FlashInfer's FP8 MoE, as the version supports it
+    got = top(err)
+    assert got[0][0].startswith("flashinfer-") and got[0][1] == "likely", got
+
+
 @pytest.mark.parametrize("text, now", [
     # hipBLASLt under torch._scaled_mm on an MI300X: no NVIDIA kernel ran
     ("Running Llama-3.1-70B-Instruct-FP8-KV on 8x MI300X, rocm/vllm:rocm6.3.1_vllm_0.8.3.\n"
@@ -1601,6 +1618,12 @@ def test_a_scale_whose_mantissa_is_thrown_away_is_a_symptom(sentence):
      "    raise RuntimeError(f'Failed to launch kernel: {ret}')\n"
      "RuntimeError: CUDA error: misaligned address\n",
      "deepgemm-sf-layout-shape"),
+    # a C++ abort printed right under a long warning is a failure of its own, not the warning's wrapped tail
+    ("[TensorRT-LLM][WARNING] Device compute capability 8.0 does not match the engine build target 9.0 of this engine\n"
+     "terminate called after throwing an instance of 'tensorrt_llm::common::TllmException'\n"
+     "  what():  [TensorRT-LLM][ERROR] Assertion failed: FP8 FMHA can only be enabled on sm_89, sm_90, sm_100 or "
+     "sm_120. (/src/tensorrt_llm/cpp/tensorrt_llm/common/attentionOp.cpp:2417)\n",
+     "fp8-attention-arch-gate"),
 ])
 def test_a_failure_worded_by_its_kind_lands_on_the_component_s_signature(text, sig):
     assert top(text)[:1] == [(sig, "possible")], top(text)
