@@ -1781,6 +1781,18 @@ BLIND_PROBES = [
      "other runtimes loading FP8 checkpoints (llama.cpp, LMDeploy, TGI, ComfyUI, MLC)"),
     ("probe SU (32 pastes)", "main 987849e, 2026-12-05", 26, 26, 6, 6, "the reporter's own diagnosis is wrong"),
     ("probe SV (30 pastes)", "main 987849e, 2026-12-05", 24, 24, 6, 6, "free choice, round six (hardest to triage)"),
+    ("probe SW (35 pastes)", "main 0443d35, 2026-12-06", 28, 28, 7, 7, "an FP8 failure among a busy server's everyday noise"),
+    ("probe SX (32 pastes)", "main 0443d35, 2026-12-06", 22, 26, 6, 6,
+     "second-hand reports; misses: four screenshots run through OCR ('Fi1e', '1ine', 'NotImp1ementedError', "
+     "'Unkn0wn SF transf' cut over two lines), left unread on purpose"),
+    ("probe SY (30 pastes)", "main 0443d35, 2026-12-06", 24, 24, 6, 6, "SGLang-specific paths (sgl-kernel, sgl-deep-gemm, runner backends)"),
+    ("probe SZ (34 pastes)", "main 0443d35, 2026-12-06", 27, 27, 7, 7, "vLLM V1 engine phases (compile, capture, warmup)"),
+    ("probe TA (32 pastes)", "main 0443d35, 2026-12-06", 25, 25, 7, 7, "transformers-only users (FineGrainedFP8, hub kernels)"),
+    ("probe TB (30 pastes)", "main 0443d35, 2026-12-06", 24, 24, 6, 6,
+     "the GPU named only indirectly (nvidia-smi, arch lists, capability tuples, cloud instance types, node labels)"),
+    ("probe TC (31 pastes)", "main 0443d35, 2026-12-06", 25, 25, 6, 6,
+     "ANSI escapes, carriage-return progress bars, CRLF, tabs, box drawing, 3,000-character lines"),
+    ("probe TD (32 pastes)", "main 0443d35, 2026-12-06", 26, 26, 6, 6, "free choice, round seven"),
 ]
 
 
