@@ -239,7 +239,7 @@ class Finding:
     yielded: bool = False  # a signature it yields to was found too (Signature.yields_to): ranked after it
     quoted: bool = False  # its evidence was all printed under a sentence that puts it in the past: ranked after the rest
     by_context: bool = False  # its failure names no component and was read with what the log named elsewhere
-    held_back: str = ""  # why it is at most possible whatever its evidence (the paste puts it in the past, the GPU failed, an AMD GPU)
+    held_back: str = ""  # why it is at most possible whatever its evidence (the paste puts it in the past, the GPU failed, an AMD GPU, another format's checkpoint)
 
     def to_dict(self) -> dict[str, Any]:
         return {

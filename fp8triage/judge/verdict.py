@@ -114,8 +114,13 @@ def make_finding(sig: Signature, facts: Mapping[str, Fact], hits: list[Hit], sup
         for w in h.group.workers:
             if w not in workers:
                 workers.append(w)
-    if status is Status.LIKELY and (_named_not_claimed(sig, hits, from_facts) or _another_format_s_checkpoint(sig, facts, hits)):
+    held_back = ""
+    if status is Status.LIKELY and _named_not_claimed(sig, hits, from_facts):
         status = Status.POSSIBLE
+    elif status is Status.LIKELY and _another_format_s_checkpoint(sig, facts, hits):
+        status = Status.POSSIBLE
+        held_back = (f"the checkpoint is another number format (quantization = {facts['quantization'].value}) and the "
+                     "failure's own lines name none")
     return Finding(
         id=sig.id,
         title=sig.title,
@@ -136,6 +141,7 @@ def make_finding(sig: Signature, facts: Mapping[str, Fact], hits: list[Hit], sup
         contradicted_by=contra,
         from_facts_only=from_facts,
         strength=strength,
+        held_back=held_back,
     )
 
 

@@ -1473,6 +1473,9 @@ def test_a_failure_that_names_no_format_in_an_fp4_model_s_log_is_not_claimed_for
     nvfp4 = ("(EngineCore_DP0 pid=3310) INFO 02-19 23:11:40 [modelopt.py:1021] Using FlashInfer CUTLASS kernels for "
              "ModelOptNvFp4FusedMoE.\n")
     assert not [f for f in top(nvfp4 + err) if f[1] == "likely"], top(nvfp4 + err)
+    from fp8triage.drivers.batch import scan_text
+    held = [f.held_back for f in scan_text(nvfp4 + err).findings]
+    assert held and all("quantization = modelopt_fp4" in h for h in held), held
     # the same failure where nothing says which format: FlashInfer's FP8 MoE, as the version supports it
     got = top(err)
     assert got[0][0].startswith("flashinfer-") and got[0][1] == "likely", got
