@@ -310,3 +310,14 @@ def test_a_ranges_line_numbers_move_everywhere_its_groups_hold_them():
     part = g.parts["big.log"]
     assert g.event.lines[0].lineno == part.event.lines[0].lineno == 14084
     assert part.last.lineno == 14084
+
+
+def test_the_bench_tells_a_missed_plant_from_one_the_log_s_machine_judges_otherwise():
+    """bench/run.py reports a planted failure it did not find as missed, unless the log's facts contradict the
+    plant's signature (an A100's FP8 gate planted into an H100 log is another signature's failure there)."""
+    run = bench_module("run")
+    h100 = [{"name": "capability", "value": "9.0", "source": "log x:1", "origin": "log"}]
+    t4 = [{"name": "capability", "value": "7.5", "source": "log x:1", "origin": "log"}]
+    assert run._contradicted("fp8-unsupported-capability", h100)
+    assert not run._contradicted("fp8-unsupported-capability", t4)
+    assert not run._contradicted("fp8-unsupported-capability", [])
