@@ -288,6 +288,9 @@ def bench_file(log: Path, manifest: dict | None, runs: int, wanted: list[str]) -
             "commands": {t: tools[t] for t in wanted}}
 
 
+_CATALOGUE = None  # loaded once, for the first plant a run misses
+
+
 def _contradicted(sig_id: str, facts: list[dict]) -> bool:
     """Whether the report's facts (the log's machine) contradict a planted signature's conditions."""
     try:
@@ -296,7 +299,10 @@ def _contradicted(sig_id: str, facts: list[dict]) -> bool:
         from fp8triage.model import Fact, Truth
     except ImportError:  # run outside the project's environment: every miss is reported as one
         return False
-    sig = load_catalogue().get(sig_id)
+    global _CATALOGUE
+    if _CATALOGUE is None:
+        _CATALOGUE = load_catalogue()
+    sig = _CATALOGUE.get(sig_id)
     known: dict = {}
     for f in facts:
         known.setdefault(f["name"], Fact(f["name"], f["value"], f.get("source", ""), f.get("origin", "log")))

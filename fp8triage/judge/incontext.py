@@ -222,4 +222,5 @@ def _prompt_before(groups: list[Group]) -> dict[int, frozenset[str]]:
 
 def checkpoint_formats(facts: Mapping[str, Fact]) -> frozenset[str]:
     """The number formats the checkpoint's quantization and model name say ("/models/ft-32b-fp8-block", "...-NVFP4")."""
-    return recognise.vocabulary().formats_of(" ".join(str(facts[n].value) for n in ("quantization", "model") if n in facts))
+    said = " ".join(str(facts[n].value) for n in ("quantization", "model") if n in facts)
+    return recognise.vocabulary().formats_of(said) if said else frozenset()

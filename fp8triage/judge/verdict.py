@@ -119,8 +119,9 @@ def make_finding(sig: Signature, facts: Mapping[str, Fact], hits: list[Hit], sup
         status = Status.POSSIBLE
     elif status is Status.LIKELY and _another_format_s_checkpoint(sig, facts, hits):
         status = Status.POSSIBLE
-        held_back = (f"the checkpoint is another number format (quantization = {facts['quantization'].value}) and the "
-                     "failure's own lines name none")
+        said = next(f"{n} = {facts[n].value}" for n in ("quantization", "model")
+                    if n in facts and recognise.vocabulary().formats_of(str(facts[n].value)))
+        held_back = f"the checkpoint is another number format ({said}) and the failure's own lines name none"
     return Finding(
         id=sig.id,
         title=sig.title,
@@ -173,11 +174,10 @@ def _named_not_claimed(sig: Signature, hits: list[Hit], from_facts: bool) -> boo
 def _another_format_s_checkpoint(sig: Signature, facts: Mapping[str, Fact], hits: list[Hit]) -> bool:
     """Whether the failure's lines name no number format while the log's checkpoint is of a format the signature is
     not about (an NVFP4 model's FlashInfer MoE failing, the method named only in an earlier "Using ... kernels for
-    ModelOptNvFp4FusedMoE"): its messages are another format's failure as much as this one's, not claimed."""
-    quant = facts.get("quantization")
-    if quant is None or not hits:
+    ModelOptNvFp4FusedMoE", or the model's name): its messages are another format's failure as much as this one's."""
+    if not hits:
         return False
-    named = recognise.vocabulary().formats_of(str(quant.value))
+    named = checkpoint_formats(facts)
     # (a signature without rules of its own refines an FP8 failure's, unless it is about another format)
     own = recognise.signature_formats(sig) or (frozenset() if sig.outside_fp8 else FP8_FORMATS)
     if not named or not own or named & own:

@@ -1476,6 +1476,10 @@ def test_a_failure_that_names_no_format_in_an_fp4_model_s_log_is_not_claimed_for
     from fp8triage.drivers.batch import scan_text
     held = [f.held_back for f in scan_text(nvfp4 + err).findings]
     assert held and all("quantization = modelopt_fp4" in h for h in held), held
+    # ... or where only the model's name says so
+    named = ("(EngineCore_DP0 pid=3310) INFO 02-19 23:11:40 [gpu_model_runner.py:2602] Starting to load model "
+             "nvidia/Nemotron-3-Nano-30B-A3B-NVFP4...\n")
+    assert not [f for f in top(named + err) if f[1] == "likely"], top(named + err)
     # the same failure where nothing says which format: FlashInfer's FP8 MoE, as the version supports it
     got = top(err)
     assert got[0][0].startswith("flashinfer-") and got[0][1] == "likely", got
