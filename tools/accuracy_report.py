@@ -1793,6 +1793,24 @@ BLIND_PROBES = [
     ("probe TC (31 pastes)", "main 0443d35, 2026-12-06", 25, 25, 6, 6,
      "ANSI escapes, carriage-return progress bars, CRLF, tabs, box drawing, 3,000-character lines"),
     ("probe TD (32 pastes)", "main 0443d35, 2026-12-06", 26, 26, 6, 6, "free choice, round seven"),
+    ("probe TE (32 pastes)", "main 3454833, 2026-12-06", 26, 26, 6, 6, "a known failure in another release's wording"),
+    ("probe TF (35 pastes)", "main 3454833, 2026-12-06", 26, 27, 8, 8,
+     "generic status and launch errors inside a named component; miss: TensorRT-LLM's FMHA runner 'Unsupported "
+     "architecture' under --use_fp8_context_fmha (the assert names no dtype; the flag is on other lines)"),
+    ("probe TG (31 pastes)", "main 3454833, 2026-12-06", 20, 24, 7, 7,
+     "bare assertions and API mismatches at call boundaries; misses: 'cannot import name ... (unknown location)' "
+     "(an unbuilt clone: nothing installed), the hub-kernel loader's TypeError, a Jetson Thor GPU line, the FMHA "
+     "runner's isFmhaSupported() assert"),
+    ("probe TH (31 pastes)", "main 3454833, 2026-12-06", 22, 24, 6, 7,
+     "silent corruption told by its symptoms; misses: 'lost accuracy' on an H200 (held to Blackwell by the "
+     "signature), 'runs to max_new_tokens'; false likely: 'DeepGEMM not installed, FP8 linear goes through the "
+     "Triton kernel' in an environment line"),
+    ("probe TI (30 pastes)", "main 3454833, 2026-12-06", 24, 24, 6, 6, "prose write-ups quoting source next to the error hit"),
+    ("probe TJ (34 pastes)", "main 3454833, 2026-12-06", 26, 27, 7, 7,
+     "format confusion (FP4, INT8, W4A8 beside FP8); miss: the machine named as 'this exact B200 node' in a "
+     "clause where another build ran fine"),
+    ("probe TK (33 pastes)", "main 3454833, 2026-12-06", 26, 26, 7, 7, "TensorRT-LLM, FBGEMM, FlashInfer and torch._scaled_mm paths"),
+    ("probe TL (31 pastes)", "main 3454833, 2026-12-06", 24, 24, 7, 7, "free choice, round eight"),
 ]
 
 

@@ -216,6 +216,15 @@ EXTRACTORS: list[Extractor] = [
         r"cutlass|cute\.|cute[ _-]dsl",
     ),
     _flag(
+        # TensorRT-LLM's FP8 context FMHA switched on ("--use_fp8_context_fmha enable", "Set use_fp8_context_fmha to
+        # True.", "use_fp8_context_fmha=True"): what an attention kernel's arch assert that names no dtype is read with
+        "fp8-fmha-enabled", "fp8_attention_named",
+        ("fp8_context_fmha", "fp8_fmha"),
+        rxcache.compile(r"\b(?:use|enable)_fp8_(?:context_)?fmha\b(?:\s+(?:enable|true|1)\b|\s*[=:]\s*[\"']?(?:true|1|enable)\b"
+                        r"| to True\b)", regex.I),
+        r"(use|enable)_fp8_(context_)?fmha",
+    ),
+    _flag(
         # vLLM's compiled ops failed to load ("Failed to import from vllm._C with ImportError('.../_C.abi3.so: undefined
         # symbol ...')", a torch upgraded under it): every op it registers is missing after it, whatever the GPU
         "vllm-ops-unloaded", "vllm_ops_unloaded",

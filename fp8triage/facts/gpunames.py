@@ -10,8 +10,8 @@ from .clauses import advice, moved_from, reference
 
 # GPU product names: only on lines that say NVIDIA / GeForce / Tesla / GPU, so that "A2" or
 # "L4" in unrelated text is not taken for a GPU.
-GPU_ANCHORS = ("NVIDIA", "GeForce", "Tesla", "Quadro", "GPU", "DGX", "Hardware")
-_GPU_CONTEXT = rxcache.compile(r"NVIDIA|GeForce|Tesla|Quadro|\bGPU|DGX|\bHardware[ \t]*[:=]")
+GPU_ANCHORS = ("NVIDIA", "GeForce", "Tesla", "Quadro", "GPU", "DGX", "Jetson", "Hardware")
+_GPU_CONTEXT = rxcache.compile(r"NVIDIA|GeForce|Tesla|Quadro|\bGPU|DGX|\bJetson\b|\bHardware[ \t]*[:=]")
 _GPU_NAME = rxcache.compile(
     r"(?P<name>(?:NVIDIA\s+)?(?:GeForce\s+|Tesla\s+|Quadro\s+)?"
     r"(?:RTX\s*PRO\s*\d{4}(?:\s+Blackwell)?(?:\s+(?:Workstation|Server|Max-Q)(?:\s+Edition)?)?"
@@ -24,7 +24,7 @@ _GPU_NAME = rxcache.compile(
 _DEVICE_NAME = rxcache.compile(r"(?<=device_name=)NVIDIA_[\w-]+?(?=,|\.json|\s|$)")
 
 
-# GPU names: a line that names the maker or a product line (NVIDIA, GeForce, Tesla, Quadro, DGX:
+# GPU names: a line that names the maker or a product line (NVIDIA, GeForce, Tesla, Quadro, DGX, Jetson:
 # how nvidia-smi, torch.cuda.get_device_name and collect_env print a GPU), or a known name right
 # before or after the word GPU ("GPU 0: H100", "H20 96GB GPU"). "GPU" anywhere on the line is not
 # enough ("GPU KV cache usage" is in every vLLM stats line), and a name anywhere on a line that
@@ -35,7 +35,7 @@ _DEVICE_NAME = rxcache.compile(r"(?<=device_name=)NVIDIA_[\w-]+?(?=,|\.json|\s|$
 _GPU_NAME_WORDS = (r"(?:RTX|GB10|GB20|GB30|GH200|B100|B200|B300|H100|H200|H800|A100|A800|H20|L4|L20|A[1-4]0|A16|A2"
                    r"|T4|V100|P100|Jetson|DGX)")
 PREFILTER_PATTERNS = (
-    r"NVIDIA|GeForce|Tesla|Quadro|DGX",
+    r"NVIDIA|GeForce|Tesla|Quadro|DGX|Jetson",
     r"GPU[ \t:=#0-9|-]{0,8}" + _GPU_NAME_WORDS,  # (and an environment table's row: "| GPU | H20 x8 |")
     # an environment table's line: "GPU: 4x H100", "GPUs: 8 x H20", "Hardware: 2x RTX PRO 6000 (sm_120)"
     r"(?:GPUs?|Hardware)[ \t]*[:=][ \t]*\d{1,3}[ \t]*[xX×*][ \t]*(?:NVIDIA[ \t]+)?" + _GPU_NAME_WORDS,
@@ -182,6 +182,10 @@ def prose_gpus(text: str):
         side, opened, gap = _side(text, start, end)
         compared = _COMPARED.fullmatch(opened) and _COMPARED_GAP.fullmatch(gap)
         healthy, wrong = _HEALTHY.search(side), _WENT_WRONG.search(side)
+        if _THIS_MACHINE.search(text, max(0, start - 24), start):
+            # "this exact B200 node", "this H20 box": the report's own machine, whatever ran fine on it
+            yield name, "failing" if wrong else "setup"
+            continue
         if healthy is not None and wrong is not None and healthy.group().lower().startswith("same"):
             healthy = None  # "same checkpoint on the GB200 tray: same garbage": the same thing, gone wrong there
         earlier = wrong is None and _EARLIER_RUN.search(text, max(0, start - 80), start) is not None
@@ -206,6 +210,10 @@ def _scored_role(text: str, start: int, end: int) -> str | None:
         if other != name and dropped(min(x, y), max(x, y)):
             return "failing" if x < y else "reference"
     return None
+
+
+# the report's own machine, named with "this" ("on this exact B200 node", "this 8x H200 box")
+_THIS_MACHINE = rxcache.compile(r"(?i)\bthis\s+(?:exact\s+|same\s+|very\s+|particular\s+)?(?:\d{1,2}\s*[x×]\s*)?\Z")
 
 
 # a table row whose first cell names the reference machine ("h200-ref-01", "ref-node", "baseline (H100)")

@@ -95,6 +95,8 @@ _SPECS: list[FactSpec] = [
              "what a failure that names no component is read with"),
     FactSpec("transformers_fp8_named", "bool", "the log names transformers' fine-grained FP8 path or its hub kernel: "
              "what a failure that names no component is read with"),
+    FactSpec("fp8_attention_named", "bool", "the log switches on an FP8 attention kernel (TensorRT-LLM's FP8 context "
+             "FMHA): what an attention kernel's failure that names no dtype is read with"),
     FactSpec("vllm_ops_unloaded", "bool", "vLLM's compiled ops (vllm._C) failed to load (an undefined symbol after a torch "
              "upgrade): the ops missing after it say nothing of the GPU"),
     FactSpec("gpu_sections", "text", "the parts of a paste printed under a GPU's name, as 'GPU@first-last' (a heading "

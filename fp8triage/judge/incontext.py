@@ -21,7 +21,8 @@ from ..model import EventKind, Fact, Line
 
 
 # facts that name a component for a symptom that names none (the log's other lines named it)
-CONTEXT_FACTS = {"deepgemm_named": "deepgemm", "cutlass_fp8_named": "cutlass-fp8", "transformers_fp8_named": "transformers-fp8"}
+CONTEXT_FACTS = {"deepgemm_named": "deepgemm", "cutlass_fp8_named": "cutlass-fp8", "transformers_fp8_named": "transformers-fp8",
+                 "fp8_attention_named": "fp8-attention"}
 
 
 def read_in_context(cat: Catalogue, claims: Claims, facts: Mapping[str, Fact],

@@ -216,7 +216,10 @@ GONE_AFTER = rxcache.compile(
     r"|went away|disappear(?:s|ed)|(?:is|are) no longer (?:there|shown|printed|raised|thrown)"
     r"|no longer (?:appears|happens|shows up|occurs))\b"
     # a fix noted after it on its line: "`ValueError: ...` -> --tp 4 instead, loads fine."
-    r"|(?:->|=>|\u2192)[^\n]{0,60}?\b(?:fine|works|worked|fixed|solved)\b)", regex.I)
+    r"|(?:->|=>|\u2192)[^\n]{0,60}?\b(?:fine|works|worked|fixed|solved)\b"
+    # ... or the other way the run goes, so nothing failed: "DeepGEMM not installed, FP8 linear goes through the Triton kernel"
+    r"|\b(?:goes|go|went|runs?|ran|falls?\s+back|fell\s+back|is\s+routed|are\s+routed|is\s+dispatched)\s+(?:through|to|via|on)\s+"
+    r"(?:the\s+)?(?:triton|cutlass|cublas(?:lt)?|torch(?:'s)?|a\s+fallback|the\s+fallback|fallback)\b)", regex.I)
 # ... or a later sentence of the same paragraph: "... with torch 2.6.0+cu124. Fixed that part with the cu128 wheel"
 GONE_LATER = rxcache.compile(r"^[^\n]{0,240}?[.;!]\s+(?:(?:i|we)\s+)?(?:fixed|solved|resolved|got past) (?:that|this|it)\b", regex.I)
 GONE_BEFORE = rxcache.compile(

@@ -1415,6 +1415,10 @@ def test_a_sentence_that_names_another_issue_and_goes_on_to_the_current_error_in
      "    RuntimeError: Assertion error (/workspace/.deps/deepgemm-src/csrc/apis/layout.hpp:59): Unknown SF transformation\n\n"
      "on the RTX PRO 6000, and VLLM_USE_DEEP_GEMM=0 fixed that as suggested. New issue with a local tokenizer:\n"
      "Exception: data did not match any variant of untagged enum ModelWrapper at line 1251003 column 3\n", None),
+    # a component said to be absent with the way the run goes instead: nothing failed there
+    ("Qwen3-8B-FP8 on H100 with transformers rambles and repeats; is FP8 broken?\n"
+     "transformers 5.9.0, torch 2.10.0, 1x H100. DeepGEMM not installed, FP8 linear goes through the Triton kernel.\n"
+     "EDIT: the chat template was missing. apply_chat_template fixes everything, my bad.\n", None),
 ])
 def test_a_failure_before_a_workaround_is_not_the_one_the_reporter_is_stuck_on(text, now):
     got = top(text)
