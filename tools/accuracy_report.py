@@ -1811,6 +1811,17 @@ BLIND_PROBES = [
      "clause where another build ran fine"),
     ("probe TK (33 pastes)", "main 3454833, 2026-12-06", 26, 26, 7, 7, "TensorRT-LLM, FBGEMM, FlashInfer and torch._scaled_mm paths"),
     ("probe TL (31 pastes)", "main 3454833, 2026-12-06", 24, 24, 7, 7, "free choice, round eight"),
+    ("probe TM (31 pastes)", "main 3454833, 2026-12-06", 24, 25, 6, 6, "upgrade and downgrade stories; miss: 'Unknown recipe' labelled an unsupported architecture (the corpus labels it the SF transformation)"),
+    ("probe TN (31 pastes)", "main 3454833, 2026-12-06", 24, 25, 6, 6,
+     "multi-node runs (Ray, torchrun, LeaderWorkerSet, Slurm); miss: the GPU as a cluster's shape ('2 pods x 8 B200') "
+     "and the healthy H200 clause cut by a bracketed aside, so the symptom was judged on the H200"),
+    ("probe TO (31 pastes)", "main 3454833, 2026-12-06", 23, 24, 7, 7, "consumer and workstation Blackwell; miss: 'Unknown recipe' labelled an unsupported architecture (the corpus labels it the SF transformation)"),
+    ("probe TP (31 pastes)", "main 3454833, 2026-12-06", 25, 25, 6, 6, "CI and test-suite output (pytest, GitHub Actions, Buildkite)"),
+    ("probe TQ (32 pastes)", "main 3454833, 2026-12-06", 25, 26, 6, 6,
+     "one to four lines; miss: the Blackwell guard's message with its head cut off, read as a symptom"),
+    ("probe TR (31 pastes)", "main 3454833, 2026-12-06", 24, 25, 6, 6, "the root cause early, a louder secondary error last; miss: 'Unknown recipe' labelled an unsupported architecture (the corpus labels it the SF transformation)"),
+    ("probe TS (30 pastes)", "main 3454833, 2026-12-06", 24, 24, 6, 6, "reports in Chinese, Japanese, Korean, Russian, Spanish and German"),
+    ("probe TT (33 pastes)", "main 3454833, 2026-12-06", 26, 27, 6, 6, "free choice, round nine (a 3 a.m. on-call's pastes); miss: 'Unknown recipe' labelled an unsupported architecture (the corpus labels it the SF transformation)"),
 ]
 
 

@@ -85,6 +85,9 @@ _PROSE_GPU = rxcache.compile(
     r"(?i:\b(?:on|with|using|across|from|to|in|onto)\s+(?:(?:the|our|my|a|an|one|two|four|eight|both|all|\d{1,3})\s+)?(?:(?:single|pair of|new|old|other|spare)\s+)?)"
     r"(?:\d{1,3}\s*[x×]\s*)?(?P<name>" + PROSE_NAMES + r")" + _FORM + r"(?:s|'s)?(?![\w-])"
     r"|(?<![\w.])\d{1,3}\s*[x×]\s*(?P<name>" + PROSE_NAMES + r")" + _FORM + r"(?:s|'s)?(?![\w-])"
+    # a cluster's shape: "2 pods x 8 B200", "4 nodes × 8x H100"
+    r"|(?<![\w.])\d{1,3}\s*(?i:pods?|nodes?|hosts?|machines?|servers?|boxes)\s*[x×]\s*\d{1,3}\s*(?:[x×]\s*)?(?P<name>" + PROSE_NAMES
+    + r")" + _FORM + r"(?:s|'s)?(?![\w-])"
     r"|(?<![\w.-])(?P<name>" + PROSE_NAMES + r")\s*[x×]\s*\d{1,3}(?![\w-]|\.\d)"  # ("GLM-4.5-Air, GB300 x 16.")
     r"|(?<![\w.-])(?P<name>" + PROSE_NAMES + r")(?:\s+(?:SXM\d?|PCIe|NVL\d*))?(?:\s*[x×]\s*\d{1,3})?\s+" + _MACHINE + r"\b"
     r"|^\W{0,4}(?P<name>" + PROSE_NAMES + r")(?:\s*[x×]\s*\d{1,3})?(?:\s*\((?i:sm_?\d{2,3}[af]?|cc\s*[\d.]+)\))?\s*[:,]"
@@ -155,9 +158,15 @@ _NOT_A_MACHINE = rxcache.compile(r"(?i)\s+(?:recipes?|configs?|yamls?|presets?|p
                                  r"scripts?|docs?|guides?|readme|branch(?:es)?|settings|values|manifests?|specs?|charts?)\b")
 
 
+# a short aside in brackets inside a clause ("On our H200 staging (single node) the same checkpoint is fine"): no boundary
+_ASIDE = rxcache.compile(r"\([^()\n]{1,30}\)")
+
+
 def _side(text: str, start: int, end: int) -> tuple[str, str, str]:
     """The words of the comparison side a name sits in, the boundary that opens it and what stands
-    between that boundary and the name."""
+    between that boundary and the name (a short aside in brackets after the name is read as part of its side)."""
+    if "(" in text[end:end + 40]:
+        text = _ASIDE.sub(lambda m: " " * len(m.group()) if m.start() >= end else m.group(), text)
     opened, side_start = "", max(0, start - 200)
     for b in _BOUNDARY.finditer(text, side_start, start):
         opened, side_start = b.group(), b.end()

@@ -458,6 +458,24 @@ def test_a_count_of_zero_bad_outputs_is_the_healthy_side():
     assert list(prose_gpus("The same model on B200 gives 10 / 512 NaN.")) == [("B200", "failing")]
 
 
+def test_the_report_s_own_machine_and_its_healthy_reference():
+    from fp8triage.facts.gpunames import prose_gpus
+    # "this exact B200 node" is where the report ran, whatever else ran fine on it
+    assert list(prose_gpus("The GPTQ build gives 0.91 on this exact B200 node, and the FP8 one gives 0.92 on H200.")) == [
+        ("B200", "setup"), ("H200", "plain")]
+    # a cluster's shape names its GPU; a short aside in brackets does not end the healthy clause after it
+    assert list(prose_gpus("LWS deployment, 2 pods x 8 B200, sglang v0.5.5.")) == [("B200", "setup")]
+    assert list(prose_gpus("On our H200 staging (single node) the same checkpoint is fine.")) == [("H200", "reference")]
+    got = facts("LWS deployment, 2 pods x 8 B200, sglang v0.5.5, our own FP8 fine-tune.",
+                "The output is nonsense. On our H200 staging (single node) the same checkpoint is fine.")
+    assert got["gpu"][0] == "B200"
+
+
+def test_a_jetson_line_names_its_gpu():
+    got = facts("Jetson AGX Thor (sm_110), JetPack 7, sglang built from source")
+    assert got["gpu"][0] == "Jetson AGX Thor" and got["capability"][0] == "11.0"
+
+
 def test_a_gpu_the_log_prints_wins_over_one_a_sentence_names():
     got = facts("the garbage shows up on our B200 nodes", "INFO Device 0: NVIDIA H100 80GB HBM3")
     assert got["gpu"][0] == "NVIDIA H100"
