@@ -1822,6 +1822,23 @@ BLIND_PROBES = [
     ("probe TR (31 pastes)", "main 3454833, 2026-12-06", 24, 25, 6, 6, "the root cause early, a louder secondary error last; miss: 'Unknown recipe' labelled an unsupported architecture (the corpus labels it the SF transformation)"),
     ("probe TS (30 pastes)", "main 3454833, 2026-12-06", 24, 24, 6, 6, "reports in Chinese, Japanese, Korean, Russian, Spanish and German"),
     ("probe TT (33 pastes)", "main 3454833, 2026-12-06", 26, 27, 6, 6, "free choice, round nine (a 3 a.m. on-call's pastes); miss: 'Unknown recipe' labelled an unsupported architecture (the corpus labels it the SF transformation)"),
+    ("probe TU (34 pastes)", "main 21f54a1, 2026-12-06", 26, 28, 6, 6,
+     "vLLM's issue template with collect_env; misses: the collect_env block taken to run on past '</details>' and the "
+     "next heading, so the sentences after it (DeepGEMM named, switched off and fine) went unread; 'E8M0 off on a "
+     "B200' labelled an unsupported architecture"),
+    ("probe TV (30 pastes)", "main 21f54a1, 2026-12-06", 24, 24, 6, 6, "SGLang check_env and transformers env templates"),
+    ("probe TW (33 pastes)", "main 21f54a1, 2026-12-06", 20, 27, 6, 6,
+     "screenshots run through OCR ('Fi1e', 'ERR0R', 'cornpi1ed', 'NotlmplementedError', 'irnage'); misses: seven "
+     "garbled messages (the transcription reading was written beside this set, before it was scored)"),
+    ("probe TX (31 pastes)", "main 21f54a1, 2026-12-06", 24, 24, 7, 7, "container and orchestration views (docker, compose, kubectl describe, KServe)"),
+    ("probe TY (32 pastes)", "main 21f54a1, 2026-12-06", 26, 26, 6, 6, "pastes cut in the middle ('...', '[truncated]', '<snip>')"),
+    ("probe TZ (30 pastes)", "main 21f54a1, 2026-12-06", 24, 24, 6, 6, "benchmark and comparison write-ups across GPUs and backends"),
+    ("probe UA (32 pastes)", "main 21f54a1, 2026-12-06", 25, 26, 6, 6,
+     "FP8 training and RL rollouts (torchao, Transformer Engine, DeepSpeed, verl); miss: 'Unknown recipe' labelled "
+     "an unsupported architecture"),
+    ("probe UB (32 pastes)", "main 21f54a1, 2026-12-06", 25, 26, 6, 6,
+     "failures without their canonical message; miss: 'Eval regression when moving ... from H200 to B200' with "
+     "'just wrong more often'"),
 ]
 
 

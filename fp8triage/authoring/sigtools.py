@@ -16,6 +16,7 @@ import regex
 from .. import paths
 from ..catalogue.loader import Catalogue, CatalogueError, Problem, Signature, load_catalogue
 from ..catalogue.conditions import condition_text
+from ..scan import ocr
 from .samples import (BLESS_ENV, CLAIMING, SAMPLE_KINDS, Sample, SampleResult, SigToolsError, builtin_dir,
                       cross_check, find_samples, load, pin_of, run_sample, samples_dir, test_samples)
 from .samples import _scan  # noqa: F401  (the harness's scan, which tools/accuracy_report.py and the drift test reuse)
@@ -115,6 +116,9 @@ def _anchor_problems(sig: Signature, s: Sample) -> list[Problem]:
     if not sig.primary:
         return []
     text = s.text()
+    raw = text.encode("utf-8", "surrogateescape")
+    if ocr.looks_transcribed(raw):  # a screenshot's transcription: the scan reads it as the screen showed it
+        text = ocr.untranscribed(raw)[0].decode("utf-8", "surrogateescape")
     out = []
     if not (sig.anchors and sig.has_anchor(text)) and not _rule_recognises(sig, text):
         out.append(

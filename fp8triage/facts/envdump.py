@@ -255,6 +255,9 @@ class DumpReader:
         return out
 
 
+# where a pasted collect_env output ends in an issue's Markdown: its closing fence, the end of the <details> it was
+# folded into, the template's next heading ("### 🐛 Describe the bug")
+_PASTE_END = re.compile(r"\s*(?:```|~~~|</details>|#{1,6}\s)")
 _SMI_NAME = re.compile(r"\s*(?:NVIDIA|Tesla|Quadro|GeForce|GRID|TITAN)\b")
 
 
@@ -280,7 +283,7 @@ class _Block:
             return False
         blank = not text.strip()
         if self.format in ("torch-collect-env", "vllm-collect-env"):
-            if getattr(ln, "level", None) or _LOG_RECORD.match(text):
+            if getattr(ln, "level", None) or _LOG_RECORD.match(text) or _PASTE_END.match(text):
                 return False
             if blank:
                 return self.blank_run < 2

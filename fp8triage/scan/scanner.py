@@ -25,6 +25,7 @@ from .fingerprint import reset_repeats as _fresh_fingerprint_memo
 from ..common.source import Source
 from . import newlines
 from .ingest import read_spans
+from .ocr import read_as_shown
 from .linefeed import LineFeed
 from ..judge.patterns import PAST_CUES
 from ..facts.logfacts import STACK_PATTERNS, LogFacts
@@ -272,7 +273,7 @@ class Scanner:
         self.dirty = False
         if (src.size or 0) >= newlines.PREPARE_MIN:
             newlines.prepare()
-        for buf, start, end in read_spans(src):
+        for buf, start, end in read_as_shown(src, read_spans(src)):
             if fmt is None:
                 fmt = detect_format(buf[start:min(end, start + 65536)])
                 kind = signature_kind(buf[start:min(end, start + HEAD)])

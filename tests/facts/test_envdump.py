@@ -161,6 +161,22 @@ def test_logger_record_ends_an_embedded_dump():
     assert "python" not in {x.name for x in d.facts}
 
 
+@pytest.mark.parametrize("end", ["</details>", "```", "### 🐛 Describe the bug"])
+def test_an_issue_template_s_markdown_ends_a_pasted_collect_env(end):
+    from fp8triage.drivers.batch import scan_text
+
+    text = ("### Your current environment\n<details>\n<summary>The output of collect_env.py</summary>\n\n"
+            "PyTorch version: 2.10.0+cu130\nGPU models and configuration: \nGPU 0: NVIDIA GB10\n"
+            f"vLLM Version: 0.26.2\n{end}\n\n"
+            "Qwen3-8B-FP8 serves garbage: `!!!!!!!!`, NaN logprobs. No exceptions anywhere.\n"
+            "Startup log has `Selected DeepGemmFp8BlockScaledMMKernel for Fp8LinearMethod`; "
+            "with VLLM_USE_DEEP_GEMM=0 it gives normal text.\n")
+    res = scan_text(text, source="issue.md")
+    facts = {f.name: f.value for f in res.facts}
+    assert facts["gpu"] == "NVIDIA GB10" and facts.get("deepgemm_named") == "true"  # the sentences after are read
+    assert res.findings and res.findings[0].id == "ue8m0-silent-corruption"
+
+
 def test_anchors_cover_every_start_line():
     for name in ["torch-collect-env-h200.txt", "transformers-env-h200.txt", "nvidia-smi-h200.txt",
                  "nvidia-smi-query-h200.csv", "vllm-collect-env-b200.txt"]:
