@@ -1839,6 +1839,22 @@ BLIND_PROBES = [
     ("probe UB (32 pastes)", "main 21f54a1, 2026-12-06", 25, 26, 6, 6,
      "failures without their canonical message; miss: 'Eval regression when moving ... from H200 to B200' with "
      "'just wrong more often'"),
+    ("probe UC (34 pastes)", "main c2918fc, 2026-12-06", 27, 27, 7, 7, "casual community posts (forums, Reddit, Discord)"),
+    ("probe UD (31 pastes)", "main c2918fc, 2026-12-06", 24, 25, 6, 6, "Windows and WSL2 users; miss: 'Unknown recipe' labelled an unsupported architecture (the corpus labels it the SF transformation)"),
+    ("probe UE (31 pastes)", "main c2918fc, 2026-12-06", 25, 25, 6, 6, "quantization tooling (llm-compressor, ModelOpt, AutoFP8, torchao)"),
+    ("probe UF (34 pastes)", "main c2918fc, 2026-12-06", 27, 27, 7, 7, "heterogeneous clusters, pods on the wrong GPU pool"),
+    ("probe UG (31 pastes)", "main c2918fc, 2026-12-06", 22, 25, 6, 6,
+     "TensorRT-LLM and Triton Inference Server; misses: an engine built on another GPU (labelled a missing kernel), "
+     "DeepGEMM's JIT failure raised through TensorRT-LLM's CUTLASS MoE op (read as CUTLASS's), XQA's 'FP8 KV cache' "
+     "arch assert"),
+    ("probe UH (34 pastes)", "main c2918fc, 2026-12-06", 26, 27, 7, 7,
+     "DeepSeek V3/R1/V3.1/V3.2/V4 deployments; miss: FlashInfer's 'Missing TRTLLM-GEN kernel' for an e4m3 MLA decode "
+     "(labelled FlashInfer's FP8 failure; the catalogue files FP8 attention kernels apart)"),
+    ("probe UI (33 pastes)", "main c2918fc, 2026-12-06", 26, 26, 5, 7,
+     "reports after remedies were tried; false likely: 'VLLM_USE_DEEP_GEMM=0 did the trick for the Unknown SF "
+     "transformation crash', and a quoted 'RuntimeError: Assertion error (...)' said to be gone, read by a rule"),
+    ("probe UJ (32 pastes)", "main c2918fc, 2026-12-06", 25, 26, 6, 6,
+     "forwarded without comment; miss: two lm_eval tables under GPU headings, the drop only in the comparison"),
 ]
 
 

@@ -54,9 +54,8 @@ def _regex_match(m: Any, ev: Event) -> Match:
     i, s0 = _offset_line(ev, m.start())
     j, e0 = _offset_line(ev, max(m.start(), m.end()))
     span = (s0, e0 if j == i else len(ev.lines[i].text))
-    facts = tuple(
-        (name, value, _offset_line(ev, m.start(name))[0]) for name, value in m.groupdict().items() if name.startswith("fact_") and value
-    )
+    facts = tuple((name, value, _offset_line(ev, m.start(name))[0]) for name, value in m.groupdict().items()
+                  if name.startswith("fact_") and value)
     return Match(i, (span[0], max(span[0], span[1])), None, facts)
 
 
@@ -85,9 +84,7 @@ OTHER_FAILURE = rxcache.compile(
     r"OutOfResources|out of resource: shared memory|"
     # the KV cache that does not fit, a chat template the tokenizer lacks, a request longer than the model's context
     r"No available memory for the cache blocks|chat template|maximum context length|"
-    r"\bmax_(?:completion_)?tokens\b[^\n]{0,40}\bis too large|status code 4\d\d\b",
-    regex.IGNORECASE,
-)
+    r"\bmax_(?:completion_)?tokens\b[^\n]{0,40}\bis too large|status code 4\d\d\b", regex.IGNORECASE)
 
 
 # a write-up's question about such a cause, or a guess at it ("Chat template broken for Qwen3-8B-FP8? output
@@ -213,13 +210,12 @@ def quoted_source(ev: Event, m: Match) -> bool:
 # gone with VLLM_USE_DEEP_GEMM=0, but now ..."; "setting X got rid of the 'no kernel image' crash")
 GONE_AFTER = rxcache.compile(
     r"^[^.;!?\n]{0,40}?(?:\b(?:(?:is|are|was|were|has|have|got)\s+(?:now\s+|been\s+)?(?:gone|fixed|resolved|solved)"
-    r"|went away|disappear(?:s|ed)|(?:is|are) no longer (?:there|shown|printed|raised|thrown)"
-    r"|no longer (?:appears|happens|shows up|occurs))\b"
+    r"|went away|disappear(?:s|ed)|(?:is|are) no longer (?:there|shown|printed|raised|thrown)|no longer (?:appears|happens|shows up|occurs))\b"
     # a fix noted after it on its line: "`ValueError: ...` -> --tp 4 instead, loads fine."
     r"|(?:->|=>|\u2192)[^\n]{0,60}?\b(?:fine|works|worked|fixed|solved)\b"
     # ... or the other way the run goes, so nothing failed: "DeepGEMM not installed, FP8 linear goes through the Triton kernel"
-    r"|\b(?:goes|go|went|runs?|ran|falls?\s+back|fell\s+back|is\s+routed|are\s+routed|is\s+dispatched)\s+(?:through|to|via|on)\s+"
-    r"(?:the\s+)?(?:triton|cutlass|cublas(?:lt)?|torch(?:'s)?|a\s+fallback|the\s+fallback|fallback)\b)", regex.I)
+    r"|\b(?:goes|go|went|runs?|ran|falls?\s+back|fell\s+back|is\s+routed|are\s+routed|is\s+dispatched)\s+(?:through|to|via|on)\s+(?:the\s+)?(?:triton|cutlass|cublas(?:lt)?|torch(?:'s)?|a\s+fallback|the\s+fallback|fallback)\b)",
+    regex.I)
 # ... or a later sentence of the same paragraph: "... with torch 2.6.0+cu124. Fixed that part with the cu128 wheel"
 GONE_LATER = rxcache.compile(r"^[^\n]{0,240}?[.;!]\s+(?:(?:i|we)\s+)?(?:fixed|solved|resolved|got past) (?:that|this|it)\b", regex.I)
 GONE_BEFORE = rxcache.compile(
@@ -241,7 +237,9 @@ GONE_BEFORE = rxcache.compile(
     # "Yesterday's build failure ("Assertion failed: ...") was because ..."
     r"|(?:yesterday|last (?:week|time|night))'s (?:\w+ )?(?:failure|error|crash|issue|problem)"
     # "Originally it crashed in the FP8 linear with `...`", "Was getting "CUDA error: ..." with torch 2.6"
-    r"|(?:originally|initially|at first)\b[^`'\"\n]{0,60}?(?:with|:)|\b(?:was|were) getting)"
+    # ... "VLLM_USE_DEEP_GEMM=0 did the trick for the Unknown SF transformation crash"
+    r"|(?:originally|initially|at first)\b[^`'\"\n]{0,60}?(?:with|:)|\b(?:was|were) getting"
+    r"|\b(?:did|does|do) the trick (?:for|on|with|against)\b[^`'\"\n]{0,40}?)"
     # (right before the message, or before the quote that holds it: "Fix `RuntimeError: Assertion error (...): ")
     r"\s+\(?(?:the\s+|that\s+|this\s+)?(?:[`'\"]?|[`'\"][^`'\"\n]{0,120})$", regex.I)
 
@@ -408,8 +406,9 @@ def _prose(ev: Event, m: Match, span: bool = True) -> bool:
     return line.level is None
 
 
-# three words or more, then a quote (after an opening bracket or not) right before the quoted text
-_QUOTED_AFTER_WORDS = rxcache.compile(r"(?:[A-Za-z][\w'-]*[,:]?\s+){3,}[^\n\"'`]{0,40}[(\[]?[\"'`\u201c\u2018]\Z")
+# three words or more, then a quote (after an opening bracket or not) and an exception's type or not right before the
+# quoted text ("the `RuntimeError: Assertion error (...)` I had")
+_QUOTED_AFTER_WORDS = rxcache.compile(r"(?:[A-Za-z][\w'-]*[,:]?\s+){3,}[^\n\"'`]{0,40}[(\[]?[\"'`\u201c\u2018](?:[A-Za-z_][\w.]*(?:Error|Exception):\s*)?\Z")
 _ASSERT_TEXT = rxcache.compile(r"(?i)\bassert(?:ion)?\b")
 
 

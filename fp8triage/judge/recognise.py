@@ -482,7 +482,10 @@ def score(rule: Rule, r: Reading) -> int:
     generic = vocabulary().generic
     # a rule over a framework's FP8 code in general, where the event names a kernel library too
     vague = bool(rule.components) and rule.components <= generic and bool(r.components - generic)
-    return kind + rule.specificity + 2 * bool(rule.components & r.inner) + here - vague
+    # (where the failure's own words name one of the inner components, "Failed to compile DeepGEMM kernel" raised
+    # through TensorRT-LLM's CUTLASS MoE op, that one)
+    inner = (r.inner & r.said) or r.inner
+    return kind + rule.specificity + 2 * bool(rule.components & inner) + here - vague
 
 
 def named(rule: Rule, r: Reading) -> bool:

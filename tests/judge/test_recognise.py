@@ -1415,6 +1415,13 @@ def test_a_sentence_that_names_another_issue_and_goes_on_to_the_current_error_in
      "    RuntimeError: Assertion error (/workspace/.deps/deepgemm-src/csrc/apis/layout.hpp:59): Unknown SF transformation\n\n"
      "on the RTX PRO 6000, and VLLM_USE_DEEP_GEMM=0 fixed that as suggested. New issue with a local tokenizer:\n"
      "Exception: data did not match any variant of untagged enum ModelWrapper at line 1251003 column 3\n", None),
+    # "did the trick for" the crash; a quoted assertion with its exception's type that "is gone"
+    ("Update: VLLM_USE_DEEP_GEMM=0 did the trick for the Unknown SF transformation crash, thanks. RTX PRO 6000.\n"
+     "ValueError: To serve at least one request with the models's max seq len (262144), (120.00 GiB KV cache is "
+     "needed, which is larger than the available KV cache memory (45.87 GiB).\n", None),
+    ("Closing the loop. Since the nightly that pins DeepGEMM to nv-dev, the `RuntimeError: Assertion error "
+     "(.../layout.hpp:59): Unknown SF transformation` I had on the 5090 is gone, no env vars needed anymore.\n"
+     "INFO 08-19 10:06:37 [kernel_warmup.py:72] DeepGEMM warmup done in 21.4 s\n", None),
     # a component said to be absent with the way the run goes instead: nothing failed there
     ("Qwen3-8B-FP8 on H100 with transformers rambles and repeats; is FP8 broken?\n"
      "transformers 5.9.0, torch 2.10.0, 1x H100. DeepGEMM not installed, FP8 linear goes through the Triton kernel.\n"
