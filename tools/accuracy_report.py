@@ -1855,6 +1855,22 @@ BLIND_PROBES = [
      "transformation crash', and a quoted 'RuntimeError: Assertion error (...)' said to be gone, read by a rule"),
     ("probe UJ (32 pastes)", "main c2918fc, 2026-12-06", 25, 26, 6, 6,
      "forwarded without comment; miss: two lm_eval tables under GPU headings, the drop only in the comparison"),
+    ("probe UK (31 pastes)", "main 5183583, 2026-12-06", 23, 25, 6, 6,
+     "JSON, logfmt and syslog exports; misses: two Datadog records whose traceback sits under 'attributes.error'"),
+    ("probe UL (32 pastes)", "main 5183583, 2026-12-06", 25, 26, 6, 6, "chained tracebacks, the FP8 cause first; miss: 'Unknown recipe' labelled an unsupported architecture (the corpus labels it the SF transformation)"),
+    ("probe UM (30 pastes)", "main 5183583, 2026-12-06", 24, 24, 6, 6, "Jupyter and Colab output (IPython tracebacks, Cell In[N])"),
+    ("probe UN (34 pastes)", "main 5183583, 2026-12-06", 25, 27, 7, 7,
+     "SM120 and SM121 every way; misses: DeepGEMM's SM120 fork assert (sm120_dispatch.hpp) labelled the Blackwell "
+     "guard (the catalogue has a signature of its own for it), an old Triton's ptxas that does not know sm_120a"),
+    ("probe UO (30 pastes)", "main 5183583, 2026-12-06", 21, 24, 6, 6,
+     "Hopper-only; misses: GH200's DeepGEMM illegal address labelled an unsupported architecture (twice; the "
+     "catalogue has a signature of its own), the Mega MoE loader's 'requires Blackwell (SM100)' (filed with the FP4 "
+     "path)"),
+    ("probe UP (32 pastes)", "main 5183583, 2026-12-06", 22, 24, 8, 8,
+     "pre-Hopper GPUs; misses: FlashInfer's e4m3 KV-cache decode module failing to build for sm_86 (labelled "
+     "FlashInfer's FP8 failure; the catalogue files FP8 KV-cache attention apart)"),
+    ("probe UQ (32 pastes)", "main 5183583, 2026-12-06", 26, 26, 6, 6, "maintainer replies and triage threads"),
+    ("probe UR (33 pastes)", "main 5183583, 2026-12-06", 26, 26, 7, 7, "free choice, round twelve"),
 ]
 
 

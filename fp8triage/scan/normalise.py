@@ -280,8 +280,11 @@ def _with_exception(msg: str, obj: dict) -> str:
     """The record's message followed by its exception's text (a traceback kept in a field of its
     own), each part once."""
     parts = [msg]
-    for key in _EXC_KEYS:
-        v = obj.get(key)
+    # (Datadog's log explorer export keeps the record's fields under "attributes", Google Cloud Logging's under
+    # "jsonPayload")
+    held = [(h, key) for h in (obj, obj.get("attributes"), obj.get("jsonPayload")) if isinstance(h, dict) for key in _EXC_KEYS]
+    for holder, key in held:
+        v = holder.get(key)
         if isinstance(v, dict):
             v = "\n".join(x for k in ("kind", "type", "message", "msg", "stack", "stack_trace", "stacktrace")
                           if isinstance(x := v.get(k), str) and x)

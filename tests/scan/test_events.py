@@ -281,6 +281,9 @@ def test_loki_and_cloud_logging_exports_are_unwrapped_like_docker_json():
     {"level": "error", "msg": "forward failed", "error": "TB"},  # zap, logrus
     {"log.level": "ERROR", "message": "Worker failed", "error.stack_trace": "TB"},  # Elastic ECS
     {"status": "error", "message": "forward failed", "error": {"kind": "RuntimeError", "stack": "TB"}},  # Datadog
+    # Datadog's log explorer export, the record's fields under "attributes"; Google Cloud Logging's "jsonPayload"
+    {"status": "error", "message": "EngineCore failed", "attributes": {"error": {"kind": "RuntimeError", "stack": "TB"}}},
+    {"severity": "ERROR", "textPayload": "Worker failed", "jsonPayload": {"exception": "TB"}},
     {"level": "ERROR", "message": "warmup failed", "traceback": "TB-LINES"},  # an app's own: format_exc().splitlines()
 ])
 def test_a_json_record_traceback_kept_in_a_field_of_its_own_is_read(record):
