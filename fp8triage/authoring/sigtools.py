@@ -116,9 +116,9 @@ def _anchor_problems(sig: Signature, s: Sample) -> list[Problem]:
     if not sig.primary:
         return []
     text = s.text()
-    raw = text.encode("utf-8", "surrogateescape")
-    if ocr.looks_transcribed(raw):  # a screenshot's transcription: the scan reads it as the screen showed it
-        text = ocr.untranscribed(raw)[0].decode("utf-8", "surrogateescape")
+    shown = ocr.as_shown(text.encode("utf-8", "surrogateescape"))
+    if shown is not None:  # a screenshot's transcription: the scan reads it as the screen showed it
+        text = shown[0].decode("utf-8", "surrogateescape")
     out = []
     if not (sig.anchors and sig.has_anchor(text)) and not _rule_recognises(sig, text):
         out.append(

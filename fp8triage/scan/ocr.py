@@ -36,9 +36,9 @@ KNOWN = frozenset(
     "local lib utils init load loaded loader kernel kernels float only supported capability actual install "
     "installed implemented implementation blackwell plain linear falls automatically experts possible solutions "
     "smaller scheduler available avail most recent launch illegal compile compiled layout transformation "
-    "silently would directly quantization quantized value values models executor worker process image major col "
+    "silently would directly quantization quantized values models executor worker process image major col "
     "row compute device memory access execution compatible installation architecture recipe cutlass scaled "
-    "notimplemented implemented".split())
+    "notimplemented".split())
 _KNOWN_B = frozenset(w.encode() for w in KNOWN)
 
 
@@ -140,13 +140,19 @@ def read_as_shown(src, spans: Iterator[tuple[bytes, int, int]]) -> Iterator[tupl
             yield from it
             return
     data = b"".join(buf[a:b] for buf, a, b in held)
-    if looks_transcribed(data):
-        data, n = untranscribed(data)
+    shown = as_shown(data)
+    if shown is not None:
+        data, n = shown
         src.warnings.append(f"{src.name}: read as a screenshot's transcription (OCR): {n} words mended (1 read for l, "
                             "0 for O, rn for m, and the other way)")
         yield data, 0, len(data)
         return
     yield from held
+
+
+def as_shown(data: bytes) -> tuple[bytes, int] | None:
+    """``data`` as the screen showed it and how many words were mended, where it is a transcription; else None."""
+    return untranscribed(data) if looks_transcribed(data) else None
 
 
 def untranscribed(data: bytes) -> tuple[bytes, int]:
