@@ -144,7 +144,7 @@ class ConditionResult:
     truth: Truth
     value: str | None = None
     source: str | None = None
-    role: str = "require"  # "require" or "support"
+    role: str = "require"  # "require", "support" or "precondition" (failing rules it out; holding is no evidence)
     note: str = ""
 
     def to_dict(self) -> dict[str, Any]:

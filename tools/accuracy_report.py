@@ -1871,6 +1871,27 @@ BLIND_PROBES = [
      "FlashInfer's FP8 failure; the catalogue files FP8 KV-cache attention apart)"),
     ("probe UQ (32 pastes)", "main 5183583, 2026-12-06", 26, 26, 6, 6, "maintainer replies and triage threads"),
     ("probe UR (33 pastes)", "main 5183583, 2026-12-06", 26, 26, 7, 7, "free choice, round twelve"),
+    ("probe US (30 pastes)", "main aabf8a6, 2026-12-06", 23, 24, 6, 6,
+     "terse pastes (two to five lines, chat messages); miss: a message the reporter cut short with an ellipsis "
+     "('... layout.hpp:59): Unknown SF transf...')"),
+    ("probe UT (30 pastes)", "main aabf8a6, 2026-12-06", 24, 24, 6, 6,
+     "silent wrong output (eval tables, garbled samples, cosine tables, NaN logits)"),
+    ("probe UU (32 pastes)", "main aabf8a6, 2026-12-06", 23, 25, 7, 7,
+     "build and JIT compile failures; misses: DeepGEMM's JIT cache on a read-only root file system ('cannot create "
+     "directories: Read-only file system [/.cache/vllm/deep_gemm/...]'), ptxas refusing tcgen05 on sm_120a labelled the "
+     "unsupported arch (named the JIT failure and the SM100-instructions case; arguable)"),
+    ("probe UV (30 pastes)", "main aabf8a6, 2026-12-06", 23, 24, 6, 6,
+     "version skew at a call boundary; miss: an undefined c10 symbol in deep_gemm's _C labelled an API mismatch (named "
+     "not installed, as the corpus labels the same failure)"),
+    ("probe UW (32 pastes)", "main aabf8a6, 2026-12-06", 25, 26, 6, 6,
+     "TensorRT-LLM, ModelOpt and Triton Inference Server; miss: cuBLASLt's CUBLAS_STATUS_NOT_SUPPORTED from TensorRT-LLM's "
+     "cublas_scaled_mm on an A100 named the operand-layout contract, not the GPU without FP8"),
+    ("probe UX (34 pastes)", "main aabf8a6, 2026-12-06", 27, 27, 7, 7, "kubectl describe, events, CrashLoopBackOff, docker compose"),
+    ("probe UY (32 pastes)", "main aabf8a6, 2026-12-06", 24, 26, 6, 6,
+     "reporters writing in Chinese, Japanese, Korean, Russian or Spanish; misses: a Japanese write-up that says only that "
+     "the output is broken ('出力が完全に壊れます'), VLLM_USE_DEEP_GEMM_E8M0=0 on a B200 labelled an unsupported arch "
+     "(named the float32-scale and E8M0 cases; arguable)"),
+    ("probe UZ (30 pastes)", "main aabf8a6, 2026-12-06", 24, 24, 6, 6, "free choice, round thirteen"),
 ]
 
 

@@ -100,8 +100,10 @@ def validate(sig_dir: Path | None = None, *, require_samples: bool = True) -> li
                     problems.append(
                         Problem(str(sig.path), "samples", f"no {kind} sample; add samples/{sig.id}/{kind}/NAME.log")
                     )
+        # signatures that hand their evidence to this one where the facts rule them out (``ruled_out_to``)
+        handing = [o for o in cat.signatures if o.data.get("ruled_out_to") == sig.id]
         for s in have.get("match", []):
-            problems += _anchor_problems(sig, s)
+            problems += _anchor_problems(sig, s, handing)
         for s in have.get("match", []) + have.get("near-miss", []):
             try:
                 s.facts()
@@ -110,9 +112,10 @@ def validate(sig_dir: Path | None = None, *, require_samples: bool = True) -> li
     return problems
 
 
-def _anchor_problems(sig: Signature, s: Sample) -> list[Problem]:
-    """A match sample must contain an anchor, and every primary pattern that matches it must
-    match text that contains one (else the prefilter hides the evidence in real logs)."""
+def _anchor_problems(sig: Signature, s: Sample, handing: list[Signature] = ()) -> list[Problem]:
+    """A match sample must contain an anchor (its own, or one of a signature that hands its evidence
+    over to it: a message two failures share, told apart by the GPU), and every primary pattern that
+    matches it must match text that contains one (else the prefilter hides the evidence in real logs)."""
     if not sig.primary:
         return []
     text = s.text()
@@ -120,7 +123,8 @@ def _anchor_problems(sig: Signature, s: Sample) -> list[Problem]:
     if shown is not None:  # a screenshot's transcription: the scan reads it as the screen showed it
         text = shown[0].decode("utf-8", "surrogateescape")
     out = []
-    if not (sig.anchors and sig.has_anchor(text)) and not _rule_recognises(sig, text):
+    if (not (sig.anchors and sig.has_anchor(text)) and not _rule_recognises(sig, text)
+            and not any(o.has_anchor(text) for o in handing)):
         out.append(
             Problem(str(s.path), "evidence.anchors", f"contains none of {sig.id}'s anchors {sig.anchors}; add a literal from this sample's error line to anchors")
         )

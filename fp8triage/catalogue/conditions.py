@@ -21,7 +21,7 @@ from ..facts.vocabulary import FACTS
 
 # the tests a condition on one fact can make, in the order the schema documents them
 TESTS = ("equals", "in", "not_in", "version", "capability", "regex", "present")
-ROLES = ("require", "support")
+ROLES = ("require", "support", "precondition")
 
 
 class ConditionError(TriageError, ValueError):

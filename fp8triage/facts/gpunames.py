@@ -85,6 +85,9 @@ _PROSE_GPU = rxcache.compile(
     r"(?i:\b(?:on|with|using|across|from|to|in|onto)\s+(?:(?:the|our|my|a|an|one|two|four|eight|both|all|\d{1,3})\s+)?(?:(?:single|pair of|new|old|other|spare)\s+)?)"
     r"(?:\d{1,3}\s*[x×]\s*)?(?P<name>" + PROSE_NAMES + r")" + _FORM + r"(?:s|'s)?(?![\w-])"
     r"|(?<![\w.])\d{1,3}\s*[x×]\s*(?P<name>" + PROSE_NAMES + r")" + _FORM + r"(?:s|'s)?(?![\w-])"
+    # cards counted or owned, in the plural ("8 H100s", "two RTX 5090s", "our B200s")
+    r"|(?i:\b(?:my|our|their|these|those|both|two|three|four|six|eight|sixteen|\d{1,3})\s+)(?P<name>" + PROSE_NAMES + r")"
+    + _FORM + r"s(?![\w-])"
     # a cluster's shape: "2 pods x 8 B200", "4 nodes × 8x H100"
     r"|(?<![\w.])\d{1,3}\s*(?i:pods?|nodes?|hosts?|machines?|servers?|boxes)\s*[x×]\s*\d{1,3}\s*(?:[x×]\s*)?(?P<name>" + PROSE_NAMES
     + r")" + _FORM + r"(?:s|'s)?(?![\w-])"

@@ -116,7 +116,8 @@ def _bool(b: bool) -> Truth:
 def combine(results: list[ConditionResult]) -> tuple[Truth, list[str], list[str]]:
     """Overall truth of required conditions; (truth, facts that would decide, facts that contradict)."""
     required = [r for r in results if r.role == "require"]
-    fails = [r for r in required if r.truth is Truth.FAILS]
+    # a precondition rules the finding out where it fails; unknown, it leaves the finding as it is
+    fails = [r for r in results if r.role in ("require", "precondition") and r.truth is Truth.FAILS]
     unknown = [r for r in required if r.truth is Truth.UNKNOWN]
     if fails:
         return Truth.FAILS, [], [f"{r.fact} = {r.value if r.value is not None else '(absent)'} ({r.source}); expected {r.expect}"

@@ -18,7 +18,8 @@ from dataclasses import replace
 from ..catalogue.loader import Catalogue, Pattern, Signature
 from . import recognise
 from .claims import PATTERN_SPECIFICITY, Claims, Group, Hit, Match
-from .patterns import guessed, match_cut, match_pattern, not_now, other_failure, quoted_in_sentence, quoted_source, said_gone
+from .cuts import match_cut, match_elided
+from .patterns import guessed, match_pattern, not_now, other_failure, quoted_in_sentence, quoted_source, said_gone
 from ..facts.vocabulary import canonical_name, normalise_value
 from ..model import EventKind, Fact
 
@@ -113,6 +114,8 @@ def _pattern_hits(cat: Catalogue, cands: list[Signature], g: Group, claims: Clai
         matched += _quoted_in_prose([s for s in cands if s.severity != "info"], g, claims)
     if not matched and g.count == 1 and g.event.is_error:
         matched = match_cut(cat, g)
+    if not matched:
+        matched = match_elided(cat, g)
     for h in matched:
         h.other_format = _other_format(cat, h.sig, g)
     return matched

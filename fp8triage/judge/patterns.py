@@ -4,14 +4,13 @@ traceback frames, source locations, token sets, and a message cut short (a paste
 from __future__ import annotations
 
 import functools
-from dataclasses import replace
 from typing import Any
 
 import regex
 
-from ..catalogue.loader import Catalogue, Pattern, Signature
+from ..catalogue.loader import Pattern, Signature
 from ..common import rxcache
-from .claims import PATTERN_SPECIFICITY, Claims, Group, Hit, Match
+from .claims import Claims, Match
 from ..model import Event, EventKind
 
 
@@ -66,7 +65,7 @@ def _find_line(ev: Event, needle: str) -> int:
     return len(ev.lines) - 1
 
 
-def _exc_ok(p: Pattern, ev: Event) -> bool:
+def exc_ok(p: Pattern, ev: Event) -> bool:
     if not p.exc_types or not ev.exc_type:
         return True
     return ev.exc_type.rsplit(".", 1)[-1] in p.exc_types or ev.exc_type in p.exc_types
@@ -128,7 +127,7 @@ def _has_token(low: str, token: str) -> bool:
 
 def match_pattern(p: Pattern, ev: Event, claims: Claims, sig: Signature) -> Match | None:
     """Match one evidence pattern of any kind against an event."""
-    if (p.kinds and ev.kind.value not in p.kinds) or not _exc_ok(p, ev):
+    if (p.kinds and ev.kind.value not in p.kinds) or not exc_ok(p, ev):
         return None
     if p.strength == "weak" and other_failure(ev):
         return None
@@ -500,86 +499,6 @@ def said_gone(ev: Event, m: Match) -> bool:
         if PAST_SENTENCE.search(ev.lines[k - 1].text):
             return True
     return bool(GONE_AFTER.match(after) or GONE_BEFORE.search(before) or GONE_LATER.match(line[b:b + 300]))
-
-
-PARTIAL_MIN = 14  # characters of a cut message that must match the start of a known one
-_FLAG_ONLY = rxcache.compile(r"--?[\w-]+(?:[ =]\S+)?\s*\Z")
-_NOT_PARTIAL = rxcache.compile(r"\(\?[=!<]|\\A|\\K|\(\?s\)|\(\?[a-z]*s[a-z]*\)")
-
-
-def partial_ok(p: Pattern) -> bool:
-    """Whether a pattern can say that a cut line is the start of its message: lookarounds and
-    whole-event scans (\\A, \\K, dot-all) would take any cut text for a start."""
-    return p.kind == "message" and p.compiled is not None and not _NOT_PARTIAL.search(p.source)
-
-
-CUT_TAIL = 4096
-CUT_ANCHOR_MIN = 6  # characters of an anchor that a cut line must end with
-
-
-def _cut_candidates(cat: Catalogue, tail: str) -> list[tuple[Signature, int]]:
-    """(signature, offset) for each signature with an anchor in the line, or one that the line's
-    end cuts (the line ends with the anchor's first CUT_ANCHOR_MIN or more characters: "... or
-    higher req")."""
-    out = []
-    low = tail.lower()
-    for sig in cat.signatures:
-        hay = low if sig.anchors_ignore_case else tail
-        for a in sig.anchors:
-            a = a.lower() if sig.anchors_ignore_case else a
-            i = hay.rfind(a[:CUT_ANCHOR_MIN])
-            if i >= 0 and (hay.startswith(a, i) or (len(hay) - i < len(a) and a.startswith(hay[i:]))):
-                out.append((sig, i))
-                break
-    return out
-
-
-_SENTINEL = "\x00"  # no message contains it: a pattern that can consume it was inside a wildcard
-
-
-def _cut_inside_literal(p: Pattern, tail: str, m: Any) -> bool:
-    """The partial match ran out of text inside the message's own words, not inside a wildcard
-    (``[^\\n]*deep_gemm`` is "partial" on any line: it would take more of anything)."""
-    try:
-        m2 = p.compiled.search(tail + _SENTINEL, pos=m.start(), partial=True, timeout=REGEX_TIMEOUT)
-    except TimeoutError:
-        return False
-    return m2 is None or m2.start() != m.start() or not m2.partial
-
-
-def match_cut(cat: Catalogue, g: Group) -> list[Hit]:
-    """Weak hits for an event whose last line ends inside a signature's message: a paste or an
-    excerpt cut mid-line. The line must end inside one of the signature's anchors, and the cut
-    text must match the start of one of its messages for PARTIAL_MIN characters or more, up to
-    the end of the line."""
-    ev = g.event
-    if not ev.lines:
-        return []
-    joined = ev.unwrapped(" ") if ev.wrapped else [(len(ev.lines) - 1, ev.lines[-1].text)]
-    idx, tail = joined[-1]
-    tail = tail.rstrip()[-CUT_TAIL:]  # a cut is at the end: its message starts within the last few KB
-    if len(tail) < PARTIAL_MIN:
-        return []
-    hits = []
-    for sig, at in _cut_candidates(cat, tail):
-        for p in sig.primary:
-            if not partial_ok(p) or (p.kinds and ev.kind.value not in p.kinds) or not _exc_ok(p, ev):
-                continue
-            try:
-                m = p.compiled.search(tail, partial=True, timeout=REGEX_TIMEOUT)
-            except TimeoutError:
-                continue
-            if m is None or not m.partial or m.end() - m.start() < PARTIAL_MIN or m.start() > at:
-                continue
-            if not _cut_inside_literal(p, tail, m):
-                continue
-            if _FLAG_ONLY.match(tail, m.start(), m.end()):
-                continue  # a command line's flag and value ("--moe-runner-backend deep_gemm") is no cut message
-            cut = replace(p, kind="message", strength="weak")
-            hits.append(Hit(sig, cut, Match(idx, (m.start(), m.end()), tail if ev.wrapped else None), g,
-                            PATTERN_SPECIFICITY["message"]))
-            break
-    return hits
 
 
 def _search(p: Pattern, text: str, claims: Claims, sig: Signature):

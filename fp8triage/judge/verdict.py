@@ -79,7 +79,8 @@ def _facts_support(results: list[ConditionResult]) -> bool:
     """Some condition holds on a fact actually seen (not an assumed default), and none fails."""
     if any(r.truth is Truth.FAILS for r in results):
         return False
-    return any(r.truth is Truth.HOLDS and r.source and not r.source.startswith("default") for r in results)
+    return any(r.truth is Truth.HOLDS and r.source and not r.source.startswith("default") and r.role != "precondition"
+               for r in results)
 
 
 def _weak_status(status: Status, results: list[ConditionResult]) -> Status:

@@ -131,12 +131,12 @@ def _finding_text(f: Finding, verbose: bool) -> list[str]:
     if f.conditions:
         out.append("  deciding facts:")
         for c in f.conditions:
-            if c.role != "require" and not verbose:
+            if c.role == "support" and not verbose:
                 continue
             val = f" = {c.value}" if c.value is not None else ""
             src = f" ({c.source})" if c.source else ""
             note = f"  [{c.note}]" if c.note else ""
-            role = "" if c.role == "require" else " (supporting)"
+            role = {"require": "", "support": " (supporting)"}.get(c.role, f" ({c.role})")
             out.append(f"    {_MARK[c.truth]} {c.expect}{role}: {c.fact}{val}{src}{note}")
     if f.decide:
         out.append(f"  would be decided by: {', '.join(f.decide)} (give them with --fact NAME=VALUE)")

@@ -335,7 +335,7 @@ def _condition_view(c) -> dict[str, Any]:
         "expect": clip(c.expect, 1000),
         "value": clip(c.value, 1000) if c.value is not None else None,
         "source": clip(c.source, 1000) if c.source else "",
-        "role": "supporting" if c.role != "require" else "required",
+        "role": {"require": "required", "support": "supporting"}.get(c.role, c.role),
         "note": clip(c.note, 1000),
     }
 

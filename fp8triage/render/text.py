@@ -243,7 +243,7 @@ def _fact_lines(f: Finding, st: _Style) -> list[str]:
         mark = _TRUTH_MARK[c.truth]
         val = f"{clean(c.fact)} = {clean(c.value)}" if c.value is not None else f"{clean(c.fact)} unknown"
         src = f"  (from {clean(c.source)})" if c.source else ""
-        role = "" if c.role == "require" else "  [supporting]"
+        role = {"require": "", "support": "  [supporting]"}.get(c.role, f"  [{c.role}]")
         out.append(f"    {mark} {val}{src}; expects {clean(c.expect)}{role}")
     return out
 

@@ -120,9 +120,11 @@ def _open(src: Source) -> BinaryIO:
         raw = sys.stdin.buffer
     else:
         try:
-            raw = open(src.path, "rb")  # type: ignore[assignment]
+            raw = open(src.path, "rb", buffering=0)  # type: ignore[assignment]
         except OSError as e:
             raise IngestError(f"{src.name}: cannot be opened ({e.strerror or e})") from None
+        if _plain_file(raw):
+            return raw
     if not hasattr(raw, "peek"):
         raw = io.BufferedReader(raw)  # type: ignore[arg-type]
     peek = raw.peek(3)[:3]  # type: ignore[attr-defined]
@@ -130,6 +132,17 @@ def _open(src: Source) -> BinaryIO:
         src.compressed = True
         return gzip.GzipFile(fileobj=raw, mode="rb")  # type: ignore[return-value]
     return raw
+
+
+def _plain_file(raw) -> bool:
+    """Whether ``raw`` (unbuffered) is a regular file that is not gzip: read unbuffered, since a
+    buffered read of 2 MiB costs a third more CPU than the system call alone."""
+    try:
+        if not stat.S_ISREG(os.fstat(raw.fileno()).st_mode):
+            return False
+        return os.pread(raw.fileno(), 3, 0) != b"\x1f\x8b\x08"
+    except OSError:
+        return False
 
 
 def _read_chunks(src: Source, chunk_size: int | None = None) -> Iterator[bytes]:

@@ -38,7 +38,7 @@ def test_json_validates_against_schema_file_and_orders_findings():
     assert r.exit_code == 3
     doc = json.loads(r.output)
     jsonschema.validate(doc, SCHEMA)
-    assert doc["schema_version"] == "1.4" and doc["exit_code"] == 3
+    assert doc["schema_version"] == "1.5" and doc["exit_code"] == 3
     top = doc["findings"][0]
     assert top["id"] == "deepgemm-unknown-sf-transformation" and top["status"] == "likely"
     assert top["evidence"][0] == {**top["evidence"][0], "source": str(EXAMPLE), "line": 55}

@@ -344,6 +344,10 @@ def test_the_model_a_serve_command_names(cmd, model):
     (["it runs on my spark (GB10) with the nightly image"], "GB10"),  # the name in brackets after the machine
     (["the workstation (2x RTX 5090) dies at load"], "RTX 5090"),
     (["On the B200s every completion comes back empty"], "B200"),  # a plural
+    # cards counted or owned, in the plural
+    (["two RTX 5090s, vllm 0.24.1, Qwen3-30B-A3B-FP8 dies right after loading weights"], "RTX 5090"),
+    (["we run 8 H100s with vllm and every FP8 model fails at warmup"], "H100"),
+    (["our B200s return garbage with the FP8 checkpoint"], "B200"),
     # a move from one machine to another: the new one
     (["Porting our FP8 block GEMM wrapper from H800 to B200. Same script, same seeds, only the GPU is different."], "B200"),
     # a GeForce card by its number alone, where an article or possessive makes it a card

@@ -49,6 +49,17 @@ def test_combine_names_deciding_and_contradicting_facts():
     assert truth is Truth.FAILS and "transformers = 5.17.0" in contra[0]
 
 
+def test_a_precondition_rules_out_when_it_fails_and_is_no_evidence_otherwise():
+    from fp8triage.judge.verdict import _facts_support, status_of
+    from fp8triage.model import Status
+
+    pre = {"fact": "capability", "capability": ">=8.9", "role": "precondition"}
+    assert status_of([evaluate(pre, F(capability="8.0"))])[0] is Status.RULED_OUT  # an A100: not this failure
+    assert status_of([evaluate(pre, {})])[0] is Status.LIKELY  # no GPU known: the message decides, as before
+    assert not _facts_support([evaluate(pre, F(capability="9.0"))])  # an H100 says nothing of a layout
+    assert _facts_support([evaluate({**pre, "role": "support"}, F(capability="9.0"))])
+
+
 def test_bad_conditions_are_rejected():
     with pytest.raises(ConditionError, match="unknown fact"):
         parse_condition({"fact": "gpu_colour", "equals": "green"})
