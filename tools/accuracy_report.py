@@ -1892,6 +1892,27 @@ BLIND_PROBES = [
      "the output is broken ('出力が完全に壊れます'), VLLM_USE_DEEP_GEMM_E8M0=0 on a B200 labelled an unsupported arch "
      "(named the float32-scale and E8M0 cases; arguable)"),
     ("probe UZ (30 pastes)", "main aabf8a6, 2026-12-06", 24, 24, 6, 6, "free choice, round thirteen"),
+    ("probe VA (30 pastes)", "main a4a58e5, 2026-12-06", 24, 24, 6, 6,
+     "GitHub issue templates as filled in (collect_env output, checklists, System Info), the error near the end"),
+    ("probe VB (31 pastes)", "main a4a58e5, 2026-12-06", 24, 25, 6, 6,
+     "logs with more than one error, the FP8 root cause first; miss: 'Unknown recipe' in DeepGEMM's warm-up on SM120 "
+     "labelled an unsupported arch (named the SF transformation, as the corpus labels it)"),
+    ("probe VC (32 pastes)", "main a4a58e5, 2026-12-06", 25, 26, 6, 6,
+     "scale formats and block layouts; miss: empty answers and a zero gsm8k on 8xB200 beside 'Same server on 8xH200: "
+     "Accuracy 0.921' (the same server on another GPU not read as the healthy side, so no GPU and no finding)"),
+    ("probe VD (30 pastes)", "main a4a58e5, 2026-12-06", 20, 24, 6, 6,
+     "FlashInfer and FP8 attention; misses: FlashInfer's TRT-LLM-gen FMHA refused on an H100 ('No supported CUDA "
+     "architectures found for major versions [10]', named FlashInfer's FP8 failure; arguable) and on a GB10 "
+     "('TllmGenFmhaRunner ... Unsupported architecture: sm_121', named the FP8 capability floor), FlashInfer's 'Internal "
+     "Error: Invalid configuration' for an FP8 KV cache (no kind read), an assert in FlashInfer's vendored DeepGEMM "
+     "(named DeepGEMM's arch gate; the corpus labels it by the FlashInfer op)"),
+    ("probe VE (33 pastes)", "main a4a58e5, 2026-12-06", 26, 26, 7, 7,
+     "consumer Blackwell and workstation cards through ComfyUI, LLaMA-Factory, Unsloth, diffusers"),
+    ("probe VF (31 pastes)", "main a4a58e5, 2026-12-06", 24, 24, 7, 7, "datacenter Blackwell (B200, B300, GB200, GB300)"),
+    ("probe VG (31 pastes)", "main a4a58e5, 2026-12-06", 24, 25, 6, 6,
+     "messy pastes (ANSI colours, interleaved ranks, journald, carriage returns, cut lines); miss: an IPython traceback "
+     "whose numbered source lines print the FP4 raise above the float32-scale raise that fired (the quoted raise claimed it)"),
+    ("probe VH (31 pastes)", "main a4a58e5, 2026-12-06", 25, 25, 6, 6, "free choice, round fourteen"),
 ]
 
 

@@ -131,7 +131,7 @@ _COMPARED = rxcache.compile(r"(?i)than|vs\.?|versus|compared (?:to|with)|unlike"
 _HEALTHY = rxcache.compile(r"(?i)\b(?:same (?:[\w.-]+ )?(?:command|config|setup|image|script|run|export|checkpoint|ckpt|model|request|"
                            r"prompt|input|flags|launch|weights|code|commit|version|container|args|arguments|venv|env|environment|"
                            r"stack|build|install|wheel|job|eval|workload|pipeline|harness|test|benchmark|answer|output|result|number|score|"
-                           r"manifest|chart|spec|deployment|yaml|recipe|rayservice|helm release|nightly|nightlies|tag|docker image)s?|fine(?![\w-])|pass(?:es|ed)?(?!@)|"
+                           r"manifest|chart|spec|deployment|yaml|recipe|rayservice|helm release|nightly|nightlies|tag|docker image|server|service)s?|fine(?![\w-])|pass(?:es|ed)?(?!@)|"
                            r"correct(?:ly)?|normal(?:ly)?|works?|worked|healthy|as expected|good|coherent|matches)\b|同一|相同|正常|정상")
 _LABELLED_HEALTHY = rxcache.compile(r"(?i)(?:\s+(?:run|node|box|machine|server|host|card|system|setup)s?\b)?"
                                     r"\s*(?:\(\s*(?:the\s+)?(?:reference|baseline|healthy|good|fine|ok)\b"

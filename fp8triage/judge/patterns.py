@@ -10,6 +10,7 @@ import regex
 
 from ..catalogue.loader import Pattern, Signature
 from ..common import rxcache
+from ..common.frames import FRAME, NUMBERED_SOURCE
 from .claims import Claims, Match
 from ..model import Event, EventKind
 
@@ -199,9 +200,13 @@ QUOTED_SOURCE = rxcache.compile(
 
 def quoted_source(ev: Event, m: Match) -> bool:
     """Whether a match lies on a quoted line of source code rather than on a printed message."""
+    line = _text(ev, m)
+    if ev.kind is EventKind.TRACEBACK:
+        # IPython prints numbered source lines under each frame ("    338  \"DeepGEMM's FP4 ... requires ...\""): the
+        # code around the `raise`, not the message it raised
+        return bool(NUMBERED_SOURCE.match(line)) and any(FRAME.match(ln.text) for ln in ev.lines[:m.line])
     if ev.kind is not EventKind.LINE and ev.kind is not EventKind.ERROR:
         return False
-    line = _text(ev, m)
     return bool(QUOTED_SOURCE.match(line))
 
 

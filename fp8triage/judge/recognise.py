@@ -178,6 +178,20 @@ _WORD = rxcache.compile(r"[A-Za-z]{3,}")
 
 
 # frames of the interpreter's prompt and of torch's call machinery (every operator call passes through them)
+# a library's copy of another's code: a failure there is the library's (FlashInfer's `flashinfer/deep_gemm.py` and
+# `nv_internal/tensorrt_llm/deep_gemm/` are its own DeepGEMM: labelled by the FlashInfer op that failed)
+_VENDORED = ((rxcache.compile(r"[/\\]flashinfer[/\\]"), "deepgemm", "flashinfer-fp8"),)
+
+
+def _vendored(innermost: list[tuple[int, str]], inner: set[str], comps: set[str]) -> tuple[set[str], set[str]]:
+    """The components read with the innermost frame's library where that frame lies in its copy of another's code."""
+    frame = next((t for _, t in reversed(innermost) if FRAME.match(t) or NATIVE_FRAME.match(t)), "")
+    for path, copied, owner in _VENDORED:
+        if copied in inner and path.search(frame):
+            inner, comps = (inner - {copied}) | {owner}, (comps - {copied}) | {owner}
+    return inner, comps
+
+
 _CALL_MACHINERY = rxcache.compile(r'<(?:stdin|string|console)>|torch/(?:_ops|_library/\w+|nn/modules/module|utils/_contextlib)\.py')
 
 
@@ -354,6 +368,7 @@ def _read(ev: Event, voc: Vocabulary) -> tuple[Reading, bool]:
     # the components the failure itself names: its message, or the innermost frame and its source line
     innermost = _innermost(ev, lines)
     inner = voc.components_of(set(TOKEN.findall("\n".join(t for _, t in innermost))))
+    inner, comps = _vendored(innermost, inner, comps)
     here = "" if ev.message.strip() or not asserts else "\n".join(
         t for _, t in innermost if FRAME.match(t) or NATIVE_FRAME.match(t) or t.lstrip().startswith("assert"))
     failure = _failure_text(ev, lines)

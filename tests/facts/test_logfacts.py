@@ -348,6 +348,8 @@ def test_the_model_a_serve_command_names(cmd, model):
     (["two RTX 5090s, vllm 0.24.1, Qwen3-30B-A3B-FP8 dies right after loading weights"], "RTX 5090"),
     (["we run 8 H100s with vllm and every FP8 model fails at warmup"], "H100"),
     (["our B200s return garbage with the FP8 checkpoint"], "B200"),
+    # "the same server" on another GPU is the healthy side
+    (["Block-FP8 checkpoint on 8xB200, every answer is empty.", "Same server on 8xH200: Accuracy 0.921."], "B200"),
     # a move from one machine to another: the new one
     (["Porting our FP8 block GEMM wrapper from H800 to B200. Same script, same seeds, only the GPU is different."], "B200"),
     # a GeForce card by its number alone, where an article or possessive makes it a card
