@@ -1913,6 +1913,22 @@ BLIND_PROBES = [
      "messy pastes (ANSI colours, interleaved ranks, journald, carriage returns, cut lines); miss: an IPython traceback "
      "whose numbered source lines print the FP4 raise above the float32-scale raise that fired (the quoted raise claimed it)"),
     ("probe VH (31 pastes)", "main a4a58e5, 2026-12-06", 25, 25, 6, 6, "free choice, round fourteen"),
+    ("probe VI (32 pastes)", "main 131e3df, 2026-12-06", 25, 25, 7, 7,
+     "prose first: PR descriptions, postmortems, long write-ups with a short excerpt or none"),
+    ("probe VJ (33 pastes)", "main 131e3df, 2026-12-06", 25, 26, 7, 7,
+     "DeepGEMM install and API problems across releases; miss: vLLM's 'DeepGEMM backend is unavailable ..., or the available "
+     "DeepGEMM package does not provide the required APIs' beside an old pip deep_gemm that shadows the bundled one (named "
+     "not installed; the message says either)"),
+    ("probe VK (30 pastes)", "main 131e3df, 2026-12-06", 24, 24, 6, 6,
+     "CUTLASS FP8 kernels in vLLM, sgl-kernel, FBGEMM and TensorRT-LLM"),
+    ("probe VL (31 pastes)", "main 131e3df, 2026-12-06", 25, 25, 6, 6, "transformers and the hub FP8 kernels"),
+    ("probe VM (33 pastes)", "main 131e3df, 2026-12-06", 26, 26, 7, 7,
+     "training and RL stacks (torchao float8, Transformer Engine, Megatron, DeepSpeed, verl/OpenRLHF rollouts)"),
+    ("probe VN (32 pastes)", "main 131e3df, 2026-12-06", 26, 26, 6, 6,
+     "errors quoted, paraphrased or cut in chat threads, tickets and postmortems"),
+    ("probe VO (33 pastes)", "main 131e3df, 2026-12-06", 26, 26, 7, 7,
+     "GPUs named only by cloud instance type, node label, nvidia-smi table or MIG slice"),
+    ("probe VP (31 pastes)", "main 131e3df, 2026-12-06", 25, 25, 6, 6, "free choice, round fifteen"),
 ]
 
 
