@@ -1929,6 +1929,25 @@ BLIND_PROBES = [
     ("probe VO (33 pastes)", "main 131e3df, 2026-12-06", 26, 26, 7, 7,
      "GPUs named only by cloud instance type, node label, nvidia-smi table or MIG slice"),
     ("probe VP (31 pastes)", "main 131e3df, 2026-12-06", 25, 25, 6, 6, "free choice, round fifteen"),
+    ("probe VQ (34 pastes)", "main b9793c6, 2026-12-06", 26, 27, 7, 7,
+     "mixed fleets and side-by-side comparisons; miss: 'on H200 and B200 pools ... and the B200 pool answers noticeably "
+     "worse' read both GPUs as the failing one (the H200 won), so a 12-point gsm8k drop under DeepGEMM's E8M0 scales went "
+     "unread"),
+    ("probe VR (32 pastes)", "main b9793c6, 2026-12-06", 25, 25, 7, 7,
+     "FP8 failures inside orchestrators' envelopes (Ray, KServe, BentoML, SkyPilot, Modal, RunPod, Slurm)"),
+    ("probe VS (33 pastes)", "main b9793c6, 2026-12-06", 25, 26, 7, 7,
+     "older releases (2024 to early 2025); miss: 'RTX 6000 Ada' in a list of what the report ran on was no GPU, so "
+     "DeepGEMM's 'Unsupported architecture or scaling factor types' stayed with the Blackwell scale cases"),
+    ("probe VT (31 pastes)", "main b9793c6, 2026-12-06", 24, 24, 7, 7, "Windows, WSL and conda users"),
+    ("probe VU (30 pastes)", "main b9793c6, 2026-12-06", 21, 24, 6, 6,
+     "performance reports (a fallback ran, nothing failed); misses: vLLM's Marlin weight-only notice on an A100 as the "
+     "only evidence of a slow FP8 run (a notice, not a failure, by design), an old pip deep_gemm shadowing vLLM's copy "
+     "('_fp8_gemm_nt_impl not found', labelled an API mismatch), a TensorRT-LLM fallback warning for FP8 context FMHA on "
+     "SM120"),
+    ("probe VV (31 pastes)", "main b9793c6, 2026-12-06", 24, 24, 7, 7, "dense noise around a few failing lines"),
+    ("probe VW (34 pastes)", "main b9793c6, 2026-12-06", 27, 27, 7, 7,
+     "bare CI output (GitHub Actions, Buildkite, pytest -q, JUnit XML, bot comments)"),
+    ("probe VX (30 pastes)", "main b9793c6, 2026-12-06", 24, 24, 6, 6, "free choice, round sixteen"),
 ]
 
 

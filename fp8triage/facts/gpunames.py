@@ -71,7 +71,7 @@ def gpu_facts(text: str):
 # "my spark (GB10)", "`bw-node-11` (B200)", at the head of a line: "B300 node:", "B200, sglang 0.5.3 docker, ...", "GB10 (sm_121), ...", or as a section's
 # heading: "--- B200 ---", "=== H100 80GB HBM3 ===", "## GB300").
 PROSE_NAMES = (r"(?i:GB[123]00|GB10|GH200|B[123]00|H[128]00|H20|A[18]00|L40S|RTX[ ]?PRO[ ]?6000(?:[ ]Blackwell)?"
-                r"|RTX[ ]?50[6-9]0|RTX[ ]?40[6-9]0|RTX[ ]?3090|RTX[ ]?A[456]000|DGX[ ]?Spark)")
+                r"|RTX[ ]?50[6-9]0|RTX[ ]?40[6-9]0|RTX[ ]?3090|RTX[ ]?A[456]000|RTX[ ]?[2-6]000[ ]Ada|DGX[ ]?Spark)")
 _MACHINE = (r"(?i:nodes?|box(?:es)?|machines?|servers?|pools?|hosts?|instances?|clusters?|cards?|systems?|rigs?|"
             r"GPUs?|VMs?|pods?|workers?|partitions?|racks?|trays?|deployments?|setups?|endpoints?|replicas?)")
 # a GeForce card by its number alone, where a possessive or article makes it a card: "on my 5090", "a 5080
@@ -194,6 +194,8 @@ def prose_gpus(text: str):
         side, opened, gap = _side(text, start, end)
         compared = _COMPARED.fullmatch(opened) and _COMPARED_GAP.fullmatch(gap)
         healthy, wrong = _HEALTHY.search(side), _WENT_WRONG.search(side)
+        if wrong is not None and _ANOTHER_NAME.search(side, len(gap) + end - start, wrong.start()):
+            wrong = None  # "on H200 and B200 pools ... and the B200 pool answers worse": said of the name nearer to it
         if _THIS_MACHINE.search(text, max(0, start - 24), start):
             # "this exact B200 node", "this H20 box": the report's own machine, whatever ran fine on it
             yield name, "failing" if wrong else "setup"
@@ -206,6 +208,9 @@ def prose_gpus(text: str):
             yield name, "reference"
         else:
             yield name, "failing" if wrong else "setup" if _SETUP.search(text) else "plain"
+
+
+_ANOTHER_NAME = rxcache.compile(r"(?<![\w.-])" + PROSE_NAMES + r"(?![\w-])")
 
 
 def _scored_role(text: str, start: int, end: int) -> str | None:

@@ -348,6 +348,11 @@ def test_the_model_a_serve_command_names(cmd, model):
     (["two RTX 5090s, vllm 0.24.1, Qwen3-30B-A3B-FP8 dies right after loading weights"], "RTX 5090"),
     (["we run 8 H100s with vllm and every FP8 model fails at warmup"], "H100"),
     (["our B200s return garbage with the FP8 checkpoint"], "B200"),
+    # a workstation Ada card in a list of what the report ran on
+    (["deep_gemm 2.1.0 from source, RTX 6000 Ada, CUDA 12.8, torch 2.7.1"], "RTX 6000 Ada"),
+    # two machines named in one clause, then the one said to go wrong
+    (["We run the FP8 model on H200 and B200 pools behind one router and the B200 pool answers noticeably worse."],
+     "B200"),
     # "the same server" on another GPU is the healthy side
     (["Block-FP8 checkpoint on 8xB200, every answer is empty.", "Same server on 8xH200: Accuracy 0.921."], "B200"),
     # a move from one machine to another: the new one
