@@ -9,6 +9,7 @@ regenerates docs/signatures.md from the signature files.
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 import regex
@@ -112,7 +113,7 @@ def validate(sig_dir: Path | None = None, *, require_samples: bool = True) -> li
     return problems
 
 
-def _anchor_problems(sig: Signature, s: Sample, handing: list[Signature] = ()) -> list[Problem]:
+def _anchor_problems(sig: Signature, s: Sample, handing: Sequence[Signature] = ()) -> list[Problem]:
     """A match sample must contain an anchor (its own, or one of a signature that hands its evidence
     over to it: a message two failures share, told apart by the GPU), and every primary pattern that
     matches it must match text that contains one (else the prefilter hides the evidence in real logs)."""

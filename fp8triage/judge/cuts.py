@@ -10,8 +10,7 @@ from typing import Any
 from ..catalogue.loader import Catalogue, Pattern, Signature
 from ..common import rxcache
 from .claims import PATTERN_SPECIFICITY, Group, Hit, Match
-from .patterns import REGEX_TIMEOUT, exc_ok, guessed, not_now, quoted_source, said_gone
-from ..model import Event
+from .patterns import REGEX_TIMEOUT, exc_ok, not_shown
 
 PARTIAL_MIN = 14  # characters of a cut message that must match the start of a known one
 _FLAG_ONLY = rxcache.compile(r"--?[\w-]+(?:[ =]\S+)?\s*\Z")
@@ -115,11 +114,7 @@ def match_elided(cat: Catalogue, g: Group) -> list[Hit]:
             continue
         for e in _ELIDED.finditer(ln.text):
             cut = ln.text[:e.end()][-CUT_TAIL:]
-            hits = [h for h in _cut_hits(cat, g, idx, cut, None, quoted=True) if not _not_shown(ev, h.match)]
+            hits = [h for h in _cut_hits(cat, g, idx, cut, None, quoted=True) if not not_shown(ev, h.match)]
             if hits:
                 return hits
     return []
-
-
-def _not_shown(ev: Event, m: Match) -> bool:
-    return ev.past or quoted_source(ev, m) or said_gone(ev, m) or not_now(ev, m) or guessed(ev, m)

@@ -19,7 +19,7 @@ from ..catalogue.loader import Catalogue, Pattern, Signature
 from . import recognise
 from .claims import PATTERN_SPECIFICITY, Claims, Group, Hit, Match
 from .cuts import match_cut, match_elided
-from .patterns import guessed, match_pattern, not_now, other_failure, quoted_in_sentence, quoted_source, said_gone
+from .patterns import match_pattern, not_shown, other_failure, quoted_in_sentence
 from ..facts.vocabulary import canonical_name, normalise_value
 from ..model import EventKind, Fact
 
@@ -94,9 +94,8 @@ def _pattern_hits(cat: Catalogue, cands: list[Signature], g: Group, claims: Clai
             m = match_pattern(p, g.event, claims, sig)
             if m is None:
                 continue
-            if p.strength == "strong" and (quoted_source(g.event, m) or said_gone(g.event, m) or not_now(g.event, m)
-                                           or quoted_in_sentence(g.event, m) or guessed(g.event, m)
-                                           or g.event.past or _other_format(cat, sig, g)):
+            if p.strength == "strong" and (not_shown(g.event, m) or quoted_in_sentence(g.event, m)
+                                           or _other_format(cat, sig, g)):
                 # the message inside a quoted source excerpt (a write-up that shows the library's
                 # `raise`): what the library can say, not what the reporter hit; or in a sentence that
                 # says it is gone (a workaround fixed it): what the reporter hit before; or quoted in a

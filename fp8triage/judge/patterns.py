@@ -1,5 +1,6 @@
 """Evidence patterns matched against an event: messages (regular expressions, with a time limit),
-traceback frames, source locations, token sets, and a message cut short (a paste that ends inside it).
+traceback frames, source locations and token sets; and whether a matched message is the failure the log
+shows (``not_shown``). A message cut short is read by cuts.py.
 """
 from __future__ import annotations
 
@@ -504,6 +505,12 @@ def said_gone(ev: Event, m: Match) -> bool:
         if PAST_SENTENCE.search(ev.lines[k - 1].text):
             return True
     return bool(GONE_AFTER.match(after) or GONE_BEFORE.search(before) or GONE_LATER.match(line[b:b + 300]))
+
+
+def not_shown(ev: Event, m: Match) -> bool:
+    """Whether a matched message is not the failure the log shows: on a quoted line of source, in a sentence
+    that says it is gone or not failing now, the reporter's guess, or in an event the log puts in the past."""
+    return ev.past or quoted_source(ev, m) or said_gone(ev, m) or not_now(ev, m) or guessed(ev, m)
 
 
 def _search(p: Pattern, text: str, claims: Claims, sig: Signature):
