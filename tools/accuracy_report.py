@@ -1948,6 +1948,31 @@ BLIND_PROBES = [
     ("probe VW (34 pastes)", "main b9793c6, 2026-12-06", 27, 27, 7, 7,
      "bare CI output (GitHub Actions, Buildkite, pytest -q, JUnit XML, bot comments)"),
     ("probe VX (30 pastes)", "main b9793c6, 2026-12-06", 24, 24, 6, 6, "free choice, round sixteen"),
+    ("probe VY (32 pastes)", "main b1ed893, 2026-12-06", 26, 26, 6, 6,
+     "known failures in the wording of other releases"),
+    ("probe VZ (30 pastes)", "main b1ed893, 2026-12-06", 23, 24, 6, 6,
+     "generic statuses and launch errors inside a named FP8 component; miss: DeepGEMM's 'Unknown recipe' on an SM120 card "
+     "labelled an unsupported arch (the corpus README files it under the Unknown SF transformation, as the tool does)"),
+    ("probe WA (30 pastes)", "main b1ed893, 2026-12-06", 21, 24, 6, 6,
+     "bare assertions shown as their source line, TypeErrors at DeepGEMM's call boundary; misses: an old pip deep_gemm "
+     "behind vLLM's 'not available or outdated' (labelled an API mismatch), SGLang's bare 'assert "
+     "deep_gemm_wrapper.ENABLE_JIT_DEEPGEMM' on an RTX 4090 (labelled an unsupported arch; read as DeepGEMM switched off), "
+     "torchao's 'K must be divisible by block_size' in its blockwise FP8 linear (read as the scaled-mm layout contract: the "
+     "assertion's own message now counts as where it failed)"),
+    ("probe WB (32 pastes)", "main b1ed893, 2026-12-06", 24, 25, 7, 7,
+     "silent wrong output told by its symptoms; miss: VLLM_USE_DEEP_GEMM_E8M0=0 on a B200, then DeepGEMM's 'Unsupported "
+     "architecture or scaling factor types' (labelled an unsupported arch; the tool names float32 scales on SM100)"),
+    ("probe WC (31 pastes)", "main b1ed893, 2026-12-06", 25, 25, 6, 6,
+     "prose write-ups in eight languages, PR descriptions, quoted library source"),
+    ("probe WD (31 pastes)", "main b1ed893, 2026-12-06", 23, 24, 7, 7,
+     "FP4, MXFP4, W4A8 and INT8 failures beside FP8 ones on consumer and data-centre Blackwell; miss: 'Unknown recipe' on "
+     "SM120 labelled an unsupported arch"),
+    ("probe WE (30 pastes)", "main b1ed893, 2026-12-06", 23, 24, 6, 6,
+     "JIT and build failures, packages that cannot be imported; miss: ptxas rejecting tcgen05 on sm_120a inside DeepGEMM's "
+     "JIT (labelled an unsupported arch; the tool names the JIT compile failure first, the README's reading of a compiler "
+     "that exits non-zero)"),
+    ("probe WF (33 pastes)", "main b1ed893, 2026-12-06", 27, 27, 6, 6,
+     "Kubernetes JSON lines and multi-rank logs around shape, stride and block contracts"),
 ]
 
 

@@ -105,7 +105,7 @@ class Reading:
     bare: bool = False  # a failure of a CONTEXT_KINDS kind that names no component and no library it failed in
     linked: bool = False  # ``context`` holds the components of this failure's own frames (printed after it)
     said: frozenset[str] = frozenset()  # components the failure's own words name (its message, a failed assert's line)
-    here: str = ""  # a bare assertion's innermost frame and its assert line, lower-cased
+    here: str = ""  # a failed assert's message, or a bare one's innermost frame and assert line, lower-cased
 
 
 # a file's path inside a message ("Assertion error (/workspace/deepgemm-src/csrc/apis/gemm.hpp:341)"): where it
@@ -369,7 +369,10 @@ def _read(ev: Event, voc: Vocabulary) -> tuple[Reading, bool]:
     innermost = _innermost(ev, lines)
     inner = voc.components_of(set(TOKEN.findall("\n".join(t for _, t in innermost))))
     inner, comps = _vendored(innermost, inner, comps)
-    here = "" if ev.message.strip() or not asserts else "\n".join(
+    # where a failed assert says what it checked: the words of its own message ("K must be divisible by block_size";
+    # not the values it printed: "Unknown cases: sf.dtype=torch.float32, ..." checks no float32), or where it has
+    # none, the innermost frame and the assert's source line
+    here = "" if not asserts else _VALUES.sub(" ", ev.message) if ev.message.strip() else "\n".join(
         t for _, t in innermost if FRAME.match(t) or NATIVE_FRAME.match(t) or t.lstrip().startswith("assert"))
     failure = _failure_text(ev, lines)
     ftext = "\n".join(t for _, t in failure)

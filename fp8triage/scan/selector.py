@@ -31,6 +31,7 @@ from bisect import bisect_left, bisect_right
 from typing import TYPE_CHECKING, Protocol
 
 from . import newlines
+from .literal import HS_MIN
 from .literal import find as find_literal
 from .prefilter import CUE, FACT, SCORE, STACK, WARN, Prefilter
 
@@ -296,20 +297,22 @@ def next_line_of(buf: bytes, worker: str | None, pos: int, n: int, tokens: dict,
             pos = nl + 1
         m = rx.search(buf, pos - 1, n)
         return m.start() + 1 if m else n
-    toks = tokens.get(worker)
-    if toks is None:
-        toks = tokens[worker] = worker_tokens(worker)
-    if not toks:
+    got = tokens.get(worker)
+    if got is None:
+        toks = worker_tokens(worker)
+        # search for the last word ("rank=3", "TP3", "ip=..."): it tells workers apart, the first
+        # ("VllmWorker") is on every worker's lines; the line is then checked for the others
+        got = tokens[worker] = (toks[-1], toks[:-1]) if toks else ()
+    if not got:
         return n  # cannot be found cheaply: the event waits for the next hit of its worker
-    # search for the last word ("rank=3", "TP3", "ip=..."): it tells workers apart, the first
-    # ("VllmWorker") is on every worker's lines; the line is then checked for the others
-    first, rest = toks[-1], toks[:-1]
+    first, rest = got
+    size = len(first)
     at = pos
     while True:
-        c = find_literal(buf, first, at, n)
+        c = buf.find(first, at, n) if n - at <= HS_MIN else find_literal(buf, first, at, n)
         if c < 0:
             return n
-        if buf[c + len(first):c + len(first) + 1] in _WORD_BYTES:
+        if buf[c + size:c + size + 1] in _WORD_BYTES:
             # "rank=1" inside "rank=12": in a line of its worker, every piece of the worker's
             # name ends where its prefix pattern has a non-word character (space, ")", "]", ...)
             at = c + 1
@@ -318,7 +321,9 @@ def next_line_of(buf: bytes, worker: str | None, pos: int, n: int, tokens: dict,
         le = buf.find(b"\n", c, n)
         if le < 0:
             le = n
-        line = buf[ls:le]
-        if all(t in line for t in rest):
+        for t in rest:
+            if buf.find(t, ls, le) < 0:
+                break
+        else:
             return ls
         at = le + 1

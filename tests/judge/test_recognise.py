@@ -1645,3 +1645,22 @@ def test_a_scale_whose_mantissa_is_thrown_away_is_a_symptom(sentence):
 ])
 def test_a_failure_worded_by_its_kind_lands_on_the_component_s_signature(text, sig):
     assert top(text)[:1] == [(sig, "possible")], top(text)
+
+
+def test_an_assertion_names_what_it_checked_in_its_own_message():
+    """A failed assert that says what it checked ("K must be divisible by block_size") is that contract,
+    even in a kernel library whose layout contract would also fit an assertion there."""
+    text = (
+        "Block-wise FP8 training with the torchao prototype, one node of 8xH100, a small model (dim=960) first.\n"
+        "[rank0]:Traceback (most recent call last):\n"
+        '[rank0]:  File "/workspace/torchtitan/torchtitan/train.py", line 455, in train_step\n'
+        "[rank0]:    loss = self.forward_backward_step(input_dict, labels)\n"
+        '[rank0]:  File "/opt/conda/lib/python3.11/site-packages/torchao/prototype/blockwise_fp8_training/linear.py",'
+        " line 39, in forward\n"
+        "[rank0]:    x_fp8, x_scale = triton_fp8_blockwise_act_quant_lhs(x, block_size)\n"
+        '[rank0]:  File "/opt/conda/lib/python3.11/site-packages/torchao/prototype/blockwise_fp8_training/kernels.py",'
+        " line 341, in triton_fp8_blockwise_act_quant_lhs\n"
+        '[rank0]:    assert x.size(-1) % block_size == 0, "K must be divisible by block_size"\n'
+        "[rank0]:AssertionError: K must be divisible by block_size\n"
+    )
+    assert top(text)[0][0] == "fp8-block-size-mismatch"

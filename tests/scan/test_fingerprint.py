@@ -87,3 +87,72 @@ def test_the_same_eval_command_twice_is_not_one_group_when_only_the_second_colla
     res = scan_text(text, source="ab.log")
     assert [f.id for f in res.findings][:1] == ["ue8m0-silent-corruption"]
     assert res.findings[0].evidence[0].lineno > 8  # run B's block, not run A's
+
+
+# -- the memo of headline shapes (every digit read alike): the same ids as masking every headline -------------
+
+def _event(kind, exc, message, frames=(("/x/vllm/worker/gpu_worker.py", "execute_model"),)):
+    from fp8triage.model import Event, Line
+
+    return Event(kind, [Line("log", 1, message)], exc_type=exc, message=message, frames=list(frames))
+
+
+def _fresh(monkeypatch):
+    from fp8triage.scan import fingerprint as fpmod
+
+    monkeypatch.setattr(fpmod, "_MEMO", {})
+    monkeypatch.setattr(fpmod, "_SHAPES", {})
+    fpmod.reset_repeats()
+    return fpmod
+
+
+def _masked_every_time(fpmod, ev):
+    return fpmod.hashlib.sha1(f"v{fpmod.ALGORITHM_VERSION}\n{fpmod.event_signature_text(ev)}".encode()).hexdigest()[:16]
+
+
+# headlines whose digits the masks keep (a format's name, an arch, a hex address, a word with a digit in it) next to
+# ones whose digits are all masked, each written with other digits of the same shape
+SHAPED = [
+    ("torch.OutOfMemoryError", "CUDA out of memory. Tried to allocate {a}.00 MiB. GPU {g} has a total capacity of 79.19 GiB"),
+    ("RuntimeError", "expected fp{g} weights, got fp{h}"),
+    ("RuntimeError", "no kernel for sm_{a} on GPU {g}"),
+    ("RuntimeError", "illegal address at {z}x{a} on rank {g}"),
+    ("ValueError", "layer{g}.mlp has {a} rows"),
+    ("TimeoutError", "RPC call to execute_model timed out after {a} s"),
+]
+
+
+def test_headlines_of_one_digit_shape_get_the_ids_that_masking_each_one_gives(monkeypatch):
+    from fp8triage.model import EventKind
+
+    fpmod = _fresh(monkeypatch)
+    for exc, tpl in SHAPED:
+        for a, g, h, z in [(1829, 1, 4, 0), (9875, 7, 8, 0), (4402, 4, 4, 1), (1000, 0, 9, 9), (2222, 2, 2, 0)]:
+            ev = _event(EventKind.TRACEBACK, exc, tpl.format(a=a, g=g, h=h, z=z))
+            assert fpmod.fingerprint(ev) == _masked_every_time(fpmod, ev), ev.headline
+
+
+def test_an_oom_storm_is_masked_once_per_shape(monkeypatch):
+    """OOM errors on every rank with other sizes and GPUs: one masked text per digit shape, not per error."""
+    from fp8triage.model import EventKind
+
+    fpmod = _fresh(monkeypatch)
+    made = []
+    real = fpmod._signature_parts
+    monkeypatch.setattr(fpmod, "_signature_parts", lambda ev, raw: made.append(raw) or real(ev, raw))
+    ids = {fpmod.fingerprint(_event(EventKind.TRACEBACK, "torch.OutOfMemoryError",
+                                    f"CUDA out of memory. Tried to allocate {1000 + 7 * i}.00 MiB. GPU {i % 8} has "
+                                    f"{100 + i % 900}.00 MiB free")) for i in range(600)}
+    assert len(ids) == 1
+    assert len(made) <= 20  # 600 errors, a handful of shapes (numbers of 3 or 4 digits; the exact memo stays off)
+
+
+def test_a_kept_digit_is_never_taken_from_another_headline_of_its_shape(monkeypatch):
+    from fp8triage.model import EventKind
+
+    fpmod = _fresh(monkeypatch)
+    fp8 = fpmod.fingerprint(_event(EventKind.TRACEBACK, "RuntimeError", "expected fp8 weights"))
+    fp4 = fpmod.fingerprint(_event(EventKind.TRACEBACK, "RuntimeError", "expected fp4 weights"))
+    hex_ = fpmod.fingerprint(_event(EventKind.ERROR, None, "bad pointer 0x1f"))
+    other = fpmod.fingerprint(_event(EventKind.ERROR, None, "bad pointer 1x1f"))
+    assert fp8 != fp4 and hex_ != other

@@ -46,6 +46,7 @@ def logs(tmp_path_factory):
 
 def _scan(cat, path: Path, exhaustive: bool = False):
     fpmod._MEMO.clear()
+    fpmod._SHAPES.clear()
     sc = Scanner(cat, exhaustive=exhaustive)
     sc.scan_source(Source(str(path), path, path.stat().st_size))
     return sc.result()
@@ -100,6 +101,7 @@ def test_repeats_split_into_byte_ranges_equal_one_pass(cat, logs, mix, monkeypat
     path, _man = logs[mix]
     ref = summary(_scan(cat, path))
     fpmod._MEMO.clear()
+    fpmod._SHAPES.clear()
     got = _split(cat, path, monkeypatch, parts=4, warm=8 * 1024)
     for key in ref:
         assert got[key] == ref[key], f"{mix}: {key} differs between byte ranges and one pass"
@@ -110,8 +112,8 @@ def test_a_repeated_event_is_masked_once(cat, logs, monkeypatch):
     is made once, not once per occurrence."""
     path, _man = logs["crash-loop"]
     calls = []
-    real = fpmod.event_signature_text
-    monkeypatch.setattr(fpmod, "event_signature_text", lambda ev, *a: calls.append(1) or real(ev, *a))
+    real = fpmod._signature_parts
+    monkeypatch.setattr(fpmod, "_signature_parts", lambda ev, *a: calls.append(1) or real(ev, *a))
     res = _scan(cat, path)
     occurrences = sum(f.count for f in res.findings) + sum(u.count for u in res.unknown)
     assert occurrences > 40
