@@ -1972,7 +1972,28 @@ BLIND_PROBES = [
      "JIT (labelled an unsupported arch; the tool names the JIT compile failure first, the README's reading of a compiler "
      "that exits non-zero)"),
     ("probe WF (33 pastes)", "main b1ed893, 2026-12-06", 27, 27, 6, 6,
-     "Kubernetes JSON lines and multi-rank logs around shape, stride and block contracts"),
+     "Kubernetes JSON lines and multi-rank logs around shape, stride and block contracts"),    ("probe WG (32 pastes)", "main a66c156, 2026-12-06", 24, 25, 7, 7,
+     "TensorRT-LLM and NIM logs (FP8 FMHA, FP8 GEMM plugins, engine builds); miss: TensorRT-LLM's bare 'assert "
+     "tensor_shape[split_dim] % tensor_parallel_size == 0' sharding an FP8 block-scale tensor at tp8, read with no "
+     "finding (the block only in the reporter's arithmetic below it)"),
+    ("probe WH (34 pastes)", "main a66c156, 2026-12-06", 27, 27, 7, 7,
+     "transformers users (from_pretrained, generate, the hub kernels, DeepGEMM linear and experts)"),
+    ("probe WI (35 pastes)", "main a66c156, 2026-12-06", 27, 28, 7, 7,
+     "one- to four-line pastes; miss: 'Unknown recipe' on an RTX 5090 labelled an unsupported arch"),
+    ("probe WJ (32 pastes)", "main a66c156, 2026-12-06", 24, 25, 7, 7,
+     "older GPUs and clouds (A100, A10G, L4, L40S, T4, V100, H20, H800, MI300X); miss: ROCm's 'HIP error: invalid "
+     "device function' from a build for gfx90a on an MI300X, read as FP8 capability (the FP8 quantization layer it "
+     "surfaced in outranked the no-kernel-image words)"),
+    ("probe WK (30 pastes)", "main a66c156, 2026-12-06", 23, 24, 6, 6,
+     "SGLang (DeepSeek, Qwen3 MoE, GLM; sgl-kernel, DeepGEMM JIT, FlashInfer MoE); miss: 'Unknown recipe' on a GB10 "
+     "labelled an unsupported arch"),
+    ("probe WL (31 pastes)", "main a66c156, 2026-12-06", 24, 24, 7, 7,
+     "vLLM V1 logs of the 0.2x releases (EngineCore and Worker_TP prefixes, compile and graph capture, FP8 MoE backends)"),
+    ("probe WM (31 pastes)", "main a66c156, 2026-12-06", 24, 25, 6, 6,
+     "pastes with the fixes tried and earlier errors quoted; miss: a gsm8k drop on B200 whose 'Things tried' bullet "
+     "quotes the crash that VLLM_USE_DEEP_GEMM_E8M0=0 gave; the quoted crash was named, the silent UE8M0 loss not"),
+    ("probe WN (31 pastes)", "main a66c156, 2026-12-06", 24, 25, 6, 6,
+     "free choice, adversarial; miss: 'Unknown recipe' labelled an unsupported arch"),
 ]
 
 
