@@ -50,8 +50,9 @@ def gpu_facts(text: str):
         if "device_name=" in text:  # vLLM writes the name with underscores: NVIDIA_GeForce_RTX_5090
             text = _DEVICE_NAME.sub(lambda m: m.group(0).replace("_", " "), text)
         for m in _GPU_NAME.finditer(text):
-            if advice(text, m.start()) or reference(text, m.start(), m.end()) or _LABELLED_HEALTHY.match(text, m.end()):
-                continue
+            if (advice(text, m.start()) or reference(text, m.start(), m.end()) or _LABELLED_HEALTHY.match(text, m.end())
+                    or _NOT_A_MACHINE.match(text, m.end())):
+                continue  # (and a name that qualifies a thing: "we kept the H100 recipe. Hardware: GB300 NVL72")
             if not m.group("name").startswith(("NVIDIA", "GeForce", "Tesla", "Quadro")) and _healthy_side(text, m.start(), m.end()):
                 continue  # a sentence's healthy side ("Ran the same job on 1x H100: 0.869. So it follows the GPU"), or the
                 # side it compares with ("6-9 points lower on the 4-GPU workstation nodes than on the H200 nodes")

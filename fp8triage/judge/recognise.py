@@ -180,15 +180,24 @@ _WORD = rxcache.compile(r"[A-Za-z]{3,}")
 # frames of the interpreter's prompt and of torch's call machinery (every operator call passes through them)
 # a library's copy of another's code: a failure there is the library's (FlashInfer's `flashinfer/deep_gemm.py` and
 # `nv_internal/tensorrt_llm/deep_gemm/` are its own DeepGEMM: labelled by the FlashInfer op that failed)
-_VENDORED = ((rxcache.compile(r"[/\\]flashinfer[/\\]"), "deepgemm", "flashinfer-fp8"),)
+_IN_FLASHINFER = rxcache.compile(r"[/\\]flashinfer[/\\]")
+# (and its copy of TensorRT-LLM's CUTLASS MoE GEMMs: "Error Internal (/workspace/flashinfer/csrc/nv_internal/tensorrt_llm/
+# kernels/cutlass_kernels/moe_gemm/...)" is FlashInfer's fused MoE failing)
+_VENDORED = ((_IN_FLASHINFER, "deepgemm", "flashinfer-fp8"), (_IN_FLASHINFER, "cutlass-fp8", "flashinfer-fp8"))
+# the source file a C++ failure names in its message: "Error Internal (/workspace/.../moe_gemm_tma_ws_launcher.inl:1028)"
+_SOURCE_AT = rxcache.compile(r"\(([^()\s]+\.(?:h|hpp|cuh|cu|cpp|cc|inl)):\d+\)")
 
 
-def _vendored(innermost: list[tuple[int, str]], inner: set[str], comps: set[str]) -> tuple[set[str], set[str]]:
-    """The components read with the innermost frame's library where that frame lies in its copy of another's code."""
+def _vendored(innermost: list[tuple[int, str]], inner: set[str], comps: set[str], message: str = ""
+              ) -> tuple[set[str], set[str]]:
+    """The components read with the innermost frame's library where that frame (or the source file a C++ failure's
+    message names) lies in its copy of another's code."""
     frame = next((t for _, t in reversed(innermost) if FRAME.match(t) or NATIVE_FRAME.match(t)), "")
+    source = "\n".join(_SOURCE_AT.findall(message))
     for path, copied, owner in _VENDORED:
-        if copied in inner and path.search(frame):
-            inner, comps = (inner - {copied}) | {owner}, (comps - {copied}) | {owner}
+        if (copied in inner and path.search(frame)) or (copied in comps and source and path.search(source)):
+            inner = (inner - {copied}) | {owner} if copied in inner else inner
+            comps = (comps - {copied}) | {owner}
     return inner, comps
 
 
@@ -368,7 +377,7 @@ def _read(ev: Event, voc: Vocabulary) -> tuple[Reading, bool]:
     # the components the failure itself names: its message, or the innermost frame and its source line
     innermost = _innermost(ev, lines)
     inner = voc.components_of(set(TOKEN.findall("\n".join(t for _, t in innermost))))
-    inner, comps = _vendored(innermost, inner, comps)
+    inner, comps = _vendored(innermost, inner, comps, ev.message)
     # where a failed assert says what it checked: the words of its own message ("K must be divisible by block_size";
     # not the values it printed: "Unknown cases: sf.dtype=torch.float32, ..." checks no float32), or where it has
     # none, the innermost frame and the assert's source line

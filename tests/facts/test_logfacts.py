@@ -401,6 +401,12 @@ def test_a_sentence_names_the_machine_that_failed(prefilter, texts, gpu):
     assert facts(*texts)["gpu"][0] == gpu
 
 
+def test_a_gpu_that_names_a_recipe_on_a_hardware_line_is_not_the_machine():
+    got = facts("config: fp8.ue8m0=false (we kept the H100 recipe, fp32 1x128 / 128x128 scales). "
+                "Hardware: GB300 NVL72 slice, 4 GPUs/tray.")
+    assert got["gpu"][0] == "GB300" and got["capability"][0] == "10.3"
+
+
 def test_a_gpu_named_in_a_sentence_says_so():
     got = facts("intro line", "works on H100, garbage on B200")
     assert got["gpu"] == ("B200", "log server.log:2 (named in a sentence)")

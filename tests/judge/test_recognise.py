@@ -1664,3 +1664,18 @@ def test_an_assertion_names_what_it_checked_in_its_own_message():
         "[rank0]:AssertionError: K must be divisible by block_size\n"
     )
     assert top(text)[0][0] == "fp8-block-size-mismatch"
+
+
+def test_a_cutlass_status_in_flashinfer_s_copy_of_the_trtllm_moe_gemms_is_flashinfer_s():
+    """FlashInfer builds TensorRT-LLM's CUTLASS MoE GEMMs from its own tree (csrc/nv_internal): a status there, named
+    by the source file in the C++ message, is FlashInfer's fused MoE failing, not a CUTLASS kernel's arch gap."""
+    text = (
+        "Env: 8x H20 (96GB), sglang 0.5.4.post1, flashinfer_python 0.4.1\n"
+        "[TensorRT-LLM][ERROR] Assertion failed: Failed to initialize cutlass TMA WS grouped gemm. Error: Error Internal "
+        "(/workspace/flashinfer/csrc/nv_internal/tensorrt_llm/kernels/cutlass_kernels/moe_gemm/launchers/"
+        "moe_gemm_tma_ws_launcher.inl:1028)\n"
+        "1       0x7fa2a43c81b5 tensorrt_llm::common::throwRuntimeError(char const*, int, std::string const&) + 81\n"
+        "2       0x7fa2a44ea0fd void tensorrt_llm::kernels::cutlass_kernels_oss::tma_warp_specialized_generic_moe_gemm_"
+        "kernelLauncher<cutlass::arch::Sm90, __nv_fp8_e4m3, __nv_fp8_e4m3, __nv_bfloat16>(...) + 2893\n"
+    )
+    assert top(text)[0][0] == "flashinfer-fp8"
