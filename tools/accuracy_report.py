@@ -1994,6 +1994,28 @@ BLIND_PROBES = [
      "quotes the crash that VLLM_USE_DEEP_GEMM_E8M0=0 gave; the quoted crash was named, the silent UE8M0 loss not"),
     ("probe WN (31 pastes)", "main a66c156, 2026-12-06", 24, 25, 6, 6,
      "free choice, adversarial; miss: 'Unknown recipe' labelled an unsupported arch"),
+    ("probe WO (33 pastes)", "main 2674a03, 2026-12-06", 26, 26, 7, 7,
+     "ROCm and AMD pastes beside NVIDIA FP8 failures (MI300X, MI325X, e4m3fnuz)"),
+    ("probe WP (31 pastes)", "main 2674a03, 2026-12-06", 23, 24, 7, 7,
+     "Blackwell data-centre UE8M0 cases; miss: a custom trainer's float32 scales into DeepGEMM on a GB300 read as an "
+     "H100, because 'we kept the H100 recipe' stood on the line that said 'Hardware: GB300' (a name that qualifies a "
+     "recipe is now no machine there either)"),
+    ("probe WQ (32 pastes)", "main 2674a03, 2026-12-06", 25, 26, 6, 6,
+     "consumer and workstation Blackwell (RTX 50, RTX PRO, GB10, Jetson Thor); miss: 'Unknown recipe' labelled an "
+     "unsupported arch"),
+    ("probe WR (32 pastes)", "main 2674a03, 2026-12-06", 25, 26, 6, 6,
+     "edited pastes (redactions, '...', OCR, Markdown, HTML escapes, terminal wraps); miss: VLLM_USE_DEEP_GEMM_E8M0=0 on "
+     "a B200 labelled an unsupported arch (the tool names float32 scales on SM100, as other writers label it)"),
+    ("probe WS (30 pastes)", "main 2674a03, 2026-12-06", 24, 24, 6, 6,
+     "DeepGEMM used directly (tests, benchmarks, 1.x and 2.x APIs), FBGEMM and torchao FP8 GEMMs"),
+    ("probe WT (30 pastes)", "main 2674a03, 2026-12-06", 24, 24, 6, 6,
+     "training stacks (torchao float8, Transformer Engine, Megatron, DeepSpeed, RL rollouts)"),
+    ("probe WU (30 pastes)", "main 2674a03, 2026-12-06", 22, 24, 6, 6,
+     "FlashInfer FP8 GEMMs, MoE and attention; misses: a CUTLASS 'Error Internal' in FlashInfer's copy of TensorRT-LLM's "
+     "MoE GEMMs on an H20 read as a CUTLASS arch gap (now FlashInfer's), FlashInfer's FA3 prefill with FP8 q/k/v on "
+     "SM120 refused by its JIT ('No supported CUDA architectures found for major versions [9]', labelled the FP8 "
+     "attention gate; the tool names FlashInfer's FP8 failure)"),
+    ("probe WV (30 pastes)", "main 2674a03, 2026-12-06", 24, 24, 6, 6, "free choice, round two: the newest releases"),
 ]
 
 
