@@ -278,13 +278,19 @@ class _Reader:
                     self._add(key, got[0], float(m.group(1)))
             return
         if lm is not None and shift == 0:  # lm_eval: the Value of a row whose metric is an accuracy
-            self.task = got[0] or self.task
+            # (a column added for the GPU each row ran on, "| GPU | Tasks | ... |": one eval on two GPUs, a row each)
+            gpu_at = next((i for i, c in enumerate(got[:lm[0]]) if _cell_gpu(c)), None)
+            named = [c for i, c in enumerate(got[:lm[0] + 1]) if i != gpu_at]
+            self.task = named[0] or self.task
             metric = got[lm[0]]
             m = (_PPL_NUMBER if PERPLEXITY.search(metric) else _NUMBER).match(got[lm[1]])
             if m and METRIC.search(metric):
-                key = (self.task, *got[1:lm[0] + 1])
+                key = (self.task, *named[1:])
                 name = f"{self.task} {metric}" if PERPLEXITY.search(metric) else self.task
                 self._add(key, name, float(m.group(1)))
+                if gpu_at is not None and not PERPLEXITY.search(metric):
+                    self.on_gpus.setdefault((id(self.cols), key), []).append((_cell_gpu(got[gpu_at]), float(m.group(1)),
+                                                                              self.line))
             return
         gpu = _row_gpu(got)
         for i, name in enumerate(header):

@@ -129,14 +129,19 @@ class Server:
 
     def serve(self) -> None:
         """Answer runs until idle for ``idle_s`` seconds or asked to stop."""
-        assert self._sock is not None
-        self._sock.settimeout(self.idle_s)
+        sock = self._sock
+        assert sock is not None
+        sock.settimeout(self.idle_s)
         while True:
             try:
-                conn, _ = self._sock.accept()
+                conn, _ = sock.accept()
             except socket.timeout:
                 self.log(f"idle for {self.idle_s:g} s; stopping")
                 return
+            except OSError:
+                if self._sock is not sock:
+                    return  # closed while it waited for a run (``close`` from another thread): nothing to answer
+                raise
             with conn:
                 if not self._same_user(conn):
                     continue

@@ -277,3 +277,16 @@ def test_a_large_relative_error_five_times_the_others_is_a_wrong_module():
                      [("wq_a", "0.0312"), ("wkv", "0.0315"), ("wo_a", "0.2531"), ("wo_b", "0.0318")])
     assert collapsed("module  rel_err  cos\n" + rows)
     assert not collapsed("module  rel_err  cos\n" + rows.replace("0.2531", "0.0912"))  # 3x, and small
+
+
+LM_EVAL_BY_GPU = """| GPU  | Tasks | Version |     Filter     | n-shot |   Metric    | Value  |   | Stderr |
+|------|-------|--------:|----------------|-------:|-------------|-------:|---|-------:|
+| H100 | gsm8k |       3 | flexible-extract |      5 | exact_match | {a} | ± | 0.0075 |
+| B200 | gsm8k |       3 | flexible-extract |      5 | exact_match | {b} | ± | 0.0111 |"""
+
+
+def test_lm_eval_rows_with_a_gpu_column_compare_one_eval_across_the_gpus():
+    """lm_eval's table with a column added for the GPU each row ran on: 0.92 on H100 and 0.80 on B200 is a real drop
+    on the B200 row; the same score within noise is none."""
+    assert collapsed_at(LM_EVAL_BY_GPU.format(a="0.9189", b="0.7968")) == 3
+    assert not collapsed(LM_EVAL_BY_GPU.format(a="0.9189", b="0.9151"))

@@ -158,3 +158,28 @@ def test_a_served_run_does_not_wait_for_lanes_that_start_no_worker(kernels, serv
         srv.close()
     assert got["a-first"]["worker"]["served"]
     assert got["a-first"]["worker"]["started_at_s"] < R.STAGGER_S
+
+
+class _Accepting:
+    """A listening socket whose next accept fails as a closed one does (EBADF); ``close``: the server's own
+    ``close`` ran first, from another thread."""
+
+    def __init__(self, srv, close: bool):
+        self.srv, self.close = srv, close
+
+    def settimeout(self, _t):
+        pass
+
+    def accept(self):
+        if self.close:
+            self.srv._sock = None
+        raise OSError(9, "Bad file descriptor")
+
+
+def test_a_server_closed_while_it_waits_for_a_run_stops_without_an_error(kernels, sock):
+    srv = S.Server("cpu", idle_s=60, directory=kernels, path=sock)
+    srv._sock = _Accepting(srv, close=True)
+    srv.serve()  # returns: nothing to answer any more
+    srv._sock = _Accepting(srv, close=False)
+    with pytest.raises(OSError):
+        srv.serve()  # a socket error of an open server is not hidden
