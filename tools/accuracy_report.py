@@ -2016,6 +2016,22 @@ BLIND_PROBES = [
      "SM120 refused by its JIT ('No supported CUDA architectures found for major versions [9]', labelled the FP8 "
      "attention gate; the tool names FlashInfer's FP8 failure)"),
     ("probe WV (30 pastes)", "main 2674a03, 2026-12-06", 24, 24, 6, 6, "free choice, round two: the newest releases"),
+    ("probe WW (30 pastes)", "main f9b66bc, 2026-12-06", 24, 24, 6, 6,
+     "speculative decoding, MTP and EAGLE drafts, disaggregated prefill and decode, DeepEP ranks"),
+    ("probe WX (32 pastes)", "main f9b66bc, 2026-12-06", 25, 25, 7, 7,
+     "whole issue threads (report, questions, follow-ups, resolution)"),
+    ("probe WY (32 pastes)", "main f9b66bc, 2026-12-06", 25, 25, 7, 7,
+     "model-specific FP8 checkpoints (DeepSeek, Qwen3 and Qwen3.5, GLM, Kimi K2, MiniMax, Llama, Mistral)"),
+    ("probe WZ (30 pastes)", "main f9b66bc, 2026-12-06", 23, 24, 6, 6,
+     "reports in eight languages; miss: lm_eval's table with a GPU column added (gsm8k 0.92 on H100, 0.80 on B200) "
+     "under a Spanish write-up was not compared across its rows (now it is)"),
+    ("probe XA (30 pastes)", "main f9b66bc, 2026-12-06", 24, 24, 6, 6,
+     "benchmark and eval harness output (lm_eval, evalscope, OpenCompass, serving benchmarks)"),
+    ("probe XB (31 pastes)", "main f9b66bc, 2026-12-06", 25, 25, 6, 6,
+     "Docker builds and CI (arch lists, nvcc and ptxas, wheel tags) and the images they make"),
+    ("probe XC (34 pastes)", "main f9b66bc, 2026-12-06", 27, 27, 7, 7,
+     "mixed fleets where only some pods fail (kubectl describe, events, several pods' logs)"),
+    ("probe XD (31 pastes)", "main f9b66bc, 2026-12-06", 25, 25, 6, 6, "free choice, round three"),
 ]
 
 
