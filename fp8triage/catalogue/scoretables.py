@@ -279,7 +279,7 @@ class _Reader:
             return
         if lm is not None and shift == 0:  # lm_eval: the Value of a row whose metric is an accuracy
             # (a column added for the GPU each row ran on, "| GPU | Tasks | ... |": one eval on two GPUs, a row each)
-            gpu_at = next((i for i, c in enumerate(got[:lm[0]]) if _cell_gpu(c)), None)
+            gpu_at, gpu = next(((i, g) for i, g in enumerate(map(_cell_gpu, got[:lm[0]])) if g), (None, None))
             named = [c for i, c in enumerate(got[:lm[0] + 1]) if i != gpu_at]
             self.task = named[0] or self.task
             metric = got[lm[0]]
@@ -288,9 +288,8 @@ class _Reader:
                 key = (self.task, *named[1:])
                 name = f"{self.task} {metric}" if PERPLEXITY.search(metric) else self.task
                 self._add(key, name, float(m.group(1)))
-                if gpu_at is not None and not PERPLEXITY.search(metric):
-                    self.on_gpus.setdefault((id(self.cols), key), []).append((_cell_gpu(got[gpu_at]), float(m.group(1)),
-                                                                              self.line))
+                if gpu and not PERPLEXITY.search(metric):
+                    self.on_gpus.setdefault((id(self.cols), key), []).append((gpu, float(m.group(1)), self.line))
             return
         gpu = _row_gpu(got)
         for i, name in enumerate(header):

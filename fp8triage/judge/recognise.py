@@ -201,6 +201,17 @@ def _vendored(innermost: list[tuple[int, str]], inner: set[str], comps: set[str]
     return inner, comps
 
 
+def _checked_here(ev: Event, asserts: list[str], innermost: list[tuple[int, str]]) -> str:
+    """Where a failed assert says what it checked: the words of its own message ("K must be divisible by block_size";
+    not the values it printed: "Unknown cases: sf.dtype=torch.float32, ..." checks no float32), or where it has none,
+    the innermost frame and the assert's source line; "" for a failure that is no assert."""
+    if not asserts:
+        return ""
+    if ev.message.strip():
+        return _VALUES.sub(" ", ev.message)
+    return "\n".join(t for _, t in innermost if FRAME.match(t) or NATIVE_FRAME.match(t) or t.lstrip().startswith("assert"))
+
+
 _CALL_MACHINERY = rxcache.compile(r'<(?:stdin|string|console)>|torch/(?:_ops|_library/\w+|nn/modules/module|utils/_contextlib)\.py')
 
 
@@ -378,11 +389,7 @@ def _read(ev: Event, voc: Vocabulary) -> tuple[Reading, bool]:
     innermost = _innermost(ev, lines)
     inner = voc.components_of(set(TOKEN.findall("\n".join(t for _, t in innermost))))
     inner, comps = _vendored(innermost, inner, comps, ev.message)
-    # where a failed assert says what it checked: the words of its own message ("K must be divisible by block_size";
-    # not the values it printed: "Unknown cases: sf.dtype=torch.float32, ..." checks no float32), or where it has
-    # none, the innermost frame and the assert's source line
-    here = "" if not asserts else _VALUES.sub(" ", ev.message) if ev.message.strip() else "\n".join(
-        t for _, t in innermost if FRAME.match(t) or NATIVE_FRAME.match(t) or t.lstrip().startswith("assert"))
+    here = _checked_here(ev, asserts, innermost)
     failure = _failure_text(ev, lines)
     ftext = "\n".join(t for _, t in failure)
     for c in ev.chain[-4:]:

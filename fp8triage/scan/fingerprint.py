@@ -108,12 +108,12 @@ def fingerprint(ev: Event) -> str:
         if done is not None:
             return done
     parts = _signature_parts(ev, head)
-    fp = hashlib.sha1(f"v{ALGORITHM_VERSION}\n{chr(10).join(parts)}".encode("utf-8")).hexdigest()[:16]
+    fp = hashlib.sha1("\n".join([f"v{ALGORITHM_VERSION}", *parts]).encode("utf-8")).hexdigest()[:16]
     if key is not None:
         if len(_MEMO) >= _MEMO_SIZE:
             _MEMO.clear()
         _MEMO[key] = fp
-    if shape is not None and not _ASCII_DIGIT.search(parts[2]):
+    if shape is not None and not _ASCII_DIGIT.search(parts[2]):  # (parts[2]: the masked headline)
         if len(_SHAPES) >= _MEMO_SIZE:
             _SHAPES.clear()
         _SHAPES[shape] = fp

@@ -31,7 +31,6 @@ from bisect import bisect_left, bisect_right
 from typing import TYPE_CHECKING, Protocol
 
 from . import newlines
-from .literal import HS_MIN
 from .literal import find as find_literal
 from .prefilter import CUE, FACT, SCORE, STACK, WARN, Prefilter
 
@@ -309,7 +308,7 @@ def next_line_of(buf: bytes, worker: str | None, pos: int, n: int, tokens: dict,
     size = len(first)
     at = pos
     while True:
-        c = buf.find(first, at, n) if n - at <= HS_MIN else find_literal(buf, first, at, n)
+        c = find_literal(buf, first, at, n)
         if c < 0:
             return n
         if buf[c + size:c + size + 1] in _WORD_BYTES:
