@@ -2032,6 +2032,26 @@ BLIND_PROBES = [
     ("probe XC (34 pastes)", "main f9b66bc, 2026-12-06", 27, 27, 7, 7,
      "mixed fleets where only some pods fail (kubectl describe, events, several pods' logs)"),
     ("probe XD (31 pastes)", "main f9b66bc, 2026-12-06", 25, 25, 6, 6, "free choice, round three"),
+    ("probe XE (30 pastes)", "main 9a614e0, 2026-12-06", 22, 24, 6, 6,
+     "serving wrappers (Ray Serve, KServe, Triton Inference Server, BentoML, LitServe, llm-d, AIBrix, Dynamo); misses: "
+     "Triton's record quoted whole (`E0923 ... model_lifecycle.cc:654] \"failed to load ...: ImportError: DeepGEMM "
+     "requires Hopper ...\"`) read as a string literal of source (now the record), lm_eval's table with a GPU column "
+     "judged on the healthy row's GPU (now the collapsed row's)"),
+    ("probe XF (33 pastes)", "main 9a614e0, 2026-12-06", 26, 26, 7, 7,
+     "checkpoints from quantization tools (llm-compressor, ModelOpt, AutoFP8, Quark, torchao) and their configs"),
+    ("probe XG (30 pastes)", "main 9a614e0, 2026-12-06", 24, 24, 6, 6,
+     "notebooks and scripts calling transformers directly on Colab, Kaggle and cloud GPUs"),
+    ("probe XH (33 pastes)", "main 9a614e0, 2026-12-06", 26, 26, 7, 7,
+     "older releases (vLLM 0.6-0.8, SGLang 0.3-0.4, transformers 4.4x, early DeepGEMM and FlashInfer)"),
+    ("probe XI (40 pastes)", "main 9a614e0, 2026-12-06", 32, 32, 8, 8,
+     "very short pastes: chat messages, a title and a line or two, a single eval number"),
+    ("probe XJ (33 pastes)", "main 9a614e0, 2026-12-06", 26, 26, 7, 7,
+     "long noisy production logs with a buried root cause and its consequences"),
+    ("probe XK (31 pastes)", "main 9a614e0, 2026-12-06", 25, 25, 6, 6,
+     "torch.compile, Inductor and CUDA graphs with FP8 GEMMs"),
+    ("probe XL (32 pastes)", "main 9a614e0, 2026-12-06", 25, 26, 6, 6,
+     "free choice, round four: misleading titles and the wrong library blamed; miss: DeepGEMM's 'Unknown recipe' on "
+     "SM120 labelled an unsupported architecture (the catalogue files it under its unknown SF transformation)"),
 ]
 
 

@@ -181,6 +181,10 @@ def match_pattern(p: Pattern, ev: Event, claims: Claims, sig: Signature) -> Matc
     return None
 
 
+# a string literal alone on its line: the message of a `raise` or a check written over several lines, or with the
+# call's last arguments after it (`"bmm_fp8 failed: ", cublasGetStatusString(status));`)
+_STRING_ALONE = r"[rfbu]?[\"'][^\n]*[\"']\s*(?:[),;]*|,[^\n]*\)\s*;?)\s*$"
+STRING_ALONE = rxcache.compile(r"^\s*(?:\d+\s*[|:]?\s*)?(?:[-+>]\s*)?" + _STRING_ALONE)
 # a line of source code that holds a message: a raise, a check macro, a logger call (a quoted excerpt)
 QUOTED_SOURCE = rxcache.compile(
     r"^\s*(?:\d+\s*[|:]?\s*)?(?:[-+>]\s*)?(?:raise\s+\w[\w.]*\(|throw\s|(?:TORCH|TLLM|FLASHINFER|TVM_FFI)_\w*CHECK\w*\(|"
@@ -193,9 +197,7 @@ QUOTED_SOURCE = rxcache.compile(
     r"[\w./-]+\.(?:py|pyi|h|hpp|hh|cuh|cu|cc|cpp|cxx|c|rs|md|rst|txt|toml|ya?ml):\d+:(?:\d+:)?\s|"
     # a check or unreachable macro of any C++ library (DG_HOST_UNREACHABLE, TORCH_INTERNAL_ASSERT, AT_ERROR)
     r"(?:[A-Z][A-Z0-9]*_)+(?:CHECK|ASSERT|UNREACHABLE|ERROR)\w*\(|"
-    # a string literal alone on its line: the message of a `raise` or a check written over several lines,
-    # or with the call's last arguments after it (`"bmm_fp8 failed: ", cublasGetStatusString(status));`)
-    r"[rfbu]?[\"'][^\n]*[\"']\s*(?:[),;]*|,[^\n]*\)\s*;?)\s*$)"
+    + _STRING_ALONE + ")"
 )
 
 
@@ -208,7 +210,11 @@ def quoted_source(ev: Event, m: Match) -> bool:
         return bool(NUMBERED_SOURCE.match(line)) and any(FRAME.match(ln.text) for ln in ev.lines[:m.line])
     if ev.kind is not EventKind.LINE and ev.kind is not EventKind.ERROR:
         return False
-    return bool(QUOTED_SOURCE.match(line))
+    if not QUOTED_SOURCE.match(line):
+        return False
+    # a logger that prints each record's message as one quoted string (Triton Inference Server: `E0923 ...
+    # model_lifecycle.cc:654] "failed to load 'm' version 1: ..."`): the record, not a literal of source
+    return _line(ev, m).level is None or not STRING_ALONE.match(line)
 
 
 # a sentence that says the failure it names is behind the reporter ("the Unknown SF transformation error is

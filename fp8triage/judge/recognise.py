@@ -302,10 +302,12 @@ def _kinds(ev: Event, voc: Vocabulary, failure: list[tuple[int, str]], ftext: st
                      or not ev.is_error and scoretables.headed([ln.text for ln in ev.lines[:2]])):
         # a table of eval results: a cell's "FAIL" or "unsupported" is a row's outcome, not a failure of its own
         kinds &= SYMPTOM
-        low = scoretables.collapsed_at("\n".join(t for _, t in failure)) if not kinds and len(ev.lines) > 2 else None
+        low = scoretables.collapsed_at("\n".join(t for _, t in failure)) if kinds <= {"symptom"} and len(ev.lines) > 2 else None
         if low is not None:
-            kinds.add("symptom")  # one row's score collapsed against another's: that row is the evidence
-            first.setdefault("symptom", failure[low][0])
+            # one row's score collapsed against another's: that row is the evidence (not a row a cue word is on: the
+            # healthy GPU's row of a table with a GPU column)
+            kinds.add("symptom")
+            first["symptom"] = failure[low][0]
     if (scoretables.below_threshold(ftext, ev.text) or scoretables.below_reference(ftext) or scoretables.gpus_apart(ftext)
             or (exc == "AssertionError" and voc.states_symptom(ev.message))):
         # a check of the numbers that failed: an eval's score far below its threshold ("0.198 not greater than 0.94"),

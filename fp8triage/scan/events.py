@@ -87,6 +87,7 @@ WRAP_MIN_PREFIXED = 16
 MAX_EVENT_LINES = 4000  # a longer traceback keeps its head and its newest frames
 MAX_CONTINUATION = 12
 QUIET_LINES = 2000  # an event whose worker wrote nothing for this many lines is complete
+_NO_LINE = -(1 << 62)  # below every line number
 # a traceback in its frames whose worker wrote nothing for this many lines takes no further line: a paste cut
 # inside its frames is not finished by an unrelated exception line of the same worker far below it (workers
 # that print their tracebacks at once, interleaved line by line, stay well within it)
@@ -176,8 +177,9 @@ class Assembler:
         self._last_at: tuple[str, int] | None = None  # (source, line number) of the line fed last
         self.closed_at: int | None = None  # the expiry line of the event being emitted (None: the line fed)
         # no open event expires at or before this line: a lower bound of the open events' expiry
-        # lines (a line added to an event or a new event only moves them later)
-        self._quiet_until = 0
+        # lines (a line added to an event or a new event only moves them later); none yet (the
+        # warm-up before a parallel range numbers its lines from below zero)
+        self._quiet_until = _NO_LINE
 
     # -- public -----------------------------------------------------------------------------
     def feed(self, line: Line, notable: bool) -> None:
@@ -234,7 +236,7 @@ class Assembler:
     def adopt(self, builders: dict) -> None:
         """Take over open events (a parallel range's handover)."""
         self.open.update(builders)
-        self._quiet_until = 0
+        self._quiet_until = _NO_LINE
 
     def continues(self, b: _Builder, line: Line) -> bool:
         """Whether ``line`` continues the event ``b`` builds (and adds it): a parallel scan's

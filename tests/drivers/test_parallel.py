@@ -199,6 +199,34 @@ def test_events_expire_alike_four_ways(cat, tmp_path, monkeypatch, seed, near, w
     _check(cat, path, monkeypatch, parts=7, warm=warm)
 
 
+def test_an_event_that_expired_inside_the_warm_up_needs_no_second_scan(cat, tmp_path, monkeypatch):
+    """The warm-up before a range numbers its lines from below zero: an event that expired there is
+    complete there too, so the two ranges agree and the parent does not scan the range again."""
+    from fp8triage.scan import events, ranges
+
+    monkeypatch.setattr(events, "QUIET_LINES", 40)
+    lines = []
+    for i in range(3000):
+        if i % 500 == 200:  # a failure every 500 lines, some 300 lines before a range starts: in its warm-up
+            lines.append(f"(VllmWorker rank={i % 7} pid=9) ERROR 08-11 09:14:00 [core.py:1] RuntimeError: boom {i}")
+        else:
+            lines.append(f"(APIServer pid=1) INFO 08-11 09:14:00 [api.py:1] request {i} done")
+    path = tmp_path / "expired.log"
+    path.write_text("\n".join(lines) + "\n")
+    rescans = []
+    real = ranges.pass_through
+
+    def pass_through(*args):
+        met = real(*args)
+        rescans.append(met is None)
+        return met
+
+    monkeypatch.setattr(ranges, "pass_through", pass_through)
+    ref = _batch(cat, path)
+    assert _split(cat, path, monkeypatch, parts=6, warm=len(path.read_bytes()) // 8) == ref
+    assert rescans and not any(rescans)
+
+
 def test_an_event_expires_when_its_worker_is_quiet_long_enough(cat):
     from fp8triage.scan.events import QUIET_LINES
 

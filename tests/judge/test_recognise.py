@@ -1679,3 +1679,31 @@ def test_a_cutlass_status_in_flashinfer_s_copy_of_the_trtllm_moe_gemms_is_flashi
         "kernelLauncher<cutlass::arch::Sm90, __nv_fp8_e4m3, __nv_fp8_e4m3, __nv_bfloat16>(...) + 2893\n"
     )
     assert top(text)[0][0] == "flashinfer-fp8"
+
+
+def test_a_logger_that_quotes_each_record_prints_the_failure_not_a_line_of_source():
+    """Triton Inference Server prints each record's message as one quoted string: that is the error the model hit,
+    not a string literal of the library's source that a write-up quotes."""
+    text = (
+        "L40S, Triton python backend wrapping a transformers model with experts_implementation=\"deepgemm\"\n"
+        "E0923 14:08:40.004551 1 model_lifecycle.cc:654] \"failed to load 'qwen3moe' version 1: Internal: ImportError: "
+        "DeepGEMM requires Hopper (SM90) or Blackwell (SM100); current device is SM89.\"\n"
+    )
+    assert top(text)[0] == ("deepgemm-unsupported-arch", "likely")
+
+
+def test_the_collapsed_row_of_a_table_with_a_gpu_column_is_the_evidence():
+    """One eval on two GPUs, a row each: the row whose score collapsed (the B200's) is where the symptom was seen, so
+    the failure is judged on that GPU, not on the healthy one named in the row above it."""
+    text = (
+        "Serving the FP8 checkpoint with vLLM on B200 nodes vs H100 nodes, DeepGEMM E8M0 enabled on the B200s.\n\n"
+        "| accelerator | Tasks | Version | Filter           | n-shot | Metric      | Value  | Stderr |\n"
+        "|-------------|-------|---------|------------------|--------|-------------|--------|--------|\n"
+        "| H100        | gsm8k | 3       | flexible-extract | 5      | exact_match | 0.8552 | 0.0097 |\n"
+        "| B200        | gsm8k | 3       | flexible-extract | 5      | exact_match | 0.0167 | 0.0035 |\n"
+    )
+    res = scan_text(text, source="p.log")
+    top_finding = res.findings[0]
+    assert top_finding.id == "ue8m0-silent-corruption"
+    table = [e for e in top_finding.evidence if "gsm8k" in e.text]
+    assert table and all("B200" in e.text for e in table)
