@@ -2052,6 +2052,32 @@ BLIND_PROBES = [
     ("probe XL (32 pastes)", "main 9a614e0, 2026-12-06", 25, 26, 6, 6,
      "free choice, round four: misleading titles and the wrong library blamed; miss: DeepGEMM's 'Unknown recipe' on "
      "SM120 labelled an unsupported architecture (the catalogue files it under its unknown SF transformation)"),
+    ("probe XM (32 pastes)", "main 22b107a, 2026-12-06", 25, 26, 6, 6,
+     "threads where a maintainer diagnoses in their own words; miss: a maintainer's explanation that the scales are "
+     "rounded up to powers of two 'but the FP8 weights were quantized against the original scales' read as a refused "
+     "scale contract (now the corruption's mechanism)"),
+    ("probe XN (30 pastes)", "main 22b107a, 2026-12-06", 23, 24, 6, 6,
+     "multi-node deployments (LeaderWorkerSet, Slurm, Ray, torchrun) with mixed nodes; miss: "
+     "VLLM_USE_DEEP_GEMM_E8M0=0 on B200 ('Unsupported architecture or scaling factor types') labelled an unsupported "
+     "architecture (the tool names the float32 scale factors on SM100, as other writers label it)"),
+    ("probe XO (33 pastes)", "main 22b107a, 2026-12-06", 27, 27, 6, 6,
+     "structured log exports (Datadog, Loki, Cloud Logging, Kibana CSV, fluent-bit, CloudWatch)"),
+    ("probe XP (32 pastes)", "main 22b107a, 2026-12-06", 25, 25, 7, 7,
+     "unusual environments (WSL2, Windows, conda, mismatched wheels, pip output, ABI errors)"),
+    ("probe XQ (32 pastes)", "main 22b107a, 2026-12-06", 23, 25, 7, 7,
+     "SGLang 0.5.x with DeepSeek V3.2, Kimi K2 and GLM-4.6; misses: 'Unknown recipe' on SM120 labelled an unsupported "
+     "architecture, FlashMLA's decode over the FP8 KV cache refused on SM120 by a check that prints its condition "
+     "('Expected is_sm90 || is_sm100 to be true') read with the DeepGEMM the write-up named (now FP8 attention's gate)"),
+    ("probe XR (30 pastes)", "main 22b107a, 2026-12-06", 22, 24, 6, 6,
+     "Hopper variants (H20, H800, H100 PCIe and NVL, GH200, H200 NVL); misses: the Mega MoE experts' SM100-only "
+     "loader on an H200 read as the FP4 path's (now the Mega MoE's architecture gate), a stale pip deep_gemm behind "
+     "vLLM's 'unavailable ... or does not provide the required APIs' labelled an API mismatch (the catalogue files it "
+     "under not installed)"),
+    ("probe XS (34 pastes)", "main 22b107a, 2026-12-06", 26, 27, 7, 7,
+     "ARM64 and embedded Blackwell (GB10, Jetson Thor, GH200, GB200); miss: the Mega MoE experts' SM100-only loader "
+     "on Jetson Thor read as the FP4 path's (now the Mega MoE's architecture gate)"),
+    ("probe XT (34 pastes)", "main 22b107a, 2026-12-06", 17, 17, 17, 17,
+     "free choice, round five, half negatives built to tempt a false FP8 diagnosis"),
 ]
 
 

@@ -36,7 +36,12 @@ FAILED = frozenset({"status", "assertion"})
 # scales rounded to powers of two without requantizing the weights, said in words: the silent corruption's mechanism
 # (the same sentence that kinds.toml reads as a symptom)
 UNREQUANTIZED = rxcache.compile(r"(?:ue8m0|e8m0|power[- ]of[- ]two|powers of two)[^\n]{0,80}\b(?:not|never|without|no) "
-                                r"(?:being )?re-?quantiz")
+                                r"(?:being )?re-?quantiz"
+                                # "... round those up to the next power of two, but the FP8 weights were quantized against the
+                                # original scales"
+                                r"|(?:ue8m0|e8m0|power[- ]of[- ]two|powers of two)[^\n]{0,120}\b(?:weights?|values|payload)\b[^\n]{0,12}"
+                                r"\b(?:were|was|are|is|got|get) (?:quantized|quantised|computed) (?:against|with|for|from) the "
+                                r"(?:original|old|unrounded|float32|fp32) scales?\b")
 # what an assert line checks, for a bare AssertionError (the traceback prints the assert, not a message)
 ASSERT_CHECKS = (
     ("unsupported-arch", rxcache.compile(r"\b(?:arch\w*|capability|is_sm\w*|sm_?\d+|is_(?:hopper|blackwell|ada)|"
@@ -79,7 +84,10 @@ def assert_checks(asserts: list[str]) -> set[str]:
 
 
 # a C++ assertion that prints its condition: "Assertion error (csrc/apis/gemm.hpp:96): <condition>"
-CPP_CONDITION = rxcache.compile(r"Assertion error \([^)\n]*\.(?:hpp|cuh|cpp|cu|h):\d+\):\s*([^\n]*(?:==|!=|<=|>=|<|>)[^\n]*)")
+# a C++ check that prints its condition: DeepGEMM's DG_HOST_ASSERT, torch's TORCH_CHECK without a message ("Expected
+# is_sm90 || is_sm100 to be true, but got false.")
+CPP_CONDITION = rxcache.compile(r"Assertion error \([^)\n]*\.(?:hpp|cuh|cpp|cu|h):\d+\):\s*([^\n]*(?:==|!=|<=|>=|<|>)[^\n]*)"
+                                r"|\bExpected ([^\n]{1,200}?) to be true, but got false\b")
 # a failure that names no component (a segfault, an abort, "CUDA error: unspecified launch failure", a
 # LocalEntryNotFoundError, "Failed to compile the JIT kernel") may be read with what the log said was running (``context``), for these kinds
 CONTEXT_KINDS = frozenset({"status", "not-installed", "unsupported-arch", "compile"})
@@ -322,8 +330,8 @@ def _kinds(ev: Event, voc: Vocabulary, failure: list[tuple[int, str]], ftext: st
         # crashes on GB200, greedy prints only exclamation marks") tells the NaN's consequence, not a failure of its own
         kinds -= {"contract", "status"}
     cond = CPP_CONDITION.search(ev.message)
-    if cond:  # a C++ check that prints its condition (DG_HOST_ASSERT): what the condition checks
-        kinds |= {kind for kind, rx in ASSERT_CHECKS if kind == "unsupported-arch" and rx.search(cond.group(1))}
+    if cond:  # a C++ check that prints its condition: what the condition checks
+        kinds |= {kind for kind, rx in ASSERT_CHECKS if kind == "unsupported-arch" and rx.search(cond.group(1) or cond.group(2))}
     if ev.kind is EventKind.TRACEBACK and not ev.exc_type and not ev.message.strip() and ev.frames:
         kinds.add("cut-traceback")  # a paste that ends inside the frames: the failure line is missing
     return kinds, first

@@ -1707,3 +1707,28 @@ def test_the_collapsed_row_of_a_table_with_a_gpu_column_is_the_evidence():
     assert top_finding.id == "ue8m0-silent-corruption"
     table = [e for e in top_finding.evidence if "gsm8k" in e.text]
     assert table and all("B200" in e.text for e in table)
+
+
+def test_a_check_that_prints_its_condition_is_read_by_what_the_condition_checks():
+    """torch's TORCH_CHECK without a message prints the condition ("Expected is_sm90 || is_sm100 to be true, but got
+    false."): an architecture gate, here of FlashMLA's decode over DeepSeek V3.2's FP8 KV cache on an SM120 card."""
+    text = (
+        "[2026-01-21 06:11:41 TP0] Scheduler hit an exception: Traceback (most recent call last):\n"
+        '  File "/sgl-workspace/sglang/python/sglang/srt/layers/attention/nsa_backend.py", line 1287, in '
+        "_forward_flashmla_kv\n"
+        "    o, _ = flash_mla_with_kvcache(\n"
+        "RuntimeError: Expected is_sm90 || is_sm100 to be true, but got false.\n"
+    )
+    assert top(text)[0][0] == "fp8-attention-arch-gate"
+    # the same check of something else is no architecture gate
+    other = text.replace("is_sm90 || is_sm100", "q.is_contiguous()")
+    assert "fp8-attention-arch-gate" not in {i for i, _ in top(other)}
+
+
+def test_scales_rounded_while_the_weights_kept_the_original_scales_are_the_corruption():
+    line = ("On Blackwell the FP8 linear goes through DeepGEMM, which only takes power-of-two (UE8M0) scales. We round the "
+            "float32 scales up to the next power of two, but the FP8 weights were quantized against the original scales, "
+            "so every block comes out inflated. TRANSFORMERS_DISABLE_DEEPGEMM_LINEAR=1 routes them to the Triton kernel.\n")
+    said = top("1x NVIDIA B200, transformers 5.12.1\n" + line)
+    assert said and said[0][0] == "ue8m0-silent-corruption", said
+    assert "deepgemm-fp32-sf-sm100" not in {i for i, _ in said}
