@@ -2078,6 +2078,30 @@ BLIND_PROBES = [
      "on Jetson Thor read as the FP4 path's (now the Mega MoE's architecture gate)"),
     ("probe XT (34 pastes)", "main 22b107a, 2026-12-06", 17, 17, 17, 17,
      "free choice, round five, half negatives built to tempt a false FP8 diagnosis"),
+    ("probe XU (33 pastes)", "main 4209adc, 2026-12-06", 25, 26, 7, 7,
+     "filled-in issue templates (collect_env, check_env, transformers env); miss: 'Unknown recipe' on SM120 labelled "
+     "an unsupported architecture (the catalogue files it under its unknown SF transformation)"),
+    ("probe XV (30 pastes)", "main 4209adc, 2026-12-06", 23, 24, 6, 6,
+     "user-written FP8 code (Triton kernels, _scaled_mm wrappers, torchao, benchmarks); miss: a user's own PTX kernel "
+     "built for sm_120 without the 'a' suffix labelled CUTLASS's arch gap (the tool names the arch-specific target, "
+     "which has no label of its own)"),
+    ("probe XW (31 pastes)", "main 4209adc, 2026-12-06", 24, 24, 7, 7,
+     "FP8 MoE internals (expert parallel, DeepEP, grouped GEMM layouts, dispatch scales)"),
+    ("probe XX (31 pastes)", "main 4209adc, 2026-12-06", 25, 25, 6, 6,
+     "CI and test-runner output (pytest -rA, GitHub Actions, Buildkite, Jenkins)"),
+    ("probe XY (32 pastes)", "main 4209adc, 2026-12-06", 26, 26, 6, 6,
+     "failures under load or over time (hours of serving, batch sizes, CUDA-graph sizes, chunked prefill)"),
+    ("probe XZ (32 pastes)", "main 4209adc, 2026-12-06", 22, 25, 7, 7,
+     "truncated and elided pastes; misses: vLLM's block-shape check with every line cut at 120 characters "
+     "('validate_fp8_block_shape(layer, input_size, ou', 'Weight output_partition_size = 192 is ') and DeepGEMM's FP4 "
+     "grouped GEMM whose frames lost their function names (both read now), and a cut DeepGEMM assertion on GB200 "
+     "completed only by a later line ('...gemm.hpp:122): Unsupported architecture or scaling factor types') ranked "
+     "after the UE8M0 pack assertion a bare DeepGEMM assertion on Blackwell is read as"),
+    ("probe YA (30 pastes)", "main 4209adc, 2026-12-06", 24, 24, 6, 6,
+     "TensorRT-LLM and ModelOpt users with FP8 (trtllm-build, trtllm-serve, the LLM API)"),
+    ("probe YB (30 pastes)", "main 4209adc, 2026-12-06", 24, 24, 6, 6,
+     "the labels with the fewest examples so far (FP8 attention gates, the hub kernels, DeepGEMM's layout and API, "
+     "JIT compiles, no kernel image on other GPUs)"),
 ]
 
 
