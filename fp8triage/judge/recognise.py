@@ -83,9 +83,8 @@ def assert_checks(asserts: list[str]) -> set[str]:
     return checks
 
 
-# a C++ assertion that prints its condition: "Assertion error (csrc/apis/gemm.hpp:96): <condition>"
-# a C++ check that prints its condition: DeepGEMM's DG_HOST_ASSERT, torch's TORCH_CHECK without a message ("Expected
-# is_sm90 || is_sm100 to be true, but got false.")
+# a C++ check that prints its condition: DeepGEMM's DG_HOST_ASSERT ("Assertion error (csrc/apis/gemm.hpp:96):
+# <condition>"), torch's TORCH_CHECK without a message ("Expected is_sm90 || is_sm100 to be true, but got false.")
 CPP_CONDITION = rxcache.compile(r"Assertion error \([^)\n]*\.(?:hpp|cuh|cpp|cu|h):\d+\):\s*([^\n]*(?:==|!=|<=|>=|<|>)[^\n]*)"
                                 r"|\bExpected ([^\n]{1,200}?) to be true, but got false\b")
 # a failure that names no component (a segfault, an abort, "CUDA error: unspecified launch failure", a
