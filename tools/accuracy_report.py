@@ -2102,6 +2102,26 @@ BLIND_PROBES = [
     ("probe YB (30 pastes)", "main 4209adc, 2026-12-06", 24, 24, 6, 6,
      "the labels with the fewest examples so far (FP8 attention gates, the hub kernels, DeepGEMM's layout and API, "
      "JIT compiles, no kernel image on other GPUs)"),
+    ("probe YC (31 pastes)", "main b8de4ec, 2026-12-06", 24, 25, 6, 6,
+     "rack-scale Blackwell (GB200/GB300 NVL72, Dynamo, wide expert parallel); miss: DeepGEMM's 'Unsupported "
+     "architecture or scaling factor types' on a Jetson Thor (SM110) with UE8M0 scales read as float32 scale factors "
+     "on SM100 (DeepGEMM has no SM110 kernels)"),
+    ("probe YD (30 pastes)", "main b8de4ec, 2026-12-06", 24, 24, 6, 6,
+     "checkpoint conversion and inspection scripts around FP8 block checkpoints"),
+    ("probe YE (32 pastes)", "main b8de4ec, 2026-12-06", 25, 25, 7, 7, "LoRA on FP8 base models"),
+    ("probe YF (32 pastes)", "main b8de4ec, 2026-12-06", 25, 26, 6, 6,
+     "vision-language FP8 models; miss: lmms-eval's vision evals in a Markdown table with a column per GPU (chartqa "
+     "0.862 on H200, 0.031 on B200) not read (neither the eval names nor such a header is a cue yet)"),
+    ("probe YG (35 pastes)", "main b8de4ec, 2026-12-06", 27, 28, 7, 7,
+     "embedding, reranker and reward models in FP8; miss: a nightly check's cosine against bf16 (mean=0.31) and "
+     "nDCG@10 0.112 against 0.617 not read as a symptom"),
+    ("probe YH (36 pastes)", "main b8de4ec, 2026-12-06", 29, 29, 7, 7,
+     "machines with two kinds of GPU, device indices and MIG slices"),
+    ("probe YI (32 pastes)", "main b8de4ec, 2026-12-06", 23, 26, 6, 6,
+     "reports that list every fix tried and its new error; misses: a tried backend's error ranked above the original "
+     "failure twice (DeepGEMM's Unknown SF transformation above FlashInfer's bmm_fp8 on SM120; FP8 capability gates "
+     "above TensorRT-LLM's FP8 FMHA on an A100), transformers' float32 guard in the experts path ranked after a symptom"),
+    ("probe YJ (34 pastes)", "main b8de4ec, 2026-12-06", 28, 28, 6, 6, "free choice, round seven"),
 ]
 
 
